@@ -1,0 +1,31 @@
+"""The Celery app: settings come from Django's (CELERY_* names), tasks from workers.tasks."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+# Workers are started as `celery -A config.celery_app`; make both source roots importable.
+_REPO = Path(__file__).resolve().parents[2]
+for _p in (_REPO / "platform", _REPO):
+    if str(_p) not in sys.path:
+        sys.path.insert(0, str(_p))
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+import django  # noqa: E402
+from celery import Celery  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+
+from workers.queues import QUEUES, beat_schedule  # noqa: E402
+
+app = Celery("atelier")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.conf.task_queues = [q.kombu_queue() for q in QUEUES.values()]
+app.conf.task_default_queue = "interactive"
+app.conf.include = ["workers.tasks.jobs", "workers.tasks.maintenance"]
+app.conf.beat_schedule = beat_schedule(reconcile_seconds=settings.JOB_RECONCILE_SECONDS)

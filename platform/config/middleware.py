@@ -1,0 +1,47 @@
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.conf import settings
+from django.db import InterfaceError, OperationalError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+
+from config.errors import error_body, unavailable_response
+
+
+class DatabaseUnavailableMiddleware:
+    """A database outage answers 503 with Retry-After (sessions, auth, views alike)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        try:
+            return self.get_response(request)
+        except (OperationalError, InterfaceError):
+            return unavailable_response()
+
+    def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
+        if isinstance(exc, (OperationalError, InterfaceError)):
+            return unavailable_response()
+        return None
+
+
+class BodySizeLimitMiddleware:
+    """Refuse a body whose declared length is over the limit before anything reads it."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            return JsonResponse(error_body("malformed_request", "Bad Content-Length."), status=400)
+        if length > settings.MAX_REQUEST_BODY_BYTES:
+            limit_mb = settings.MAX_REQUEST_BODY_BYTES // (1024 * 1024)
+            return JsonResponse(
+                error_body("too_large", f"The request body is larger than {limit_mb} MB."),
+                status=413,
+            )
+        return self.get_response(request)

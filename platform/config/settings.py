@@ -1,0 +1,240 @@
+"""Settings, read from the environment (django-environ).
+
+Every integration has one block. The embedded defaults (SQLite under var/, a local Redis,
+media under var/media) let `make run` work on a fresh machine with nothing configured.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import environ
+
+REPO_DIR = Path(__file__).resolve().parents[2]
+VAR_DIR = REPO_DIR / "var"
+
+env = environ.Env()
+environ.Env.read_env(REPO_DIR / ".env", overwrite=False)
+
+# --- Core ---------------------------------------------------------------------------------
+DEBUG = env.bool("DJANGO_DEBUG", default=False)
+# The embedded default runs on loopback only; production must set its own secret.
+SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="atelier-embedded-default-not-for-production")
+ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
+CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "accounts",
+    "jobs",
+    "tools",
+    "drives",
+]
+
+MIDDLEWARE = [
+    "config.middleware.DatabaseUnavailableMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "config.middleware.BodySizeLimitMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+AUTH_USER_MODEL = "accounts.User"
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+LANGUAGE_CODE = "en"
+TIME_ZONE = "UTC"
+USE_I18N = False
+USE_TZ = True
+# Both /api/x and /api/x/ are served by the routes themselves; no redirects on POST.
+APPEND_SLASH = False
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database -----------------------------------------------------------------------------
+# SQLite is the embedded default; DATABASE_URL=postgres://... switches to PostgreSQL.
+DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'atelier.sqlite3'}")}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["OPTIONS"] = {
+        # Web, workers and beat write the same file: WAL lets readers go on during a write,
+        # IMMEDIATE takes the write lock at BEGIN so two writers wait instead of deadlocking,
+        # and the timeout is how long they wait.
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 30,
+    }
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
+else:
+    # Short connect timeout so that a database outage answers 503 quickly.
+    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = 5
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+
+# --- Storage ------------------------------------------------------------------------------
+MEDIA_ROOT = env.path("MEDIA_ROOT", default=str(VAR_DIR / "media"))
+MEDIA_URL = "/media/"
+STATIC_URL = "/static/"
+STATIC_ROOT = VAR_DIR / "static"
+WEBAPP_DIST = REPO_DIR / "webapp" / "dist"
+STATICFILES_DIRS = [WEBAPP_DIST] if WEBAPP_DIST.is_dir() else []
+AWS_STORAGE_BUCKET_NAME = env.str("AWS_STORAGE_BUCKET_NAME", default="")
+if AWS_STORAGE_BUCKET_NAME:
+    # S3 (or any S3-compatible store) through django-storages; credentials from the usual
+    # AWS_* variables. Outputs are served through short-lived signed URLs.
+    AWS_S3_ENDPOINT_URL = env.str("AWS_S3_ENDPOINT_URL", default=None)
+    AWS_S3_REGION_NAME = env.str("AWS_S3_REGION_NAME", default=None)
+    AWS_DEFAULT_ACL = None
+    AWS_QUERYSTRING_EXPIRE = env.int("AWS_QUERYSTRING_EXPIRE", default=3600)
+    DEFAULT_FILE_STORAGE_BACKEND = "storages.backends.s3.S3Storage"
+else:
+    DEFAULT_FILE_STORAGE_BACKEND = "django.core.files.storage.FileSystemStorage"
+STORAGES = {
+    "default": {"BACKEND": DEFAULT_FILE_STORAGE_BACKEND},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+# The webpack bundles already carry content hashes; whitenoise may cache them for ever.
+WHITENOISE_IMMUTABLE_FILE_TEST = r"^.+\.[0-9a-f]{8,}\.(js|css|woff2?|png|svg)$"
+
+# --- Request limits -----------------------------------------------------------------------
+# JSON bodies larger than this answer 413 (image bytes travel as URLs or drive files).
+MAX_REQUEST_BODY_BYTES = env.int("MAX_REQUEST_BODY_BYTES", default=10 * 1024 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BODY_BYTES
+
+# --- Security -----------------------------------------------------------------------------
+SECURE_TLS = env.bool("SECURE_TLS", default=False)
+SESSION_COOKIE_SECURE = SECURE_TLS
+CSRF_COOKIE_SECURE = SECURE_TLS
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=False)
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0)
+if env.bool("SECURE_PROXY_SSL_HEADER", default=False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SESSION_COOKIE_AGE = 24 * 3600  # spec part 1 §9: session cookie 1 day
+SESSION_COOKIE_SAMESITE = "Lax"
+
+# --- REST framework -----------------------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "accounts.authentication.ApiTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["accounts.permissions.IsPartner"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "PAGE_SIZE": 50,
+    "EXCEPTION_HANDLER": "config.errors.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Atelier API",
+    "DESCRIPTION": "The fashion industry's AI atelier: jobs, queues and tools.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+}
+
+# --- Celery -------------------------------------------------------------------------------
+REDIS_URL = env.str("REDIS_URL", default="redis://127.0.0.1:6379/0")
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL)
+# The database is the source of truth for jobs; no result backend is needed.
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_IGNORE_RESULT = True
+# JSON only: a message from the broker is never unpickled.
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+# Ack after the task ran, so a worker that dies mid-job leaves the message to be redelivered.
+CELERY_TASK_ACKS_LATE = True
+# A pool child killed mid-task (OOM, SIGKILL) requeues its message instead of acking it;
+# the job's attempt cap (JOB_MAX_ATTEMPTS) keeps a poison job from looping for ever.
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# One message at a time per process: a long job never holds others hostage in a prefetch buffer.
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_TRACK_STARTED = False
+CELERY_WORKER_SEND_TASK_EVENTS = True  # Flower
+CELERY_TASK_SEND_SENT_EVENT = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Longest hard time limit of any queue (see workers/queues.py) plus margin.
+CELERY_MAX_HARD_LIMIT = 3600
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    # A message is only given back to the queue by kombu once it has been unacked this long,
+    # so it must exceed the longest hard time limit, or a running job would be handed out twice.
+    "visibility_timeout": CELERY_MAX_HARD_LIMIT + 600,
+    # kombu scans the unacked index every interval × throttle seconds (10 × 10 = 100 s by
+    # default, ~105 s measured). Scanning every 5 s is cheap (one ZRANGE) and means a message
+    # whose visibility timeout ran out is restored within seconds, not minutes. Recovery of a
+    # job whose worker was SIGKILLed does not wait for this: the reconciler requeues it as soon
+    # as its heartbeat is stale (JOB_HEARTBEAT_STALE_SECONDS).
+    "unacked_restore_interval": 5,
+    "unacked_restore_throttle": 1,
+    # Fail fast when Redis is gone instead of hanging a web request.
+    "socket_timeout": 5,
+    "socket_connect_timeout": 3,
+    "max_retries": 2,
+}
+# Publishing from the web process must not block a request for long when Redis is down:
+# the job is in the database and the reconciler enqueues it once the broker is back.
+CELERY_BROKER_CONNECTION_TIMEOUT = 3
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.5}
+
+# --- Jobs ---------------------------------------------------------------------------------
+JOB_MAX_ATTEMPTS = env.int("JOB_MAX_ATTEMPTS", default=3)
+# Workers touch the job row this often while it runs...
+JOB_HEARTBEAT_SECONDS = env.float("JOB_HEARTBEAT_SECONDS", default=5.0)
+# ...and a running job whose heartbeat is older than this is taken to have lost its worker.
+JOB_HEARTBEAT_STALE_SECONDS = env.float("JOB_HEARTBEAT_STALE_SECONDS", default=30.0)
+# A queued job enqueued longer ago than this is checked against the broker by the reconciler.
+JOB_ENQUEUE_GRACE_SECONDS = env.float("JOB_ENQUEUE_GRACE_SECONDS", default=30.0)
+JOB_RECONCILE_SECONDS = env.float("JOB_RECONCILE_SECONDS", default=10.0)
+# Progress is written at most this often (and always at 100).
+JOB_PROGRESS_MIN_INTERVAL = env.float("JOB_PROGRESS_MIN_INTERVAL", default=0.5)
+OUTPUT_RETENTION_DAYS = env.int("OUTPUT_RETENTION_DAYS", default=30)
+# Worker processes per queue, used by the ETA; `make run` starts this many.
+QUEUE_CONCURRENCY = {
+    "interactive": env.int("CONCURRENCY_INTERACTIVE", default=1),
+    "batch": env.int("CONCURRENCY_BATCH", default=1),
+    "video": env.int("CONCURRENCY_VIDEO", default=1),
+    "drivesync": env.int("CONCURRENCY_DRIVESYNC", default=1),
+}
+
+# --- Flower -------------------------------------------------------------------------------
+FLOWER_BASIC_AUTH = env.str("FLOWER_BASIC_AUTH", default="ops:atelier")
+
+# --- Logging ------------------------------------------------------------------------------
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    "loggers": {"django.request": {"level": "ERROR"}},
+}

@@ -1,0 +1,26 @@
+from django.contrib import admin
+from django.urls import include, path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from config import errors, views
+
+api = [
+    path("", include("accounts.urls")),
+    path("", include("jobs.urls")),
+    path("", include("tools.urls")),
+    re_path(r"^schema/?$", SpectacularAPIView.as_view(), name="schema"),
+    re_path(r"^docs/?$", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+]
+
+urlpatterns = [
+    path("healthz", views.healthz, name="healthz"),
+    path("readyz", views.readyz, name="readyz"),
+    path("admin/", admin.site.urls),
+    path("api/", include(api)),
+    re_path(r"^api(/.*)?$", errors.json_404),
+    # Every other path that is not a server route is a client route of the web app.
+    re_path(r"^(?!api/|admin/|oidc/|static/|media/)(?P<path>.*)$", views.spa, name="spa"),
+]
+
+handler404 = "config.errors.json_404"
+handler500 = "config.errors.json_500"

@@ -1,0 +1,178 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import FileResponse, HttpResponseRedirect
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from rest_framework import serializers
+from rest_framework.exceptions import NotFound
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.serializers import StrictSerializer
+from jobs.models import Job, JobOutput, JobStatus
+from jobs.selectors import QueueFigures, activity_list, job_get, job_list, queues_overview
+from jobs.services import job_cancel, job_retry
+
+
+class JobOutputSerializer(serializers.ModelSerializer):
+    url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = JobOutput
+        fields = ["index", "filename", "content_type", "size", "sha256", "url"]
+
+    def get_url(self, obj: JobOutput) -> str:
+        path = reverse("job-output", kwargs={"job_id": obj.job_id, "index": obj.index})
+        request = self.context.get("request")
+        return request.build_absolute_uri(path) if request else path
+
+
+class JobSerializer(serializers.ModelSerializer):
+    error = serializers.SerializerMethodField()
+    queue_position = serializers.SerializerMethodField()
+    eta_seconds = serializers.SerializerMethodField()
+    outputs = JobOutputSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Job
+        fields = [
+            "id", "tool", "status", "progress", "queue_position", "eta_seconds", "input",
+            "error", "attempts", "batch_id", "created_at", "started_at", "finished_at", "outputs",
+        ]
+
+    def to_representation(self, instance: Job) -> dict[str, Any]:
+        data = super().to_representation(instance)
+        # One QueueFigures per response, so a page of jobs shares the per-tool averages.
+        figures = self.context.setdefault("queue_figures", QueueFigures())
+        data["queue_position"], data["eta_seconds"] = figures.position_and_eta(instance)
+        return data
+
+    def get_error(self, obj: Job) -> dict[str, str] | None:
+        if not obj.error_code:
+            return None
+        return {"code": obj.error_code, "message": obj.error_message}
+
+    @extend_schema_field(OpenApiTypes.INT)
+    def get_queue_position(self, obj: Job) -> int | None:
+        return None  # filled in by to_representation
+
+    @extend_schema_field(OpenApiTypes.FLOAT)
+    def get_eta_seconds(self, obj: Job) -> float | None:
+        return None  # filled in by to_representation
+
+
+def job_or_404(request: Request, job_id: Any) -> Job:
+    job = job_get(org=request.user.organization, job_id=job_id)
+    if job is None:
+        raise NotFound("No such job.")
+    return job
+
+
+class JobListApi(APIView):
+    class FilterSerializer(StrictSerializer):
+        tool = serializers.CharField(required=False, max_length=64)
+        status = serializers.ChoiceField(choices=JobStatus.choices, required=False)
+        batch = serializers.UUIDField(required=False)
+        limit = serializers.IntegerField(required=False, min_value=1, max_value=500)
+        offset = serializers.IntegerField(required=False, min_value=0)
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("tool", str), OpenApiParameter("status", str),
+            OpenApiParameter("batch", OpenApiTypes.UUID), OpenApiParameter("limit", int),
+            OpenApiParameter("offset", int),
+        ],
+        responses=JobSerializer(many=True),
+    )
+    def get(self, request: Request) -> Response:
+        filters = self.FilterSerializer.validated(request.query_params.dict())
+        jobs = job_list(org=request.user.organization, tool=filters.get("tool"),
+                        status=filters.get("status"), batch=filters.get("batch"))
+        paginator = LimitOffsetPagination()
+        page = paginator.paginate_queryset(jobs, request, view=self)
+        data = JobSerializer(page, many=True, context={"request": request}).data
+        return paginator.get_paginated_response(data)
+
+
+class JobDetailApi(APIView):
+    @extend_schema(responses=JobSerializer)
+    def get(self, request: Request, job_id: Any) -> Response:
+        job = job_or_404(request, job_id)
+        return Response(JobSerializer(job, context={"request": request}).data)
+
+
+class JobCancelApi(APIView):
+    @extend_schema(request=None, responses=JobSerializer)
+    def post(self, request: Request, job_id: Any) -> Response:
+        job = job_cancel(job=job_or_404(request, job_id))
+        return Response(JobSerializer(job, context={"request": request}).data)
+
+
+class JobRetryApi(APIView):
+    @extend_schema(request=None, responses=JobSerializer)
+    def post(self, request: Request, job_id: Any) -> Response:
+        job = job_retry(job=job_or_404(request, job_id))
+        return Response(JobSerializer(job, context={"request": request}).data)
+
+
+class JobOutputApi(APIView):
+    @extend_schema(responses={(200, "application/octet-stream"): OpenApiTypes.BINARY})
+    def get(self, request: Request, job_id: Any, index: int) -> Any:
+        job = job_or_404(request, job_id)
+        output = job.outputs.filter(index=index).first()
+        if output is None:
+            raise NotFound("No such output.")
+        url = output.file.storage.url(output.file.name)
+        if url.startswith("http"):  # object storage: a short-lived signed URL
+            return HttpResponseRedirect(url)
+        try:
+            handle = output.file.open("rb")
+        except FileNotFoundError as exc:
+            raise NotFound("This output has expired.") from exc
+        return FileResponse(handle, content_type=output.content_type, as_attachment=False,
+                            filename=output.filename)
+
+
+class QueueListApi(APIView):
+    class OutputSerializer(serializers.Serializer):
+        tool = serializers.CharField()
+        queue = serializers.CharField()
+        queued = serializers.IntegerField()
+        running = serializers.IntegerField()
+        avg_seconds = serializers.FloatField()
+        eta_seconds = serializers.FloatField()
+
+    @extend_schema(responses=OutputSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        rows = queues_overview(org=request.user.organization, include_staff=request.user.is_staff)
+        return Response(self.OutputSerializer(rows, many=True).data)
+
+
+class ActivityListApi(APIView):
+    class FilterSerializer(StrictSerializer):
+        tool = serializers.CharField(required=False, max_length=64)
+        limit = serializers.IntegerField(required=False, min_value=1, max_value=200, default=5)
+
+    class OutputSerializer(serializers.Serializer):
+        id = serializers.IntegerField()
+        timestamp = serializers.DateTimeField()
+        tool = serializers.CharField()
+        action = serializers.CharField()
+        status = serializers.CharField()
+        details = serializers.CharField()
+        job_id = serializers.UUIDField(allow_null=True)
+
+    @extend_schema(
+        parameters=[OpenApiParameter("tool", str), OpenApiParameter("limit", int)],
+        responses=OutputSerializer(many=True),
+    )
+    def get(self, request: Request) -> Response:
+        filters = self.FilterSerializer.validated(request.query_params.dict())
+        rows = activity_list(org=request.user.organization, tool=filters.get("tool"),
+                             limit=filters["limit"])
+        return Response(self.OutputSerializer(rows, many=True).data)

@@ -1,0 +1,111 @@
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+from accounts.models import Organization
+
+
+class JobStatus(models.TextChoices):
+    QUEUED = "queued"
+    RUNNING = "running"
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"
+    CANCELED = "canceled"
+
+
+ACTIVE_STATUSES = (JobStatus.QUEUED, JobStatus.RUNNING)
+FINAL_STATUSES = (JobStatus.SUCCEEDED, JobStatus.FAILED, JobStatus.CANCELED)
+
+
+class Job(models.Model):
+    """One piece of work. The database is the source of truth; the broker only carries ids."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    organization = models.ForeignKey(Organization, on_delete=models.CASCADE, related_name="jobs")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    tool = models.CharField(max_length=64)
+    queue = models.CharField(max_length=32)
+    status = models.CharField(max_length=16, choices=JobStatus.choices, default=JobStatus.QUEUED)
+    progress = models.PositiveSmallIntegerField(default=0)
+    input = models.JSONField(default=dict)
+    error_code = models.CharField(max_length=64, blank=True, default="")
+    error_message = models.TextField(blank=True, default="")
+    attempts = models.PositiveSmallIntegerField(default=0)
+    # Token of the run that owns the job while it is running: every write of a run is guarded
+    # by it, so a run that was given up on (stale heartbeat) can never finish the job.
+    lease = models.UUIDField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    enqueued_at = models.DateTimeField(null=True, blank=True)
+    enqueue_count = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    idempotency_key = models.CharField(max_length=255, null=True, blank=True)
+    request_digest = models.CharField(max_length=64, blank=True, default="")
+    batch_id = models.UUIDField(null=True, blank=True)
+    source_drive_file = models.CharField(max_length=500, blank=True, default="")
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["organization", "idempotency_key"],
+                condition=models.Q(idempotency_key__isnull=False),
+                name="job_idempotency_key_unique_per_org",
+            )
+        ]
+        indexes = [
+            models.Index(fields=["status", "queue", "created_at"], name="job_status_queue_created"),
+            models.Index(fields=["organization", "-created_at"], name="job_org_created"),
+            models.Index(fields=["tool", "status", "finished_at"], name="job_tool_status_finished"),
+            models.Index(fields=["batch_id"], name="job_batch"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tool} {self.id} ({self.status})"
+
+
+class JobOutput(models.Model):
+    job = models.ForeignKey(Job, on_delete=models.CASCADE, related_name="outputs")
+    index = models.PositiveSmallIntegerField()
+    file = models.FileField(max_length=500)
+    filename = models.CharField(max_length=255)
+    content_type = models.CharField(max_length=100)
+    size = models.PositiveBigIntegerField()
+    sha256 = models.CharField(max_length=64)
+    drive_file_id = models.CharField(max_length=255, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["job", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["job", "index"], name="job_output_unique_index")
+        ]
+
+
+class ActivityStatus(models.TextChoices):
+    PROCESSING = "Processing"
+    SUCCESS = "Success"
+    ERROR = "Error"
+
+
+class Activity(models.Model):
+    organization = models.ForeignKey(
+        Organization, on_delete=models.CASCADE, related_name="activities"
+    )
+    tool = models.CharField(max_length=64)
+    job = models.ForeignKey(Job, null=True, blank=True, on_delete=models.SET_NULL)
+    timestamp = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=200)
+    status = models.CharField(max_length=16, choices=ActivityStatus.choices)
+    details = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["-timestamp", "-id"]
+        verbose_name_plural = "activities"
+        indexes = [models.Index(fields=["organization", "tool", "-timestamp"], name="activity_org_tool_ts")]

@@ -1,0 +1,133 @@
+"""Reads: jobs of an organisation, queue positions, ETAs and queue figures."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from django.conf import settings
+from django.db.models import Count, QuerySet
+from django.utils import timezone
+
+from accounts.models import Organization
+from jobs.models import Activity, Job, JobStatus
+from tools.registry import TOOLS, tool_get
+
+# The ETA averages this many recent runs of a tool.
+RUN_TIME_WINDOW = 20
+
+
+def job_list(*, org: Organization, tool: str | None = None, status: str | None = None,
+             batch: UUID | None = None) -> QuerySet[Job]:
+    qs = Job.objects.filter(organization=org).prefetch_related("outputs")
+    if tool:
+        qs = qs.filter(tool=tool)
+    if status:
+        qs = qs.filter(status=status)
+    if batch:
+        qs = qs.filter(batch_id=batch)
+    return qs
+
+
+def job_get(*, org: Organization, job_id: UUID) -> Job | None:
+    return Job.objects.filter(organization=org, pk=job_id).prefetch_related("outputs").first()
+
+
+def tool_avg_seconds(*, tool: str) -> float:
+    """Moving average of the tool's recent run times, or its declared expectation."""
+    recent = (
+        Job.objects.filter(tool=tool, status=JobStatus.SUCCEEDED, started_at__isnull=False,
+                           finished_at__isnull=False)
+        .order_by("-finished_at")
+        .values_list("started_at", "finished_at")[:RUN_TIME_WINDOW]
+    )
+    durations = [(f - s).total_seconds() for s, f in recent]
+    if durations:
+        return sum(durations) / len(durations)
+    spec = tool_get(tool)
+    return spec.expected_seconds if spec else 60.0
+
+
+class QueueFigures:
+    """Averages computed once per request, shared by every job it describes."""
+
+    def __init__(self) -> None:
+        self._avg: dict[str, float] = {}
+
+    def avg(self, tool: str) -> float:
+        if tool not in self._avg:
+            self._avg[tool] = tool_avg_seconds(tool=tool)
+        return self._avg[tool]
+
+    def remaining(self, job: Job) -> float:
+        """Seconds a running job still needs: from its progress, else from the average."""
+        avg = self.avg(job.tool)
+        if job.started_at is None:
+            return avg
+        elapsed = (timezone.now() - job.started_at).total_seconds()
+        if job.progress > 0:
+            return max(0.0, elapsed * (100 - job.progress) / job.progress)
+        return max(0.0, avg - elapsed)
+
+    def backlog_seconds(self, *, queue: str, before: Any | None = None) -> tuple[int, float]:
+        """(jobs waiting ahead, seconds of work ahead) in a queue, all organisations alike:
+        they share the workers."""
+        ahead = Job.objects.filter(queue=queue, status=JobStatus.QUEUED)
+        if before is not None:
+            ahead = ahead.filter(created_at__lt=before)
+        by_tool = ahead.values("tool").annotate(n=Count("pk"))
+        count = 0
+        seconds = 0.0
+        for row in by_tool:
+            count += row["n"]
+            seconds += row["n"] * self.avg(row["tool"])
+        for running in Job.objects.filter(queue=queue, status=JobStatus.RUNNING).only(
+            "tool", "started_at", "progress"
+        ):
+            seconds += self.remaining(running)
+        return count, seconds
+
+    def position_and_eta(self, job: Job) -> tuple[int | None, float | None]:
+        if job.status == JobStatus.RUNNING:
+            return 0, round(self.remaining(job), 1)
+        if job.status != JobStatus.QUEUED:
+            return None, None
+        ahead, seconds = self.backlog_seconds(queue=job.queue, before=job.created_at)
+        workers = max(1, settings.QUEUE_CONCURRENCY.get(job.queue, 1))
+        return ahead, round(seconds / workers + self.avg(job.tool), 1)
+
+
+def queues_overview(*, org: Organization, include_staff: bool = False) -> list[dict[str, Any]]:
+    """Per tool: this organisation's queued and running jobs, and the ETA of a job sent now."""
+    figures = QueueFigures()
+    mine = {
+        (row["tool"], row["status"]): row["n"]
+        for row in Job.objects.filter(organization=org, status__in=[JobStatus.QUEUED,
+                                                                    JobStatus.RUNNING])
+        .values("tool", "status").annotate(n=Count("pk"))
+    }
+    backlog: dict[str, float] = {}
+    rows = []
+    for tool in TOOLS.values():
+        if tool.staff_only and not include_staff:
+            continue
+        if tool.queue not in backlog:
+            _, seconds = figures.backlog_seconds(queue=tool.queue)
+            backlog[tool.queue] = seconds / max(1, settings.QUEUE_CONCURRENCY.get(tool.queue, 1))
+        avg = figures.avg(tool.slug)
+        rows.append({
+            "tool": tool.slug,
+            "queue": tool.queue,
+            "queued": mine.get((tool.slug, JobStatus.QUEUED), 0),
+            "running": mine.get((tool.slug, JobStatus.RUNNING), 0),
+            "avg_seconds": round(avg, 1),
+            "eta_seconds": round(backlog[tool.queue] + avg, 1),
+        })
+    return rows
+
+
+def activity_list(*, org: Organization, tool: str | None, limit: int) -> QuerySet[Activity]:
+    qs = Activity.objects.filter(organization=org)
+    if tool:
+        qs = qs.filter(tool=tool)
+    return qs[:limit]

@@ -1,0 +1,400 @@
+"""The job lifecycle: queued → running → succeeded | failed | canceled, with retry and cancel.
+
+Every transition is one guarded UPDATE (`status=expected`, and while running `lease=mine`), so
+two workers, a worker and the reconciler, or a worker and a cancel can never both win.
+Delivery is at least once (acks late, the reconciler requeues); effects are exactly once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import threading
+import time
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+from django.db import IntegrityError, close_old_connections, connection, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from accounts.models import Organization, User
+from config.errors import Conflict
+from jobs.models import Activity, ActivityStatus, Job, JobOutput, JobStatus
+from tools.registry import Tool, tool_get
+from workers.engines.base import EngineError, EngineOutput
+
+logger = logging.getLogger(__name__)
+
+
+class JobAborted(Exception):
+    """Raised inside a run whose job was canceled or handed to another run."""
+
+
+@dataclass(frozen=True)
+class Submitted:
+    job: Job
+    created: bool
+
+
+def _digest(tool: str, payload: Any) -> str:
+    return hashlib.sha256(json.dumps([tool, payload], sort_keys=True, default=str).encode()).hexdigest()
+
+
+def activity_record(
+    *, org_id: Any, tool: str, action: str, status: str, details: str = "", job_id: Any = None
+) -> Activity:
+    return Activity.objects.create(
+        organization_id=org_id, tool=tool, action=action, status=status, details=details,
+        job_id=job_id,
+    )
+
+
+def job_submit(
+    *,
+    org: Organization,
+    user: User | None,
+    tool: Tool,
+    payload: dict[str, Any],
+    idempotency_key: str | None = None,
+    batch_id: uuid.UUID | None = None,
+    source_drive_file: str = "",
+) -> Submitted:
+    """Store the job and enqueue it once the row is committed.
+
+    The same Idempotency-Key with the same request returns the first job; with another
+    request it is a conflict.
+    """
+    digest = _digest(tool.slug, payload)
+    if idempotency_key:
+        existing = Job.objects.filter(organization=org, idempotency_key=idempotency_key).first()
+        if existing is not None:
+            return _replay(existing, digest)
+    try:
+        with transaction.atomic():
+            job = Job.objects.create(
+                organization=org, user=user, tool=tool.slug, queue=tool.queue, input=payload,
+                idempotency_key=idempotency_key or None, request_digest=digest,
+                batch_id=batch_id, source_drive_file=source_drive_file,
+            )
+            activity_record(
+                org_id=org.pk, tool=tool.slug, action="Job queued", job_id=job.pk,
+                status=ActivityStatus.PROCESSING, details=f"Job {job.pk} is waiting for a worker.",
+            )
+            transaction.on_commit(lambda: job_enqueue(job_id=job.pk))
+    except IntegrityError:
+        # Two requests with the same key raced; the other one's job stands.
+        existing = Job.objects.filter(organization=org, idempotency_key=idempotency_key).first()
+        if existing is None:
+            raise
+        return _replay(existing, digest)
+    return Submitted(job=job, created=True)
+
+
+def _replay(existing: Job, digest: str) -> Submitted:
+    if existing.request_digest != digest:
+        raise Conflict("This Idempotency-Key was already used for a different request.")
+    return Submitted(job=existing, created=False)
+
+
+def job_enqueue(*, job_id: uuid.UUID) -> bool:
+    """Hand a queued job to the broker. If the broker is down the job stays queued in the
+    database and the reconciler enqueues it when the broker is back."""
+    from workers.tasks.jobs import run_job  # the task module imports this one
+
+    now = timezone.now()
+    updated = Job.objects.filter(pk=job_id, status=JobStatus.QUEUED).update(
+        enqueued_at=now, enqueue_count=F("enqueue_count") + 1
+    )
+    if not updated:
+        return False
+    job = Job.objects.only("id", "tool", "queue", "enqueue_count").get(pk=job_id)
+    tool = tool_get(job.tool)
+    soft, hard = tool.limits if tool else (None, None)
+    try:
+        run_job.apply_async(
+            args=[str(job.pk)], queue=job.queue, task_id=f"{job.pk}.{job.enqueue_count}",
+            soft_time_limit=soft, time_limit=hard,
+        )
+    except Exception as exc:  # the broker is unreachable: keep the job, retry later
+        logger.warning("enqueue of job %s failed, the reconciler will retry: %s", job_id, exc)
+        Job.objects.filter(pk=job_id, status=JobStatus.QUEUED).update(enqueued_at=None)
+        return False
+    return True
+
+
+def job_cancel(*, job: Job) -> Job:
+    now = timezone.now()
+    updated = Job.objects.filter(
+        pk=job.pk, status__in=[JobStatus.QUEUED, JobStatus.RUNNING]
+    ).update(status=JobStatus.CANCELED, finished_at=now, lease=None)
+    if not updated:
+        raise Conflict(f"The job is {Job.objects.get(pk=job.pk).status}; only queued or running "
+                       "jobs can be canceled.")
+    activity_record(org_id=job.organization_id, tool=job.tool, action="Job canceled",
+                    status=ActivityStatus.ERROR, details=f"Job {job.pk} was canceled.",
+                    job_id=job.pk)
+    job.refresh_from_db()
+    return job
+
+
+@transaction.atomic
+def job_retry(*, job: Job) -> Job:
+    updated = Job.objects.filter(
+        pk=job.pk, status__in=[JobStatus.FAILED, JobStatus.CANCELED]
+    ).update(
+        status=JobStatus.QUEUED, progress=0, error_code="", error_message="", attempts=0,
+        lease=None, heartbeat_at=None, started_at=None, finished_at=None, enqueued_at=None,
+    )
+    if not updated:
+        raise Conflict(f"The job is {Job.objects.get(pk=job.pk).status}; only failed or canceled "
+                       "jobs can be retried.")
+    activity_record(org_id=job.organization_id, tool=job.tool, action="Job retried",
+                    status=ActivityStatus.PROCESSING, details=f"Job {job.pk} is queued again.",
+                    job_id=job.pk)
+    transaction.on_commit(lambda: job_enqueue(job_id=job.pk))
+    job.refresh_from_db()
+    return job
+
+
+# --- Running a job (called by the worker task) -------------------------------------------
+
+
+def job_start(*, job_id: str | uuid.UUID) -> uuid.UUID | None:
+    """Take a queued job. Returns the run's lease, or None when there is nothing to do (the
+    job is done, canceled, or already running: a duplicate delivery)."""
+    lease = uuid.uuid4()
+    now = timezone.now()
+    updated = Job.objects.filter(pk=job_id, status=JobStatus.QUEUED).update(
+        status=JobStatus.RUNNING, lease=lease, attempts=F("attempts") + 1, started_at=now,
+        heartbeat_at=now, progress=0,
+    )
+    return lease if updated else None
+
+
+def _owned(job_id: Any, lease: uuid.UUID) -> Any:
+    return Job.objects.filter(pk=job_id, status=JobStatus.RUNNING, lease=lease)
+
+
+def job_fail(*, job_id: Any, lease: uuid.UUID | None, code: str, message: str) -> bool:
+    qs = (_owned(job_id, lease) if lease else
+          Job.objects.filter(pk=job_id, status__in=[JobStatus.QUEUED, JobStatus.RUNNING]))
+    updated = qs.update(status=JobStatus.FAILED, error_code=code, error_message=message,
+                        finished_at=timezone.now(), lease=None)
+    if updated:
+        job = Job.objects.only("organization_id", "tool").get(pk=job_id)
+        activity_record(org_id=job.organization_id, tool=job.tool, action="Job failed",
+                        status=ActivityStatus.ERROR, details=message, job_id=job_id)
+    return bool(updated)
+
+
+def job_succeed(*, job_id: Any, lease: uuid.UUID, outputs: Iterable[EngineOutput]) -> bool:
+    """Store the outputs and finish the job, or discard them if this run no longer owns it.
+
+    Files go under a folder of this run's lease, so two runs never write the same name; only
+    the run that wins the guarded UPDATE records its files, in the same transaction.
+    """
+    outputs = list(outputs)
+    job = Job.objects.only("organization_id", "tool").get(pk=job_id)
+    saved: list[tuple[int, str, EngineOutput, str]] = []
+    try:
+        for index, out in enumerate(outputs):
+            name = f"jobs/{job.organization_id}/{job_id}/{lease}/{index}-{out.filename}"
+            stored = default_storage.save(name, ContentFile(out.data))
+            saved.append((index, stored, out, hashlib.sha256(out.data).hexdigest()))
+        with transaction.atomic():
+            won = _owned(job_id, lease).update(
+                status=JobStatus.SUCCEEDED, progress=100, finished_at=timezone.now(), lease=None
+            )
+            if won:
+                JobOutput.objects.bulk_create(
+                    JobOutput(job_id=job_id, index=i, file=stored, filename=out.filename,
+                              content_type=out.content_type, size=len(out.data), sha256=sha)
+                    for i, stored, out, sha in saved
+                )
+                activity_record(
+                    org_id=job.organization_id, tool=job.tool, action="Job succeeded",
+                    status=ActivityStatus.SUCCESS, job_id=job_id,
+                    details=f"Job {job_id} finished with {len(saved)} output(s).",
+                )
+    except Exception:
+        _discard(saved)
+        raise
+    if not won:
+        _discard(saved)
+    return bool(won)
+
+
+def _discard(saved: list[tuple[int, str, EngineOutput, str]]) -> None:
+    for _, stored, _, _ in saved:
+        try:
+            default_storage.delete(stored)
+        except Exception:  # noqa: BLE001 - best effort; cleanup finds strays later
+            logger.warning("could not delete discarded output %s", stored)
+
+
+class RunContext:
+    """What a running job needs around its engine: the progress callback and a heartbeat."""
+
+    def __init__(self, job_id: Any, lease: uuid.UUID) -> None:
+        self.job_id = job_id
+        self.lease = lease
+        self._last_write = 0.0
+        self._last_value = -1
+        self._lost = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._beat, name=f"heartbeat-{job_id}", daemon=True)
+
+    def __enter__(self) -> RunContext:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._stop.set()
+        self._thread.join(timeout=settings.JOB_HEARTBEAT_SECONDS + 5)
+
+    def _beat(self) -> None:
+        try:
+            while not self._stop.wait(settings.JOB_HEARTBEAT_SECONDS):
+                try:
+                    alive = _owned(self.job_id, self.lease).update(heartbeat_at=timezone.now())
+                except Exception as exc:  # noqa: BLE001 - database hiccup: try next beat
+                    logger.warning("heartbeat of job %s failed: %s", self.job_id, exc)
+                    close_old_connections()
+                    continue
+                if not alive:
+                    self._lost.set()
+                    return
+        finally:
+            connection.close()
+
+    def progress(self, percent: float, message: str | None = None) -> None:
+        if self._lost.is_set():
+            raise JobAborted("the job was canceled or taken over")
+        value = max(0, min(100, int(percent)))
+        now = time.monotonic()
+        if value == self._last_value or (
+            now - self._last_write < settings.JOB_PROGRESS_MIN_INTERVAL and value < 100
+        ):
+            return
+        self._last_write, self._last_value = now, value
+        if not _owned(self.job_id, self.lease).update(progress=value, heartbeat_at=timezone.now()):
+            self._lost.set()
+            raise JobAborted("the job was canceled or taken over")
+
+
+def job_run(*, job_id: str) -> str:
+    """Run one job end to end in this worker. Safe to call twice for the same job."""
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    from workers.engines.registry import ENGINES
+
+    lease = job_start(job_id=job_id)
+    if lease is None:
+        return "skipped"
+    job = Job.objects.get(pk=job_id)
+    tool = tool_get(job.tool)
+    engine = ENGINES.get(tool.engine) if tool else None
+    if tool is None or engine is None:
+        job_fail(job_id=job_id, lease=lease, code="unknown_tool",
+                 message=f"No engine is installed for the tool '{job.tool}'.")
+        return "failed"
+    with RunContext(job.pk, lease) as run:
+        try:
+            outputs = engine(dict(job.input), run.progress)
+        except JobAborted:
+            return "aborted"
+        except SoftTimeLimitExceeded:
+            soft, _ = tool.limits
+            job_fail(job_id=job_id, lease=lease, code="time_limit",
+                     message=f"The job ran longer than its time limit of {soft} seconds.")
+            return "failed"
+        except EngineError as exc:
+            job_fail(job_id=job_id, lease=lease, code=exc.code, message=exc.message)
+            return "failed"
+        except Exception as exc:
+            logger.exception("engine %s failed on job %s", tool.engine, job_id)
+            job_fail(job_id=job_id, lease=lease, code="engine_error",
+                     message=f"The tool failed unexpectedly ({type(exc).__name__}).")
+            return "failed"
+    return "succeeded" if job_succeed(job_id=job_id, lease=lease, outputs=outputs) else "aborted"
+
+
+# --- Housekeeping (beat) ------------------------------------------------------------------
+
+
+@dataclass
+class ReconcileReport:
+    requeued_stale: int = 0
+    failed_stale: int = 0
+    reenqueued: int = 0
+
+
+def jobs_reconcile(*, broker_job_ids: set[str] | None = None) -> ReconcileReport:
+    """Requeue or fail running jobs whose worker stopped heartbeating; re-enqueue queued jobs
+    that the broker does not hold (broker restarted with its data wiped, publish failed)."""
+    from workers.broker import broker_job_ids as read_broker_ids
+
+    report = ReconcileReport()
+    now = timezone.now()
+    stale_before = now - timedelta(seconds=settings.JOB_HEARTBEAT_STALE_SECONDS)
+    for job in Job.objects.filter(status=JobStatus.RUNNING, heartbeat_at__lt=stale_before):
+        tool = tool_get(job.tool)
+        _, hard = tool.limits if tool else (0, 0)
+        ran = (job.heartbeat_at - job.started_at).total_seconds() if job.started_at else 0
+        if hard and ran >= hard:
+            message = f"The job ran longer than its time limit of {hard} seconds and was stopped."
+            code = "time_limit"
+        elif job.attempts >= settings.JOB_MAX_ATTEMPTS:
+            message = f"The worker running this job stopped {job.attempts} times; giving up."
+            code = "worker_lost"
+        else:
+            requeued = Job.objects.filter(
+                pk=job.pk, status=JobStatus.RUNNING, lease=job.lease
+            ).update(status=JobStatus.QUEUED, lease=None, progress=0, enqueued_at=None)
+            if requeued:
+                logger.warning("job %s lost its worker; requeued (attempt %s)", job.pk, job.attempts)
+                report.requeued_stale += 1
+                job_enqueue(job_id=job.pk)
+            continue
+        if job_fail(job_id=job.pk, lease=job.lease, code=code, message=message):
+            report.failed_stale += 1
+
+    grace_before = now - timedelta(seconds=settings.JOB_ENQUEUE_GRACE_SECONDS)
+    waiting = list(
+        Job.objects.filter(status=JobStatus.QUEUED, enqueued_at__lt=grace_before)
+        .values_list("pk", flat=True)
+    ) + list(
+        Job.objects.filter(status=JobStatus.QUEUED, enqueued_at__isnull=True,
+                           created_at__lt=now - timedelta(seconds=2))
+        .values_list("pk", flat=True)
+    )
+    if waiting:
+        held = broker_job_ids if broker_job_ids is not None else read_broker_ids()
+        for job_id in waiting:
+            if str(job_id) not in held and job_enqueue(job_id=job_id):
+                report.reenqueued += 1
+    return report
+
+
+def outputs_cleanup(*, older_than_days: int | None = None) -> int:
+    """Delete outputs (files and rows) of jobs that finished longer ago than the retention."""
+    days = settings.OUTPUT_RETENTION_DAYS if older_than_days is None else older_than_days
+    cutoff = timezone.now() - timedelta(days=days)
+    removed = 0
+    for output in JobOutput.objects.filter(job__finished_at__lt=cutoff).iterator():
+        try:
+            output.file.delete(save=False)
+        except Exception as exc:  # noqa: BLE001 - keep going; the row stays for the next run
+            logger.warning("could not delete output %s: %s", output.file.name, exc)
+            continue
+        output.delete()
+        removed += 1
+    return removed

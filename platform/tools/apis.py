@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.permissions import IsPartner, IsStaff
+from jobs.apis import JobSerializer
+from jobs.services import job_submit
+from tools.registry import TOOLS, Tool
+
+IDEMPOTENCY_HEADER = OpenApiParameter(
+    "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
+    description="The same key returns the same job instead of creating a second one.",
+)
+MAX_IDEMPOTENCY_KEY = 255
+
+
+def idempotency_key(request: Request) -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    key = key.strip()
+    if not key or len(key) > MAX_IDEMPOTENCY_KEY:
+        raise ValidationError({"Idempotency-Key": [f"Must be 1 to {MAX_IDEMPOTENCY_KEY} characters."]})
+    return key
+
+
+class ToolListApi(APIView):
+    class OutputSerializer(serializers.Serializer):
+        slug = serializers.CharField()
+        name = serializers.CharField()
+        category = serializers.CharField()
+        route = serializers.CharField(allow_null=True)
+        badge = serializers.CharField()
+        queue = serializers.CharField()
+        eta_text = serializers.CharField()
+
+    @extend_schema(responses=OutputSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        tools = [t for t in TOOLS.values() if request.user.is_staff or not t.staff_only]
+        return Response(self.OutputSerializer(tools, many=True).data)
+
+
+class ToolJobSubmitApi(APIView):
+    """Submit one job to a tool that answers with the job (202 and a Location to poll)."""
+
+    tool: Tool
+
+    def get_permissions(self) -> list[Any]:
+        return [IsPartner(), IsStaff()] if self.tool.staff_only else [IsPartner()]
+
+    def post(self, request: Request) -> Response:
+        if not isinstance(request.data, dict):
+            raise ValidationError({"non_field_errors": ["Expected a JSON object."]})
+        assert self.tool.input_serializer is not None
+        serializer = self.tool.input_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        submitted = job_submit(
+            org=request.user.organization, user=request.user, tool=self.tool,
+            payload=dict(serializer.validated_data), idempotency_key=idempotency_key(request),
+        )
+        body = JobSerializer(submitted.job, context={"request": request}).data
+        resp = Response(body, status=status.HTTP_202_ACCEPTED if submitted.created
+                        else status.HTTP_200_OK)
+        resp["Location"] = reverse("job-detail", kwargs={"job_id": submitted.job.pk})
+        return resp
+
+
+def job_submit_view(slug: str) -> Any:
+    tool = TOOLS[slug]
+    view = type(
+        f"{tool.slug.title().replace('.', '')}SubmitApi", (ToolJobSubmitApi,), {"tool": tool}
+    )
+    view.post = extend_schema(  # type: ignore[method-assign]
+        request=tool.input_serializer, responses={202: JobSerializer, 200: JobSerializer},
+        parameters=[IDEMPOTENCY_HEADER], summary=f"Submit a {tool.name} job",
+    )(view.post)
+    return view.as_view()

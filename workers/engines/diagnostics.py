@@ -1,0 +1,45 @@
+"""The staff diagnostic tool: sleeps, reports progress, fails when asked."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from workers.engines.base import EngineError, EngineOutput, Progress
+
+try:  # the worker raises this inside the task at the soft time limit
+    from celery.exceptions import SoftTimeLimitExceeded
+except ImportError:  # pragma: no cover - engines do not need Celery
+    SoftTimeLimitExceeded = None  # type: ignore[assignment,misc]
+
+
+def sleep(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
+    seconds = float(params.get("seconds", 1.0))
+    deadline = time.monotonic() + seconds
+    started = time.monotonic()
+    while True:
+        now = time.monotonic()
+        if now >= deadline:
+            break
+        try:
+            time.sleep(min(0.1, deadline - now))
+        except BaseException as exc:
+            if params.get("ignore_soft_limit") and SoftTimeLimitExceeded and isinstance(
+                exc, SoftTimeLimitExceeded
+            ):
+                continue
+            raise
+        if seconds:
+            progress(min(99.0, 100.0 * (time.monotonic() - started) / seconds))
+    if params.get("fail"):
+        raise EngineError("diagnostic_failure", "The diagnostic job failed as asked.")
+    report = {"slept_seconds": round(time.monotonic() - started, 3)}
+    return [
+        EngineOutput(
+            data=json.dumps(report | {"output": i}).encode(),
+            content_type="application/json",
+            filename=f"diagnostic-{i}.json",
+        )
+        for i in range(int(params.get("outputs", 1)))
+    ]
