@@ -1,0 +1,21 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  rootDir: __dirname,
+  testEnvironment: 'jsdom',
+  roots: ['<rootDir>/src'],
+  testMatch: ['**/*.test.ts?(x)'],
+  setupFilesAfterEnv: ['<rootDir>/src/testing/setup-tests.ts'],
+  moduleNameMapper: {
+    '\\.css$': 'identity-obj-proxy',
+    '^@/(.*)$': '<rootDir>/src/$1',
+  },
+  transform: {
+    '^.+\\.tsx?$': [
+      'ts-jest',
+      // Jest runs CommonJS; everything else comes from tsconfig.json.
+      { tsconfig: { module: 'commonjs', moduleResolution: 'node10' } },
+    ],
+  },
+  clearMocks: true,
+  restoreMocks: true,
+};

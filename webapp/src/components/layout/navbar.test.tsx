@@ -1,0 +1,121 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+
+import { resetAudioContextForTests } from '@/lib/sound';
+import { anonymous, mockFetch, signedIn } from '@/testing/mock-fetch';
+import { renderApp } from '@/testing/render-app';
+
+afterEach(() => {
+  window.localStorage.clear();
+  document.cookie = 'csrftoken=; expires=Thu, 01 Jan 1970 00:00:00 GMT';
+});
+
+test('signed-in user sees their email and signs out through POST /api/auth/logout/', async () => {
+  document.cookie = 'csrftoken=tok123';
+  const calls = mockFetch({
+    'GET /api/me/': signedIn('ana@maison.example'),
+    'POST /api/auth/logout/': { status: 204 },
+  });
+  const { getRouter } = renderApp('/');
+
+  const userButton = await screen.findByRole('button', { name: 'ana@maison.example' });
+  await userEvent.click(userButton);
+  await userEvent.click(screen.getByRole('menuitem', { name: 'Sign Out' }));
+
+  expect(await screen.findByRole('button', { name: 'ACCESS PLATFORM' })).toBeInTheDocument();
+  expect(getRouter().location.pathname).toBe('/login');
+  const logout = calls.find((call) => call.url === '/api/auth/logout/');
+  expect(logout).toMatchObject({ method: 'POST', headers: { 'X-CSRFToken': 'tok123' } });
+  expect(screen.queryByText('ana@maison.example')).not.toBeInTheDocument();
+});
+
+test('anonymous visitors get no user menu', async () => {
+  mockFetch({ 'GET /api/me/': anonymous });
+  renderApp('/login');
+
+  await screen.findByRole('button', { name: 'ACCESS PLATFORM' });
+  expect(screen.queryByRole('button', { name: /@/ })).not.toBeInTheDocument();
+  expect(screen.queryByText('Sign Out')).not.toBeInTheDocument();
+  expect(screen.getByRole('link', { name: 'Atelier' })).toHaveAttribute('href', '/');
+  expect(screen.getByRole('marquee')).toHaveTextContent('Beta 1.0 — version live');
+});
+
+test('sound toggle defaults to on and persists to localStorage', async () => {
+  mockFetch({ 'GET /api/me/': anonymous });
+  const first = renderApp('/login');
+
+  const toggle = await screen.findByRole('button', { name: 'Sound on' });
+  expect(toggle).toHaveAttribute('aria-pressed', 'true');
+  await userEvent.click(toggle);
+  expect(window.localStorage.getItem('soundEnabled')).toBe('false');
+  expect(screen.getByRole('button', { name: 'Sound off' })).toHaveAttribute('aria-pressed', 'false');
+  first.unmount();
+
+  renderApp('/login');
+  expect(await screen.findByRole('button', { name: 'Sound off' })).toBeInTheDocument();
+});
+
+describe('locked tool entries', () => {
+  const oscillatorStarts = jest.fn();
+
+  class FakeAudioContext {
+    state = 'running';
+    currentTime = 0;
+    destination = {};
+    resume = jest.fn();
+    createOscillator() {
+      const param = { setValueAtTime: jest.fn(), exponentialRampToValueAtTime: jest.fn() };
+      return { type: '', frequency: param, connect: jest.fn(), start: oscillatorStarts, stop: jest.fn() };
+    }
+    createGain() {
+      return { gain: { setValueAtTime: jest.fn(), exponentialRampToValueAtTime: jest.fn() }, connect: jest.fn() };
+    }
+  }
+
+  beforeEach(() => {
+    resetAudioContextForTests();
+    Object.defineProperty(window, 'AudioContext', { value: FakeAudioContext, configurable: true, writable: true });
+  });
+  afterEach(() => {
+    delete (window as { AudioContext?: unknown }).AudioContext;
+    oscillatorStarts.mockReset();
+  });
+
+  async function openToolsMenu() {
+    mockFetch({ 'GET /api/me/': signedIn() });
+    const app = renderApp('/');
+    await screen.findByRole('heading', { name: 'Editorial Hub' });
+    await userEvent.click(screen.getByRole('button', { name: /TOOLS/ }));
+    return app;
+  }
+
+  test('clicking a locked entry plays the denial tone and stays put', async () => {
+    const { getRouter } = await openToolsMenu();
+    const editorial = screen.getByRole('group', { name: 'EDITORIAL' });
+
+    fireEvent.click(within(editorial).getByRole('menuitem', { name: /Digital Twin/ }));
+
+    expect(oscillatorStarts).toHaveBeenCalledTimes(1);
+    expect(getRouter().location.pathname).toBe('/');
+    expect(within(editorial).getByRole('menuitem', { name: 'Editorial' })).toHaveAttribute('href', '/editorial');
+  });
+
+  test('no tone when sound is disabled', async () => {
+    window.localStorage.setItem('soundEnabled', 'false');
+    await openToolsMenu();
+
+    fireEvent.click(screen.getByRole('menuitem', { name: /AI Agent/ }));
+
+    expect(oscillatorStarts).not.toHaveBeenCalled();
+  });
+
+  test('menu lists the three tool groups and closes on Escape', async () => {
+    await openToolsMenu();
+    expect(screen.getByRole('group', { name: 'ECOMMERCE' })).toHaveTextContent('Flats Ecommerce');
+    expect(screen.getByRole('group', { name: 'DESIGN' })).toHaveTextContent('Pattern');
+
+    await userEvent.keyboard('{Escape}');
+
+    await waitFor(() => expect(screen.queryByRole('menu', { name: 'Tools' })).not.toBeInTheDocument());
+  });
+});

@@ -1,0 +1,53 @@
+import { useCallback, useId, useRef, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+
+import { useDismiss } from '@/hooks/use-dismiss';
+import { useLogout } from '@/lib/auth';
+import type { Me } from '@/types/api';
+
+export function UserMenu({ me }: { me: Me }) {
+  const [open, setOpen] = useState(false);
+  const containerRef = useRef<HTMLDivElement>(null);
+  const menuId = useId();
+  const navigate = useNavigate();
+  const close = useCallback(() => setOpen(false), []);
+  useDismiss(containerRef, open, close);
+  const logout = useLogout({ onSuccess: () => navigate('/login', { replace: true }) });
+
+  return (
+    <div className="dropdown user-menu" ref={containerRef}>
+      <button
+        type="button"
+        className="nav-button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={menuId}
+        onClick={() => setOpen((value) => !value)}
+      >
+        {me.email}
+      </button>
+      {open ? (
+        <div className="dropdown-panel dropdown-panel-right" id={menuId} role="menu" aria-label="Account">
+          <div className="menu-caption">
+            <div>{me.email}</div>
+            {me.organization ? <div className="muted">{me.organization.name}</div> : null}
+          </div>
+          <button
+            type="button"
+            className="menu-item"
+            role="menuitem"
+            disabled={logout.isPending}
+            onClick={() => logout.mutate()}
+          >
+            Sign Out
+          </button>
+          {logout.isError ? (
+            <p className="menu-error" role="alert">
+              Sign out failed. Please try again.
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}
