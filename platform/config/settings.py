@@ -217,6 +217,8 @@ JOB_ENQUEUE_GRACE_SECONDS = env.float("JOB_ENQUEUE_GRACE_SECONDS", default=30.0)
 JOB_RECONCILE_SECONDS = env.float("JOB_RECONCILE_SECONDS", default=10.0)
 # Progress is written at most this often (and always at 100).
 JOB_PROGRESS_MIN_INTERVAL = env.float("JOB_PROGRESS_MIN_INTERVAL", default=0.5)
+DIAGNOSTICS_SOFT_LIMIT = env.int("DIAGNOSTICS_SOFT_LIMIT", default=60)
+DIAGNOSTICS_HARD_LIMIT = env.int("DIAGNOSTICS_HARD_LIMIT", default=75)
 OUTPUT_RETENTION_DAYS = env.int("OUTPUT_RETENTION_DAYS", default=30)
 # Worker processes per queue, used by the ETA; `make run` starts this many.
 QUEUE_CONCURRENCY = {

@@ -3,13 +3,14 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config import errors, views
+from config.routing import both
 
 api = [
     path("", include("accounts.urls")),
     path("", include("jobs.urls")),
     path("", include("tools.urls")),
-    re_path(r"^schema/?$", SpectacularAPIView.as_view(), name="schema"),
-    re_path(r"^docs/?$", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    *both("schema/", SpectacularAPIView.as_view(), "schema"),
+    *both("docs/", SpectacularSwaggerView.as_view(url_name="schema"), "docs"),
 ]
 
 urlpatterns = [

@@ -348,8 +348,10 @@ def jobs_reconcile(*, broker_job_ids: set[str] | None = None) -> ReconcileReport
     for job in Job.objects.filter(status=JobStatus.RUNNING, heartbeat_at__lt=stale_before):
         tool = tool_get(job.tool)
         _, hard = tool.limits if tool else (0, 0)
+        # How long it ran before it went silent. A run killed at its hard limit (normally
+        # failed by the task's on_failure already) beat last less than two beats before it.
         ran = (job.heartbeat_at - job.started_at).total_seconds() if job.started_at else 0
-        if hard and ran >= hard:
+        if hard and ran >= hard - 2 * settings.JOB_HEARTBEAT_SECONDS:
             message = f"The job ran longer than its time limit of {hard} seconds and was stopped."
             code = "time_limit"
         elif job.attempts >= settings.JOB_MAX_ATTEMPTS:

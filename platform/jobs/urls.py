@@ -1,5 +1,4 @@
-from django.urls import re_path
-
+from config.routing import both
 from jobs.apis import (
     ActivityListApi,
     JobCancelApi,
@@ -10,15 +9,12 @@ from jobs.apis import (
     QueueListApi,
 )
 
-UUID = r"(?P<job_id>[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})"
-
 urlpatterns = [
-    re_path(r"^jobs/?$", JobListApi.as_view(), name="job-list"),
-    re_path(rf"^jobs/{UUID}/?$", JobDetailApi.as_view(), name="job-detail"),
-    re_path(rf"^jobs/{UUID}/cancel/?$", JobCancelApi.as_view(), name="job-cancel"),
-    re_path(rf"^jobs/{UUID}/retry/?$", JobRetryApi.as_view(), name="job-retry"),
-    re_path(rf"^jobs/{UUID}/outputs/(?P<index>[0-9]{{1,4}})/?$", JobOutputApi.as_view(),
-            name="job-output"),
-    re_path(r"^queues/?$", QueueListApi.as_view(), name="queue-list"),
-    re_path(r"^activity/?$", ActivityListApi.as_view(), name="activity-list"),
+    *both("jobs/", JobListApi.as_view(), "job-list"),
+    *both("jobs/<uuid:job_id>/", JobDetailApi.as_view(), "job-detail"),
+    *both("jobs/<uuid:job_id>/cancel/", JobCancelApi.as_view(), "job-cancel"),
+    *both("jobs/<uuid:job_id>/retry/", JobRetryApi.as_view(), "job-retry"),
+    *both("jobs/<uuid:job_id>/outputs/<int:index>", JobOutputApi.as_view(), "job-output"),
+    *both("queues/", QueueListApi.as_view(), "queue-list"),
+    *both("activity/", ActivityListApi.as_view(), "activity-list"),
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from django.conf import settings
 from rest_framework.serializers import Serializer
 
 from tools.serializers import DiagnosticsSleepInput
@@ -63,8 +64,8 @@ TOOLS: dict[str, Tool] = {
             expected_seconds=1.0,
             staff_only=True,
             # Short limits so ops and the fault tests can reach them quickly.
-            soft_limit=60,
-            hard_limit=75,
+            soft_limit=settings.DIAGNOSTICS_SOFT_LIMIT,
+            hard_limit=settings.DIAGNOSTICS_HARD_LIMIT,
         ),
     )
 }

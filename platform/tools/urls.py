@@ -1,9 +1,7 @@
-from django.urls import re_path
-
+from config.routing import both
 from tools.apis import ToolListApi, job_submit_view
 
 urlpatterns = [
-    re_path(r"^tools/?$", ToolListApi.as_view(), name="tool-list"),
-    re_path(r"^diagnostics/sleep/?$", job_submit_view("diagnostics.sleep"),
-            name="diagnostics-sleep"),
+    *both("tools/", ToolListApi.as_view(), "tool-list"),
+    *both("diagnostics/sleep", job_submit_view("diagnostics.sleep"), "diagnostics-sleep"),
 ]
