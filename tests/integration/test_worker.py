@@ -1,0 +1,98 @@
+"""Jobs through the real API, a real Redis and a real Celery worker process."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from jobs.models import JobStatus
+from tests.support.polling import wait_job
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SLEEP_URL = "/api/diagnostics/sleep"
+
+
+def test_a_diagnostic_job_runs_to_succeeded_with_progress_on_the_way(
+    worker: Any, staff_api: APIClient
+) -> None:
+    job_id = staff_api.post(SLEEP_URL, {"seconds": 3, "outputs": 2}, format="json").json()["id"]
+    seen: list[tuple[str, int]] = []
+    job = wait_job(job_id, statuses={"running"}, timeout=30)
+    while job.status in ("queued", "running"):
+        body = staff_api.get(f"/api/jobs/{job_id}/").json()
+        seen.append((body["status"], body["progress"]))
+        if body["status"] == "running":
+            assert body["queue_position"] == 0
+            assert body["eta_seconds"] is not None
+        job.refresh_from_db()
+    body = staff_api.get(f"/api/jobs/{job_id}/").json()
+
+    assert body["status"] == "succeeded" and body["progress"] == 100
+    assert body["attempts"] == 1
+    midway = [p for s, p in seen if s == "running" and 0 < p < 100]
+    assert len(set(midway)) >= 3, seen  # progress moved on the way, not only at the end
+    assert [o["index"] for o in body["outputs"]] == [0, 1]
+    first = staff_api.get(f"/api/jobs/{job_id}/outputs/0")
+    report = json.loads(b"".join(first.streaming_content))
+    assert report["slept_seconds"] >= 3
+
+
+def test_a_failing_job_reports_its_error(worker: Any, staff_api: APIClient) -> None:
+    job_id = staff_api.post(SLEEP_URL, {"seconds": 0.2, "fail": True}, format="json").json()["id"]
+    job = wait_job(job_id)
+    assert job.status == JobStatus.FAILED
+    body = staff_api.get(f"/api/jobs/{job_id}/").json()
+    assert body["error"] == {"code": "diagnostic_failure",
+                             "message": "The diagnostic job failed as asked."}
+    assert body["outputs"] == []
+    activity = staff_api.get("/api/activity/?tool=diagnostics.sleep&limit=1").json()
+    assert activity[0]["status"] == "Error"
+
+
+def test_canceling_a_running_job_stops_it(worker: Any, staff_api: APIClient) -> None:
+    job_id = staff_api.post(SLEEP_URL, {"seconds": 20}, format="json").json()["id"]
+    wait_job(job_id, statuses={"running"}, timeout=30)
+    assert staff_api.post(f"/api/jobs/{job_id}/cancel/").json()["status"] == "canceled"
+    # the worker notices at its next progress write and moves on to other work
+    follow = staff_api.post(SLEEP_URL, {"seconds": 0.1}, format="json").json()["id"]
+    follow2 = staff_api.post(SLEEP_URL, {"seconds": 0.1}, format="json").json()["id"]
+    assert wait_job(follow, timeout=15).status == JobStatus.SUCCEEDED
+    assert wait_job(follow2, timeout=15).status == JobStatus.SUCCEEDED
+    job = wait_job(job_id)
+    assert job.status == JobStatus.CANCELED and not job.outputs.exists()
+
+
+def test_retry_runs_a_failed_job_again(worker: Any, staff_api: APIClient) -> None:
+    job_id = staff_api.post(SLEEP_URL, {"seconds": 0.1, "fail": True}, format="json").json()["id"]
+    assert wait_job(job_id).status == JobStatus.FAILED
+    staff_api.post(f"/api/jobs/{job_id}/retry/")
+    job = wait_job(job_id)
+    assert job.status == JobStatus.FAILED and job.attempts == 1  # ran again, failed again
+
+
+def test_soft_time_limit_fails_the_job_clearly(worker: Any, staff_api: APIClient,
+                                               settings: Any) -> None:
+    job_id = staff_api.post(SLEEP_URL, {"seconds": 30}, format="json").json()["id"]
+    job = wait_job(job_id, timeout=30)
+    assert job.status == JobStatus.FAILED
+    assert job.error_code == "time_limit"
+    assert f"{settings.DIAGNOSTICS_SOFT_LIMIT} seconds" in job.error_message
+
+
+def test_hard_time_limit_fails_the_job_and_it_is_not_retried(worker: Any, staff_api: APIClient,
+                                                             settings: Any) -> None:
+    job_id = staff_api.post(SLEEP_URL, {"seconds": 30, "ignore_soft_limit": True},
+                            format="json").json()["id"]
+    job = wait_job(job_id, timeout=30)
+    assert job.status == JobStatus.FAILED
+    assert job.error_code == "time_limit"
+    assert "hard time limit" in job.error_message
+    # the worker's pool replaced the killed child and goes on; the job stays failed
+    follow = staff_api.post(SLEEP_URL, {"seconds": 0.1}, format="json").json()["id"]
+    assert wait_job(follow, timeout=30).status == JobStatus.SUCCEEDED
+    job.refresh_from_db()
+    assert (job.status, job.attempts) == (JobStatus.FAILED, 1)
