@@ -14,7 +14,10 @@ class OrganizationAdmin(admin.ModelAdmin):
 class PartnerUserAdmin(UserAdmin):
     list_display = ["email", "organization", "is_staff", "is_active", "last_login"]
     list_filter = ["organization", "is_staff", "is_active"]
-    fieldsets = (*UserAdmin.fieldsets, ("Partner", {"fields": ("organization", "oidc_sub")}))
+    fieldsets = (
+        *(UserAdmin.fieldsets or ()),
+        ("Partner", {"fields": ("organization", "oidc_sub")}),
+    )
 
 
 @admin.register(ApiToken)

@@ -9,6 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import ApiToken
+from accounts.permissions import request_partner
 from accounts.services import api_token_create, api_token_revoke
 from config.serializers import StrictSerializer
 
@@ -49,13 +50,13 @@ class TokenListApi(APIView):
 
     @extend_schema(responses=TokenSerializer(many=True))
     def get(self, request: Request) -> Response:
-        tokens = ApiToken.objects.filter(user=request.user)
+        tokens = ApiToken.objects.filter(user=request_partner(request))
         return Response(TokenSerializer(tokens, many=True).data)
 
     @extend_schema(request=InputSerializer, responses={201: CreatedSerializer})
     def post(self, request: Request) -> Response:
         data = self.InputSerializer.validated(request.data)
-        token, raw = api_token_create(user=request.user, name=data["name"])
+        token, raw = api_token_create(user=request_partner(request), name=data["name"])
         body = TokenSerializer(token).data | {"token": raw}
         return Response(body, status=status.HTTP_201_CREATED)
 
@@ -63,6 +64,6 @@ class TokenListApi(APIView):
 class TokenDetailApi(APIView):
     @extend_schema(responses={204: None})
     def delete(self, request: Request, token_id: int) -> Response:
-        token = get_object_or_404(ApiToken, pk=token_id, user=request.user)
+        token = get_object_or_404(ApiToken, pk=token_id, user=request_partner(request))
         api_token_revoke(token=token)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from accounts.models import ApiToken, Organization, User
 
-TOKEN_PREFIX = "atl_"
+TOKEN_PREFIX = "atl_"  # noqa: S105 - a marker, not a secret
 # last_used_at is written at most this often per token, not on every request.
 LAST_USED_RESOLUTION = timedelta(seconds=60)
 

@@ -108,8 +108,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     else:
         message = _first_message(exc.detail) or str(exc.default_detail)
     resp = Response(error_body(code, message, fields), status=exc.status_code)
-    if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
-        resp["Retry-After"] = str(int(exc.wait) + 1)
+    wait = getattr(exc, "wait", None)
+    if isinstance(exc, exceptions.Throttled) and wait is not None:
+        resp["Retry-After"] = str(int(wait) + 1)
     if isinstance(exc, ServiceUnavailable):
         resp["Retry-After"] = str(DB_RETRY_AFTER)
     auth_header = getattr(context.get("view"), "get_authenticate_header", None)

@@ -1,11 +1,11 @@
 from django.contrib import admin
-from django.urls import include, path, re_path
+from django.urls import URLPattern, URLResolver, include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config import errors, views
 from config.routing import both
 
-api = [
+api: list[URLPattern | URLResolver] = [
     path("", include("accounts.urls")),
     path("", include("jobs.urls")),
     path("", include("tools.urls")),

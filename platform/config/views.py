@@ -48,7 +48,7 @@ def readyz(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"status": "ready", "database": "ok", "broker": "ok"})
 
 
-def spa(request: HttpRequest, path: str = "") -> HttpResponse:
+def spa(request: HttpRequest, path: str = "") -> HttpResponse | FileResponse:
     """The web app for every client route; the router inside it shows the page."""
     index = settings.WEBAPP_DIST / "index.html"
     if not index.is_file():

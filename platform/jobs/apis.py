@@ -13,6 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.permissions import request_org
 from config.serializers import StrictSerializer
 from jobs.models import Job, JobOutput, JobStatus
 from jobs.selectors import QueueFigures, activity_list, job_get, job_list, queues_overview
@@ -67,7 +68,7 @@ class JobSerializer(serializers.ModelSerializer):
 
 
 def job_or_404(request: Request, job_id: Any) -> Job:
-    job = job_get(org=request.user.organization, job_id=job_id)
+    job = job_get(org=request_org(request), job_id=job_id)
     if job is None:
         raise NotFound("No such job.")
     return job
@@ -91,7 +92,7 @@ class JobListApi(APIView):
     )
     def get(self, request: Request) -> Response:
         filters = self.FilterSerializer.validated(request.query_params.dict())
-        jobs = job_list(org=request.user.organization, tool=filters.get("tool"),
+        jobs = job_list(org=request_org(request), tool=filters.get("tool"),
                         status=filters.get("status"), batch=filters.get("batch"))
         paginator = LimitOffsetPagination()
         page = paginator.paginate_queryset(jobs, request, view=self)
@@ -149,7 +150,7 @@ class QueueListApi(APIView):
 
     @extend_schema(responses=OutputSerializer(many=True))
     def get(self, request: Request) -> Response:
-        rows = queues_overview(org=request.user.organization, include_staff=request.user.is_staff)
+        rows = queues_overview(org=request_org(request), include_staff=request.user.is_staff)
         return Response(self.OutputSerializer(rows, many=True).data)
 
 
@@ -173,6 +174,6 @@ class ActivityListApi(APIView):
     )
     def get(self, request: Request) -> Response:
         filters = self.FilterSerializer.validated(request.query_params.dict())
-        rows = activity_list(org=request.user.organization, tool=filters.get("tool"),
+        rows = activity_list(org=request_org(request), tool=filters.get("tool"),
                              limit=filters["limit"])
         return Response(self.OutputSerializer(rows, many=True).data)

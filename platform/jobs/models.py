@@ -108,4 +108,6 @@ class Activity(models.Model):
     class Meta:
         ordering = ["-timestamp", "-id"]
         verbose_name_plural = "activities"
-        indexes = [models.Index(fields=["organization", "tool", "-timestamp"], name="activity_org_tool_ts")]
+        indexes = [
+            models.Index(fields=["organization", "tool", "-timestamp"], name="activity_org_tool_ts")
+        ]

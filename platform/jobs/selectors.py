@@ -41,7 +41,7 @@ def tool_avg_seconds(*, tool: str) -> float:
         .order_by("-finished_at")
         .values_list("started_at", "finished_at")[:RUN_TIME_WINDOW]
     )
-    durations = [(f - s).total_seconds() for s, f in recent]
+    durations = [(f - s).total_seconds() for s, f in recent if s and f]
     if durations:
         return sum(durations) / len(durations)
     spec = tool_get(tool)

@@ -45,7 +45,8 @@ class Submitted:
 
 
 def _digest(tool: str, payload: Any) -> str:
-    return hashlib.sha256(json.dumps([tool, payload], sort_keys=True, default=str).encode()).hexdigest()
+    text = json.dumps([tool, payload], sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def activity_record(
@@ -123,7 +124,7 @@ def job_enqueue(*, job_id: uuid.UUID) -> bool:
             args=[str(job.pk)], queue=job.queue, task_id=f"{job.pk}.{job.enqueue_count}",
             soft_time_limit=soft, time_limit=hard,
         )
-    except Exception as exc:  # the broker is unreachable: keep the job, retry later
+    except Exception as exc:  # noqa: BLE001 - broker unreachable: keep the job, retry later
         logger.warning("enqueue of job %s failed, the reconciler will retry: %s", job_id, exc)
         Job.objects.filter(pk=job_id, status=JobStatus.QUEUED).update(enqueued_at=None)
         return False
@@ -350,7 +351,8 @@ def jobs_reconcile(*, broker_job_ids: set[str] | None = None) -> ReconcileReport
         _, hard = tool.limits if tool else (0, 0)
         # How long it ran before it went silent. A run killed at its hard limit (normally
         # failed by the task's on_failure already) beat last less than two beats before it.
-        ran = (job.heartbeat_at - job.started_at).total_seconds() if job.started_at else 0
+        ran = ((job.heartbeat_at - job.started_at).total_seconds()
+               if job.started_at and job.heartbeat_at else 0.0)
         if hard and ran >= hard - 2 * settings.JOB_HEARTBEAT_SECONDS:
             message = f"The job ran longer than its time limit of {hard} seconds and was stopped."
             code = "time_limit"
@@ -362,7 +364,8 @@ def jobs_reconcile(*, broker_job_ids: set[str] | None = None) -> ReconcileReport
                 pk=job.pk, status=JobStatus.RUNNING, lease=job.lease
             ).update(status=JobStatus.QUEUED, lease=None, progress=0, enqueued_at=None)
             if requeued:
-                logger.warning("job %s lost its worker; requeued (attempt %s)", job.pk, job.attempts)
+                logger.warning("job %s lost its worker; requeued after attempt %s", job.pk,
+                               job.attempts)
                 report.requeued_stale += 1
                 job_enqueue(job_id=job.pk)
             continue

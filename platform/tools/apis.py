@@ -10,7 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.permissions import IsPartner, IsStaff
+from accounts.permissions import IsPartner, IsStaff, request_org, request_partner
 from jobs.apis import JobSerializer
 from jobs.services import job_submit
 from tools.registry import TOOLS, Tool
@@ -28,7 +28,8 @@ def idempotency_key(request: Request) -> str | None:
         return None
     key = key.strip()
     if not key or len(key) > MAX_IDEMPOTENCY_KEY:
-        raise ValidationError({"Idempotency-Key": [f"Must be 1 to {MAX_IDEMPOTENCY_KEY} characters."]})
+        message = f"Must be 1 to {MAX_IDEMPOTENCY_KEY} characters."
+        raise ValidationError({"Idempotency-Key": [message]})
     return key
 
 
@@ -63,7 +64,7 @@ class ToolJobSubmitApi(APIView):
         serializer = self.tool.input_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         submitted = job_submit(
-            org=request.user.organization, user=request.user, tool=self.tool,
+            org=request_org(request), user=request_partner(request), tool=self.tool,
             payload=dict(serializer.validated_data), idempotency_key=idempotency_key(request),
         )
         body = JobSerializer(submitted.job, context={"request": request}).data
@@ -75,11 +76,16 @@ class ToolJobSubmitApi(APIView):
 
 def job_submit_view(slug: str) -> Any:
     tool = TOOLS[slug]
-    view = type(
-        f"{tool.slug.title().replace('.', '')}SubmitApi", (ToolJobSubmitApi,), {"tool": tool}
-    )
-    view.post = extend_schema(  # type: ignore[method-assign]
+    schema = extend_schema(
         request=tool.input_serializer, responses={202: JobSerializer, 200: JobSerializer},
         parameters=[IDEMPOTENCY_HEADER], summary=f"Submit a {tool.name} job",
-    )(view.post)
-    return view.as_view()
+    )
+
+    class Api(ToolJobSubmitApi):
+        @schema
+        def post(self, request: Request) -> Response:
+            return super().post(request)
+
+    Api.tool = tool
+    Api.__name__ = Api.__qualname__ = f"{tool.slug.title().replace('.', '')}SubmitApi"
+    return Api.as_view()

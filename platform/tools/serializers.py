@@ -9,7 +9,7 @@ from config.serializers import StrictSerializer
 
 class DiagnosticsSleepInput(StrictSerializer):
     seconds = serializers.FloatField(min_value=0, max_value=600, default=1.0)
-    fail = serializers.BooleanField(default=False)
+    fail = serializers.BooleanField(default=False)  # type: ignore[assignment]
     # Ignore the soft time limit (the engine keeps sleeping through it), so that ops can
     # check what happens at the hard limit.
     ignore_soft_limit = serializers.BooleanField(default=False)

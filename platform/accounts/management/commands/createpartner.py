@@ -1,13 +1,11 @@
 from __future__ import annotations
 
-from typing import Any
-
 import re
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from accounts.services import api_token_create, partner_create
-
 
 # Deliberately loose: partner domains may be internal ones (a@b.c is a valid account name).
 EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
@@ -26,7 +24,8 @@ class Command(BaseCommand):
         if not EMAIL.fullmatch(opts["email"]):
             raise CommandError(f"Not an e-mail address: {opts['email']}")
         user, created = partner_create(
-            email=opts["email"], org_name=opts["org"], password=opts["password"], staff=opts["staff"]
+            email=opts["email"], org_name=opts["org"], password=opts["password"],
+            staff=opts["staff"],
         )
         _, raw = api_token_create(user=user, name="createpartner")
         what = "Created" if created else "Found"

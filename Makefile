@@ -1,0 +1,26 @@
+# Atelier: two commands do all the set-up on a fresh machine.
+#   make run    install what is missing and start the whole product (Ctrl-C stops it)
+#   make test   run every suite
+.PHONY: run test faults bench lint install clean
+
+run:
+	@deploy/local/run.sh
+
+test:
+	@deploy/local/test.sh
+
+# Fault scenarios (real processes killed and restarted); also part of `make test`.
+faults:
+	@deploy/local/test.sh -m slow
+
+bench:
+	@deploy/local/bench.sh
+
+lint:
+	@deploy/local/lint.sh
+
+install:
+	@deploy/local/bootstrap.sh
+
+clean:
+	rm -rf var webapp/dist

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Every suite: jest, then pytest against SQLite and against PostgreSQL. Each pytest run
+# starts its own redis-server (tests/conftest.py) and its own Celery workers and beat.
+source "$(dirname "$0")/lib.sh"
+ensure_venv
+ensure_node
+ensure_redis_binary
+if [ -z "${ATELIER_SKIP_POSTGRES:-}" ]; then ensure_postgres; fi
+
+say "Web app: type check and jest"
+npm run --silent typecheck
+npm test --silent -- --ci
+
+say "Python suites on SQLite"
+env -u DATABASE_URL "$PY" -m pytest "$@"
+
+if [ -z "${ATELIER_SKIP_POSTGRES:-}" ]; then
+  say "Python suites on PostgreSQL"
+  DATABASE_URL="${TEST_POSTGRES_URL:-postgres://postgres:postgres@127.0.0.1:5432/atelier}" \
+    "$PY" -m pytest "$@"
+fi
