@@ -3,4 +3,4 @@
 source "$(dirname "$0")/lib.sh"
 ensure_venv
 ensure_redis_binary
-"$PY" -m pytest tests/bench -p no:randomly -s -q -o python_files='bench_*.py' "$@"
+"$PY" -m pytest tests/bench -p no:randomly -s -q -o python_files="bench_*.py" -o python_functions="bench_*" "$@"

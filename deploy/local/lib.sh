@@ -85,6 +85,12 @@ ensure_redis_binary() {
   command -v redis-server >/dev/null 2>&1 || apt_install redis-server
 }
 
+# One Django setting's value (settings read the environment and .env).
+django_setting() {
+  DJANGO_SETTINGS_MODULE=config.settings "$PY" -c \
+    'import sys, django; django.setup(); from django.conf import settings; print(getattr(settings, sys.argv[1]))' "$1"
+}
+
 # host port from a redis:// URL
 redis_port() { "$PY" -c 'import sys, urllib.parse as u; print(u.urlparse(sys.argv[1]).port or 6379)' "$1"; }
 

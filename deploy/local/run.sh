@@ -8,7 +8,7 @@ WEB_PORT="${WEB_PORT:-8000}"
 FLOWER_PORT="${FLOWER_PORT:-5555}"
 REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379/0}"
 export REDIS_URL
-FLOWER_BASIC_AUTH="$("$PY" manage.py shell -c 'from django.conf import settings; print(settings.FLOWER_BASIC_AUTH)')"
+FLOWER_BASIC_AUTH="$(django_setting FLOWER_BASIC_AUTH)"
 LOGS="$ROOT/var/log"
 mkdir -p "$LOGS" "$ROOT/var/redis"
 

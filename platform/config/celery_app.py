@@ -27,5 +27,5 @@ app = Celery("atelier")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.task_queues = [q.kombu_queue() for q in QUEUES.values()]
 app.conf.task_default_queue = "interactive"
-app.conf.include = ["workers.tasks.jobs", "workers.tasks.maintenance"]
+app.conf.include = ["workers.tasks.jobs", "workers.tasks.maintenance", "workers.tasks.diagnostics"]
 app.conf.beat_schedule = beat_schedule(reconcile_seconds=settings.JOB_RECONCILE_SECONDS)
