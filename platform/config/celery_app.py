@@ -28,4 +28,7 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.task_queues = [q.kombu_queue() for q in QUEUES.values()]
 app.conf.task_default_queue = "interactive"
 app.conf.include = ["workers.tasks.jobs", "workers.tasks.maintenance", "workers.tasks.diagnostics"]
+# Celery's Django fix-up closes the database connection after every task unless told to reuse
+# it; jobs reuse it (CONN_MAX_AGE, with health checks at the start of each run).
+app.conf["CELERY_DB_REUSE_MAX"] = 1000
 app.conf.beat_schedule = beat_schedule(reconcile_seconds=settings.JOB_RECONCILE_SECONDS)

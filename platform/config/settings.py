@@ -94,7 +94,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 else:
     # Short connect timeout so that a database outage answers 503 quickly.
     DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = 5
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# Keep connections across requests and tasks (a new PostgreSQL connection per job costs more
+# than the job's own queries); the health check replaces one that a restart broke.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=300)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 # --- Storage ------------------------------------------------------------------------------
 MEDIA_ROOT = env.path("MEDIA_ROOT", default=str(VAR_DIR / "media"))
@@ -219,6 +222,8 @@ JOB_RECONCILE_SECONDS = env.float("JOB_RECONCILE_SECONDS", default=10.0)
 JOB_PROGRESS_MIN_INTERVAL = env.float("JOB_PROGRESS_MIN_INTERVAL", default=0.5)
 DIAGNOSTICS_SOFT_LIMIT = env.int("DIAGNOSTICS_SOFT_LIMIT", default=60)
 DIAGNOSTICS_HARD_LIMIT = env.int("DIAGNOSTICS_HARD_LIMIT", default=75)
+# How long a process reuses a tool's average run time for ETAs.
+JOB_ETA_CACHE_SECONDS = env.float("JOB_ETA_CACHE_SECONDS", default=5.0)
 OUTPUT_RETENTION_DAYS = env.int("OUTPUT_RETENTION_DAYS", default=30)
 # Worker processes per queue, used by the ETA; `make run` starts this many.
 QUEUE_CONCURRENCY = {

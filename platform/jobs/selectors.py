@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 from uuid import UUID
 
@@ -33,8 +34,22 @@ def job_get(*, org: Organization, job_id: UUID) -> Job | None:
     return Job.objects.filter(organization=org, pk=job_id).prefetch_related("outputs").first()
 
 
+# Per process: averages move slowly and every submit and poll asks for them.
+_avg_cache: dict[str, tuple[float, float]] = {}
+
+
 def tool_avg_seconds(*, tool: str) -> float:
     """Moving average of the tool's recent run times, or its declared expectation."""
+    cached = _avg_cache.get(tool)
+    now = time.monotonic()
+    if cached and now - cached[0] < settings.JOB_ETA_CACHE_SECONDS:
+        return cached[1]
+    avg = _tool_avg_seconds(tool)
+    _avg_cache[tool] = (now, avg)
+    return avg
+
+
+def _tool_avg_seconds(tool: str) -> float:
     recent = (
         Job.objects.filter(tool=tool, status=JobStatus.SUCCEEDED, started_at__isnull=False,
                            finished_at__isnull=False)

@@ -21,8 +21,16 @@ from typing import Any
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
-from django.db import IntegrityError, close_old_connections, connection, transaction
-from django.db.models import F
+from django.db import (
+    IntegrityError,
+    InterfaceError,
+    OperationalError,
+    close_old_connections,
+    connection,
+    models,
+    transaction,
+)
+from django.db.models import F, Q
 from django.utils import timezone
 
 from accounts.models import Organization, User
@@ -58,6 +66,11 @@ def activity_record(
     )
 
 
+def _job_activity(job_id: Any, status: str, details: str) -> None:
+    """A job has one activity entry: it starts as Processing and becomes Success or Error."""
+    Activity.objects.filter(job_id=job_id).update(status=status, details=details)
+
+
 def job_submit(
     *,
     org: Organization,
@@ -86,10 +99,10 @@ def job_submit(
                 batch_id=batch_id, source_drive_file=source_drive_file,
             )
             activity_record(
-                org_id=org.pk, tool=tool.slug, action="Job queued", job_id=job.pk,
-                status=ActivityStatus.PROCESSING, details=f"Job {job.pk} is waiting for a worker.",
+                org_id=org.pk, tool=tool.slug, action=f"{tool.name} job", job_id=job.pk,
+                status=ActivityStatus.PROCESSING, details="Queued: waiting for a worker.",
             )
-            transaction.on_commit(lambda: job_enqueue(job_id=job.pk))
+            transaction.on_commit(lambda: job_enqueue(job=job))
     except IntegrityError:
         # Two requests with the same key raced; the other one's job stands.
         existing = Job.objects.filter(organization=org, idempotency_key=idempotency_key).first()
@@ -105,28 +118,27 @@ def _replay(existing: Job, digest: str) -> Submitted:
     return Submitted(job=existing, created=False)
 
 
-def job_enqueue(*, job_id: uuid.UUID) -> bool:
+def job_enqueue(*, job: Job) -> bool:
     """Hand a queued job to the broker. If the broker is down the job stays queued in the
     database and the reconciler enqueues it when the broker is back."""
     from workers.tasks.jobs import run_job  # the task module imports this one
 
-    now = timezone.now()
-    updated = Job.objects.filter(pk=job_id, status=JobStatus.QUEUED).update(
-        enqueued_at=now, enqueue_count=F("enqueue_count") + 1
+    updated = Job.objects.filter(pk=job.pk, status=JobStatus.QUEUED).update(
+        enqueued_at=timezone.now(), enqueue_count=F("enqueue_count") + 1
     )
     if not updated:
         return False
-    job = Job.objects.only("id", "tool", "queue", "enqueue_count").get(pk=job_id)
     tool = tool_get(job.tool)
     soft, hard = tool.limits if tool else (None, None)
     try:
+        # The task id starts with the job id: that is how the reconciler reads the broker.
         run_job.apply_async(
-            args=[str(job.pk)], queue=job.queue, task_id=f"{job.pk}.{job.enqueue_count}",
+            args=[str(job.pk)], queue=job.queue, task_id=f"{job.pk}.{uuid.uuid4().hex[:8]}",
             soft_time_limit=soft, time_limit=hard,
         )
     except Exception as exc:  # noqa: BLE001 - broker unreachable: keep the job, retry later
-        logger.warning("enqueue of job %s failed, the reconciler will retry: %s", job_id, exc)
-        Job.objects.filter(pk=job_id, status=JobStatus.QUEUED).update(enqueued_at=None)
+        logger.warning("enqueue of job %s failed, the reconciler will retry: %s", job.pk, exc)
+        Job.objects.filter(pk=job.pk, status=JobStatus.QUEUED).update(enqueued_at=None)
         return False
     return True
 
@@ -139,9 +151,7 @@ def job_cancel(*, job: Job) -> Job:
     if not updated:
         raise Conflict(f"The job is {Job.objects.get(pk=job.pk).status}; only queued or running "
                        "jobs can be canceled.")
-    activity_record(org_id=job.organization_id, tool=job.tool, action="Job canceled",
-                    status=ActivityStatus.ERROR, details=f"Job {job.pk} was canceled.",
-                    job_id=job.pk)
+    _job_activity(job.pk, ActivityStatus.ERROR, "Canceled.")
     job.refresh_from_db()
     return job
 
@@ -157,10 +167,8 @@ def job_retry(*, job: Job) -> Job:
     if not updated:
         raise Conflict(f"The job is {Job.objects.get(pk=job.pk).status}; only failed or canceled "
                        "jobs can be retried.")
-    activity_record(org_id=job.organization_id, tool=job.tool, action="Job retried",
-                    status=ActivityStatus.PROCESSING, details=f"Job {job.pk} is queued again.",
-                    job_id=job.pk)
-    transaction.on_commit(lambda: job_enqueue(job_id=job.pk))
+    _job_activity(job.pk, ActivityStatus.PROCESSING, "Retried: waiting for a worker.")
+    transaction.on_commit(lambda: job_enqueue(job=job))
     job.refresh_from_db()
     return job
 
@@ -168,16 +176,36 @@ def job_retry(*, job: Job) -> Job:
 # --- Running a job (called by the worker task) -------------------------------------------
 
 
-def job_start(*, job_id: str | uuid.UUID) -> uuid.UUID | None:
-    """Take a queued job. Returns the run's lease, or None when there is nothing to do (the
-    job is done, canceled, or already running: a duplicate delivery)."""
+def job_start(*, job_id: str | uuid.UUID) -> Job | None:
+    """Take a queued job: the job with its run's lease, or None when there is nothing to do
+    (the job is done, canceled, or already running: a duplicate delivery).
+
+    One guarded `UPDATE ... RETURNING` (PostgreSQL, SQLite ≥ 3.35) takes the job and reads it
+    back: this runs for every job, and a second round trip was a measured share of the cost.
+    """
     lease = uuid.uuid4()
     now = timezone.now()
-    updated = Job.objects.filter(pk=job_id, status=JobStatus.QUEUED).update(
-        status=JobStatus.RUNNING, lease=lease, attempts=F("attempts") + 1, started_at=now,
-        heartbeat_at=now, progress=0,
+    meta = Job._meta
+    quote = connection.ops.quote_name
+
+    def prep(name: str, value: Any) -> Any:
+        field = meta.get_field(name)
+        assert isinstance(field, models.Field)
+        return field.get_db_prep_value(value, connection)
+
+    columns = ", ".join(quote(f.column) for f in meta.concrete_fields)
+    # Identifiers come from the model; every value is a bound parameter.
+    sql = (
+        f"UPDATE {quote(meta.db_table)} SET status = %s, lease = %s, "  # noqa: S608
+        f"attempts = attempts + 1, "
+        f"started_at = %s, heartbeat_at = %s, progress = 0 "
+        f"WHERE id = %s AND status = %s RETURNING {columns}"
     )
-    return lease if updated else None
+    params = [JobStatus.RUNNING.value, prep("lease", lease), prep("started_at", now),
+              prep("heartbeat_at", now), prep("id", uuid.UUID(str(job_id))),
+              JobStatus.QUEUED.value]
+    taken = list(Job.objects.raw(sql, params))
+    return taken[0] if taken else None
 
 
 def _owned(job_id: Any, lease: uuid.UUID) -> Any:
@@ -190,41 +218,34 @@ def job_fail(*, job_id: Any, lease: uuid.UUID | None, code: str, message: str) -
     updated = qs.update(status=JobStatus.FAILED, error_code=code, error_message=message,
                         finished_at=timezone.now(), lease=None)
     if updated:
-        job = Job.objects.only("organization_id", "tool").get(pk=job_id)
-        activity_record(org_id=job.organization_id, tool=job.tool, action="Job failed",
-                        status=ActivityStatus.ERROR, details=message, job_id=job_id)
+        _job_activity(job_id, ActivityStatus.ERROR, message)
     return bool(updated)
 
 
-def job_succeed(*, job_id: Any, lease: uuid.UUID, outputs: Iterable[EngineOutput]) -> bool:
+def job_succeed(*, job: Job, lease: uuid.UUID, outputs: Iterable[EngineOutput]) -> bool:
     """Store the outputs and finish the job, or discard them if this run no longer owns it.
 
     Files go under a folder of this run's lease, so two runs never write the same name; only
     the run that wins the guarded UPDATE records its files, in the same transaction.
     """
-    outputs = list(outputs)
-    job = Job.objects.only("organization_id", "tool").get(pk=job_id)
-    saved: list[tuple[int, str, EngineOutput, str]] = []
+    saved: list[tuple[str, EngineOutput]] = []
     try:
         for index, out in enumerate(outputs):
-            name = f"jobs/{job.organization_id}/{job_id}/{lease}/{index}-{out.filename}"
-            stored = default_storage.save(name, ContentFile(out.data))
-            saved.append((index, stored, out, hashlib.sha256(out.data).hexdigest()))
+            name = f"jobs/{job.organization_id}/{job.pk}/{lease}/{index}-{out.filename}"
+            saved.append((default_storage.save(name, ContentFile(out.data)), out))
         with transaction.atomic():
-            won = _owned(job_id, lease).update(
+            won = _owned(job.pk, lease).update(
                 status=JobStatus.SUCCEEDED, progress=100, finished_at=timezone.now(), lease=None
             )
             if won:
                 JobOutput.objects.bulk_create(
-                    JobOutput(job_id=job_id, index=i, file=stored, filename=out.filename,
-                              content_type=out.content_type, size=len(out.data), sha256=sha)
-                    for i, stored, out, sha in saved
+                    JobOutput(job_id=job.pk, index=i, file=stored, filename=out.filename,
+                              content_type=out.content_type, size=len(out.data),
+                              sha256=hashlib.sha256(out.data).hexdigest())
+                    for i, (stored, out) in enumerate(saved)
                 )
-                activity_record(
-                    org_id=job.organization_id, tool=job.tool, action="Job succeeded",
-                    status=ActivityStatus.SUCCESS, job_id=job_id,
-                    details=f"Job {job_id} finished with {len(saved)} output(s).",
-                )
+                _job_activity(job.pk, ActivityStatus.SUCCESS,
+                              f"Finished with {len(saved)} output(s).")
     except Exception:
         _discard(saved)
         raise
@@ -233,12 +254,53 @@ def job_succeed(*, job_id: Any, lease: uuid.UUID, outputs: Iterable[EngineOutput
     return bool(won)
 
 
-def _discard(saved: list[tuple[int, str, EngineOutput, str]]) -> None:
-    for _, stored, _, _ in saved:
+def _discard(saved: list[tuple[str, EngineOutput]]) -> None:
+    for stored, _ in saved:
         try:
             default_storage.delete(stored)
         except Exception:  # noqa: BLE001 - best effort; cleanup finds strays later
             logger.warning("could not delete discarded output %s", stored)
+
+
+class _Heartbeats:
+    """One thread per worker process touches the rows of the jobs running in it, and tells a
+    run whose job was canceled or taken over (its guarded UPDATE matched nothing)."""
+
+    def __init__(self) -> None:
+        self._runs: dict[Any, tuple[uuid.UUID, threading.Event]] = {}
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    def register(self, job_id: Any, lease: uuid.UUID) -> threading.Event:
+        lost = threading.Event()
+        with self._lock:
+            self._runs[job_id] = (lease, lost)
+            # (re)start after a fork: threads do not survive into a pool child
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._loop, name="job-heartbeats",
+                                                daemon=True)
+                self._thread.start()
+        return lost
+
+    def unregister(self, job_id: Any) -> None:
+        with self._lock:
+            self._runs.pop(job_id, None)
+
+    def _loop(self) -> None:
+        while True:
+            time.sleep(settings.JOB_HEARTBEAT_SECONDS)
+            with self._lock:
+                runs = list(self._runs.items())
+            for job_id, (lease, lost) in runs:
+                try:
+                    if not _owned(job_id, lease).update(heartbeat_at=timezone.now()):
+                        lost.set()
+                except Exception as exc:  # noqa: BLE001 - database hiccup: next beat
+                    logger.warning("heartbeat of job %s failed: %s", job_id, exc)
+                    close_old_connections()
+
+
+_heartbeats = _Heartbeats()
 
 
 class RunContext:
@@ -250,31 +312,13 @@ class RunContext:
         self._last_write = 0.0
         self._last_value = -1
         self._lost = threading.Event()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._beat, name=f"heartbeat-{job_id}", daemon=True)
 
     def __enter__(self) -> RunContext:
-        self._thread.start()
+        self._lost = _heartbeats.register(self.job_id, self.lease)
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        self._stop.set()
-        self._thread.join(timeout=settings.JOB_HEARTBEAT_SECONDS + 5)
-
-    def _beat(self) -> None:
-        try:
-            while not self._stop.wait(settings.JOB_HEARTBEAT_SECONDS):
-                try:
-                    alive = _owned(self.job_id, self.lease).update(heartbeat_at=timezone.now())
-                except Exception as exc:  # noqa: BLE001 - database hiccup: try next beat
-                    logger.warning("heartbeat of job %s failed: %s", self.job_id, exc)
-                    close_old_connections()
-                    continue
-                if not alive:
-                    self._lost.set()
-                    return
-        finally:
-            connection.close()
+        _heartbeats.unregister(self.job_id)
 
     def progress(self, percent: float, message: str | None = None) -> None:
         if self._lost.is_set():
@@ -297,10 +341,16 @@ def job_run(*, job_id: str) -> str:
 
     from workers.engines.registry import ENGINES
 
-    lease = job_start(job_id=job_id)
-    if lease is None:
+    try:
+        job = job_start(job_id=job_id)
+    except (OperationalError, InterfaceError):
+        # A kept connection that a database restart broke: replace it once, here.
+        connection.close()
+        job = job_start(job_id=job_id)
+    if job is None:
         return "skipped"
-    job = Job.objects.get(pk=job_id)
+    lease = job.lease
+    assert lease is not None
     tool = tool_get(job.tool)
     engine = ENGINES.get(tool.engine) if tool else None
     if tool is None or engine is None:
@@ -325,7 +375,7 @@ def job_run(*, job_id: str) -> str:
             job_fail(job_id=job_id, lease=lease, code="engine_error",
                      message=f"The tool failed unexpectedly ({type(exc).__name__}).")
             return "failed"
-    return "succeeded" if job_succeed(job_id=job_id, lease=lease, outputs=outputs) else "aborted"
+    return "succeeded" if job_succeed(job=job, lease=lease, outputs=outputs) else "aborted"
 
 
 # --- Housekeeping (beat) ------------------------------------------------------------------
@@ -367,24 +417,24 @@ def jobs_reconcile(*, broker_job_ids: set[str] | None = None) -> ReconcileReport
                 logger.warning("job %s lost its worker; requeued after attempt %s", job.pk,
                                job.attempts)
                 report.requeued_stale += 1
-                job_enqueue(job_id=job.pk)
+                job_enqueue(job=job)
             continue
         if job_fail(job_id=job.pk, lease=job.lease, code=code, message=message):
             report.failed_stale += 1
 
     grace_before = now - timedelta(seconds=settings.JOB_ENQUEUE_GRACE_SECONDS)
     waiting = list(
-        Job.objects.filter(status=JobStatus.QUEUED, enqueued_at__lt=grace_before)
-        .values_list("pk", flat=True)
-    ) + list(
-        Job.objects.filter(status=JobStatus.QUEUED, enqueued_at__isnull=True,
-                           created_at__lt=now - timedelta(seconds=2))
-        .values_list("pk", flat=True)
+        Job.objects.filter(
+            Q(enqueued_at__lt=grace_before)
+            # never enqueued (the broker was down at submit): after a moment for on_commit
+            | Q(enqueued_at__isnull=True, created_at__lt=now - timedelta(seconds=2)),
+            status=JobStatus.QUEUED,
+        ).only("id", "tool", "queue")
     )
     if waiting:
         held = broker_job_ids if broker_job_ids is not None else read_broker_ids()
-        for job_id in waiting:
-            if str(job_id) not in held and job_enqueue(job_id=job_id):
+        for job in waiting:
+            if str(job.pk) not in held and job_enqueue(job=job):
                 report.reenqueued += 1
     return report
 

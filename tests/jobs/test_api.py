@@ -21,8 +21,8 @@ SLEEP_URL = "/api/diagnostics/sleep"
 def finished_job(user: Any) -> Job:
     job = job_submit(org=user.organization, user=user, tool=TOOLS["diagnostics.sleep"],
                      payload={"seconds": 0}).job
-    lease = job_start(job_id=job.pk)
-    job_succeed(job_id=job.pk, lease=lease,
+    lease = job_start(job_id=job.pk).lease
+    job_succeed(job=job, lease=lease,
                 outputs=[EngineOutput(b'{"ok": 1}', "application/json", "r.json")])
     return job
 
@@ -139,7 +139,8 @@ def test_queues_and_activity(partner: Any, api: APIClient, staff_api: APIClient)
     assert set(row) == {"tool", "queue", "queued", "running", "avg_seconds", "eta_seconds"}
 
     entries = api.get("/api/activity/?tool=diagnostics.sleep&limit=5").json()
-    assert [e["status"] for e in entries] == ["Success", "Processing"]
+    assert [(e["action"], e["status"], e["details"]) for e in entries] == [
+        ("Diagnostics: sleep job", "Success", "Finished with 1 output(s).")]
     assert api.get("/api/activity/?limit=1000").status_code == 400
 
 

@@ -44,11 +44,13 @@ def test_lifecycle_queued_running_succeeded(partner: Any) -> None:
     job = submit(partner)
     assert job.status == JobStatus.QUEUED
 
-    lease = job_start(job_id=job.pk)
-    assert lease is not None
+    started = job_start(job_id=job.pk)
+    assert started is not None and started.status == JobStatus.RUNNING
+    assert started.input == {"seconds": 0.1} and started.attempts == 1
+    lease = started.lease
     assert job_start(job_id=job.pk) is None  # a second delivery finds it taken
 
-    assert job_succeed(job_id=job.pk, lease=lease, outputs=[out("a"), out("b")])
+    assert job_succeed(job=job, lease=lease, outputs=[out("a"), out("b")])
     job.refresh_from_db()
     assert (job.status, job.progress, job.attempts) == (JobStatus.SUCCEEDED, 100, 1)
     assert list(job.outputs.values_list("index", flat=True)) == [0, 1]
@@ -57,23 +59,23 @@ def test_lifecycle_queued_running_succeeded(partner: Any) -> None:
 
 def test_a_run_that_lost_its_lease_cannot_finish_the_job(partner: Any) -> None:
     job = submit(partner)
-    old = job_start(job_id=job.pk)
+    old = job_start(job_id=job.pk).lease
     # the reconciler gave the job to another run
     Job.objects.filter(pk=job.pk).update(status=JobStatus.QUEUED, lease=None)
-    new = job_start(job_id=job.pk)
+    new = job_start(job_id=job.pk).lease
 
-    assert not job_succeed(job_id=job.pk, lease=old, outputs=[out("stale")])
+    assert not job_succeed(job=job, lease=old, outputs=[out("stale")])
     assert not job_fail(job_id=job.pk, lease=old, code="x", message="stale")
-    assert job_succeed(job_id=job.pk, lease=new, outputs=[out("fresh")])
+    assert job_succeed(job=job, lease=new, outputs=[out("fresh")])
     assert [o.file.read() for o in JobOutput.objects.filter(job=job)] == [b"fresh"]
 
 
 @pytest.mark.django_db(transaction=True)
 def test_two_workers_finishing_the_same_job_exactly_one_wins(partner: Any) -> None:
     job = submit(partner)
-    first = job_start(job_id=job.pk)
+    first = job_start(job_id=job.pk).lease
     Job.objects.filter(pk=job.pk).update(status=JobStatus.QUEUED)  # taken over mid-run...
-    second = job_start(job_id=job.pk)
+    second = job_start(job_id=job.pk).lease
     Job.objects.filter(pk=job.pk).update(lease=first)  # ...and both believe they own it
     results: dict[str, bool] = {}
     barrier = threading.Barrier(2)
@@ -81,7 +83,7 @@ def test_two_workers_finishing_the_same_job_exactly_one_wins(partner: Any) -> No
     def finish(name: str, lease: uuid.UUID) -> None:
         barrier.wait()
         try:
-            results[name] = job_succeed(job_id=job.pk, lease=lease, outputs=[out(name)])
+            results[name] = job_succeed(job=job, lease=lease, outputs=[out(name)])
         finally:
             connection.close()
 
@@ -113,9 +115,9 @@ def test_cancel_and_retry(partner: Any) -> None:
 
 def test_cancel_of_a_running_job_stops_its_writes(partner: Any) -> None:
     job = submit(partner)
-    lease = job_start(job_id=job.pk)
+    lease = job_start(job_id=job.pk).lease
     job_cancel(job=job)
-    assert not job_succeed(job_id=job.pk, lease=lease, outputs=[out("late")])
+    assert not job_succeed(job=job, lease=lease, outputs=[out("late")])
     assert Job.objects.get(pk=job.pk).status == JobStatus.CANCELED
     assert not JobOutput.objects.filter(job=job).exists()
 
@@ -218,8 +220,8 @@ def test_reconciler_reenqueues_queued_jobs_the_broker_lost(partner: Any, redis_s
 
 def test_cleanup_removes_old_outputs(partner: Any) -> None:
     job = submit(partner)
-    lease = job_start(job_id=job.pk)
-    job_succeed(job_id=job.pk, lease=lease, outputs=[out("old")])
+    lease = job_start(job_id=job.pk).lease
+    job_succeed(job=job, lease=lease, outputs=[out("old")])
     output = JobOutput.objects.get(job=job)
     storage, name = output.file.storage, output.file.name
     assert outputs_cleanup(older_than_days=1) == 0
