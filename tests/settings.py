@@ -9,6 +9,7 @@ from config.settings import DATABASES, VAR_DIR
 # wipe it without touching a Redis that `make run` or anything else uses.
 TEST_REDIS_PORT = int(os.environ.get("ATELIER_TEST_REDIS_PORT", "6390"))
 REDIS_URL = CELERY_BROKER_URL = f"redis://127.0.0.1:{TEST_REDIS_PORT}/0"
+CACHES = {"default": {**CACHES["default"], "LOCATION": REDIS_URL}}  # noqa: F405
 MEDIA_ROOT = VAR_DIR / "test-media"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 

@@ -14,6 +14,8 @@ class Organization(models.Model):
     # Users signing in through the identity provider with an e-mail in one of these domains
     # join this organisation when the provider sends no organisation claim.
     email_domains = models.JSONField(default=list, blank=True)
+    # Locked and private tools (by slug) that staff enabled for this organisation.
+    enabled_tools = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -16,6 +16,8 @@ VAR_DIR = REPO_DIR / "var"
 env = environ.Env()
 environ.Env.read_env(REPO_DIR / ".env", overwrite=False)
 
+REDIS_URL_DEFAULT = "redis://127.0.0.1:6379/0"
+
 # --- Core ---------------------------------------------------------------------------------
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
 # The embedded default runs on loopback only; production must set its own secret.
@@ -31,6 +33,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "mozilla_django_oidc",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "accounts",
@@ -140,10 +143,64 @@ if env.bool("SECURE_PROXY_SSL_HEADER", default=False):
 SESSION_COOKIE_AGE = 24 * 3600  # spec part 1 §9: session cookie 1 day
 SESSION_COOKIE_SAMESITE = "Lax"
 
+# --- Sign-in -----------------------------------------------------------------------------
+# With an identity provider configured, 'ACCESS PLATFORM' runs the OpenID Connect code flow
+# (mozilla-django-oidc, PKCE, state and nonce); without one it leads to the built-in form.
+OIDC_RP_CLIENT_ID = env.str("OIDC_RP_CLIENT_ID", default="")
+OIDC_RP_CLIENT_SECRET = env.str("OIDC_RP_CLIENT_SECRET", default="")
+OIDC_OP_ISSUER = env.str("OIDC_OP_ISSUER", default="")
+OIDC_OP_AUTHORIZATION_ENDPOINT = env.str("OIDC_OP_AUTHORIZATION_ENDPOINT", default="")
+OIDC_OP_TOKEN_ENDPOINT = env.str("OIDC_OP_TOKEN_ENDPOINT", default="")
+OIDC_OP_USER_ENDPOINT = env.str("OIDC_OP_USER_ENDPOINT", default="")
+OIDC_OP_JWKS_ENDPOINT = env.str("OIDC_OP_JWKS_ENDPOINT", default="")
+# RP-initiated logout; empty when the provider has none.
+OIDC_OP_LOGOUT_ENDPOINT = env.str("OIDC_OP_LOGOUT_ENDPOINT", default="")
+# The ID token's aud must hold one of these (the client id when empty).
+OIDC_AUDIENCES = env.list("OIDC_AUDIENCES", default=[])
+OIDC_RP_SIGN_ALGO = "RS256"
+OIDC_RP_SCOPES = env.str("OIDC_RP_SCOPES", default="openid profile email offline_access")
+OIDC_USE_PKCE = True
+OIDC_USE_NONCE = True
+OIDC_STORE_ID_TOKEN = True  # for the id_token_hint of RP-initiated logout
+OIDC_TIMEOUT = env.float("OIDC_TIMEOUT", default=10.0)  # spec part 1 §9: HTTP timeout 10 s
+OIDC_LEEWAY_SECONDS = env.int("OIDC_LEEWAY_SECONDS", default=60)
+# The claim that names the user's organisation; users without one join the organisation
+# that registered their e-mail domain, or are refused.
+OIDC_ORGANIZATION_CLAIM = env.str("OIDC_ORGANIZATION_CLAIM", default="organization")
+# Sent as the `organization` parameter of the authorisation request when set.
+OIDC_ORGANIZATION = env.str("OIDC_ORGANIZATION", default="")
+OIDC_AUTH_REQUEST_EXTRA_PARAMS = {"organization": OIDC_ORGANIZATION} if OIDC_ORGANIZATION else {}
+# Provider access tokens sent to the API as Bearer tokens are checked at the userinfo
+# endpoint and the answer kept this long.
+OIDC_BEARER_CACHE_SECONDS = env.int("OIDC_BEARER_CACHE_SECONDS", default=60)
+LOGIN_URL = "/login"
+LOGIN_REDIRECT_URL = "/"
+LOGIN_REDIRECT_URL_FAILURE = "/auth/refused/"
+LOGOUT_REDIRECT_URL = "/login"
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "accounts.oidc.PartnerOIDCBackend",
+]
+# Sign-in form: this many failures per account and address within the window lock it out.
+LOGIN_MAX_FAILURES = env.int("LOGIN_MAX_FAILURES", default=5)
+LOGIN_FAILURE_WINDOW_SECONDS = env.int("LOGIN_FAILURE_WINDOW_SECONDS", default=900)
+
+# --- Cache --------------------------------------------------------------------------------
+# Shared by web processes: sign-in throttling, API throttles, checked bearer tokens.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": env.str("CACHE_URL", default=env.str("REDIS_URL", default=REDIS_URL_DEFAULT)),
+        "KEY_PREFIX": "atelier",
+        "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+    }
+}
+
 # --- REST framework -----------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "accounts.authentication.ApiTokenAuthentication",
+        "accounts.authentication.ProviderTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["accounts.permissions.IsPartner"],
@@ -167,7 +224,7 @@ SPECTACULAR_SETTINGS = {
 }
 
 # --- Celery -------------------------------------------------------------------------------
-REDIS_URL = env.str("REDIS_URL", default="redis://127.0.0.1:6379/0")
+REDIS_URL = env.str("REDIS_URL", default=REDIS_URL_DEFAULT)
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL)
 # The database is the source of truth for jobs; no result backend is needed.
 CELERY_RESULT_BACKEND = None

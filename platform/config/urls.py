@@ -1,7 +1,9 @@
 from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from mozilla_django_oidc.views import OIDCAuthenticationRequestView
 
+from accounts.views import PartnerCallbackView, PartnerLoginView, signin_refused_page
 from config import errors, views
 from config.routing import both
 
@@ -17,10 +19,15 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("readyz", views.readyz, name="readyz"),
     path("admin/", admin.site.urls),
+    path("auth/login/", PartnerLoginView.as_view(), name="signin-form"),
+    path("auth/refused/", signin_refused_page, name="signin-refused"),
+    path("oidc/authenticate/", OIDCAuthenticationRequestView.as_view(),
+         name="oidc_authentication_init"),
+    path("oidc/callback/", PartnerCallbackView.as_view(), name="oidc_authentication_callback"),
     path("api/", include(api)),
     re_path(r"^api(/.*)?$", errors.json_404),
     # Every other path that is not a server route is a client route of the web app.
-    re_path(r"^(?!api/|admin/|oidc/|static/|media/)(?P<path>.*)$", views.spa, name="spa"),
+    re_path(r"^(?!api/|admin/|auth/|oidc/|static/|media/)(?P<path>.*)$", views.spa, name="spa"),
 ]
 
 handler404 = "config.errors.json_404"

@@ -5,6 +5,7 @@ import logging
 from django.conf import settings
 from django.db import connection
 from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
+from django.views.decorators.csrf import ensure_csrf_cookie
 
 from config.errors import error_body
 
@@ -48,6 +49,7 @@ def readyz(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"status": "ready", "database": "ok", "broker": "ok"})
 
 
+@ensure_csrf_cookie  # the web app sends it back as X-CSRFToken
 def spa(request: HttpRequest, path: str = "") -> HttpResponse | FileResponse:
     """The web app for every client route; the router inside it shows the page."""
     index = settings.WEBAPP_DIST / "index.html"

@@ -124,7 +124,7 @@ def queues_overview(*, org: Organization, include_staff: bool = False) -> list[d
     backlog: dict[str, float] = {}
     rows = []
     for tool in TOOLS.values():
-        if tool.staff_only and not include_staff:
+        if not tool.available or (tool.staff_only and not include_staff):
             continue
         if tool.queue not in backlog:
             _, seconds = figures.backlog_seconds(queue=tool.queue)

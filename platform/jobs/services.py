@@ -352,7 +352,7 @@ def job_run(*, job_id: str) -> str:
     lease = job.lease
     assert lease is not None
     tool = tool_get(job.tool)
-    engine = ENGINES.get(tool.engine) if tool else None
+    engine = ENGINES.get(tool.engine) if tool and tool.engine else None
     if tool is None or engine is None:
         job_fail(job_id=job_id, lease=lease, code="unknown_tool",
                  message=f"No engine is installed for the tool '{job.tool}'.")

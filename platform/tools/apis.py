@@ -6,14 +6,15 @@ from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
+from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.permissions import IsPartner, IsStaff, request_org, request_partner
+from accounts.permissions import IsPartner, request_org, request_partner
 from jobs.apis import JobSerializer
 from jobs.services import job_submit
-from tools.registry import TOOLS, Tool
+from tools.registry import TOOLS, Tool, tool_allowed
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
@@ -34,19 +35,37 @@ def idempotency_key(request: Request) -> str | None:
 
 
 class ToolListApi(APIView):
+    """The catalogue as this partner sees it: locked and private tools are `locked` unless
+    staff enabled them for the partner's organisation."""
+
     class OutputSerializer(serializers.Serializer):
         slug = serializers.CharField()
         name = serializers.CharField()
         category = serializers.CharField()
         route = serializers.CharField(allow_null=True)
         badge = serializers.CharField()
-        queue = serializers.CharField()
+        access = serializers.CharField()
+        locked = serializers.BooleanField()
+        available = serializers.BooleanField()
         eta_text = serializers.CharField()
 
     @extend_schema(responses=OutputSerializer(many=True))
     def get(self, request: Request) -> Response:
-        tools = [t for t in TOOLS.values() if request.user.is_staff or not t.staff_only]
-        return Response(self.OutputSerializer(tools, many=True).data)
+        user = request_partner(request)
+        rows = [
+            {**{f: getattr(t, f) for f in ("slug", "name", "category", "route", "badge",
+                                           "eta_text", "available")},
+             "access": t.access.value, "locked": not tool_allowed(t, user=user)}
+            for t in TOOLS.values() if user.is_staff or not t.staff_only
+        ]
+        return Response(self.OutputSerializer(rows, many=True).data)
+
+
+class ToolAllowed(BasePermission):
+    message = "This tool is not enabled for your organisation."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return tool_allowed(view.tool, user=request.user)
 
 
 class ToolJobSubmitApi(APIView):
@@ -55,7 +74,7 @@ class ToolJobSubmitApi(APIView):
     tool: Tool
 
     def get_permissions(self) -> list[Any]:
-        return [IsPartner(), IsStaff()] if self.tool.staff_only else [IsPartner()]
+        return [IsPartner(), ToolAllowed()]
 
     def post(self, request: Request) -> Response:
         if not isinstance(request.data, dict):

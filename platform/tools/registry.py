@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from django.conf import settings
 from rest_framework.serializers import Serializer
@@ -18,21 +19,29 @@ class Shape(StrEnum):
     BATCH = "batch"  # answers 202 with {batch_id, count, jobs}
 
 
+class Access(StrEnum):
+    OPEN = "open"
+    LOCKED = "locked"  # shown with a lock; enabled per organisation by staff
+    PRIVATE = "private"  # commercial solutions; enabled per organisation by staff
+    STAFF = "staff"  # ops only
+
+
 @dataclass(frozen=True)
 class Tool:
     slug: str
     name: str
-    category: str
+    category: str  # editorial, ecommerce, design, commercial, playground, operations
     route: str | None
     badge: str
-    queue: str
-    engine: str
-    input_serializer: type[Serializer] | None
-    shape: Shape
-    eta_text: str
+    queue: str = "interactive"
+    # None: listed in the catalogue, not runnable yet.
+    engine: str | None = None
+    input_serializer: type[Serializer] | None = None
+    shape: Shape = Shape.JOB
+    eta_text: str = ""
     # Seed for the ETA until the tool has run-time history of its own.
-    expected_seconds: float
-    staff_only: bool = False
+    expected_seconds: float = 60.0
+    access: Access = Access.OPEN
     # Soft/hard time limits; the queue's when not given.
     soft_limit: int | None = None
     hard_limit: int | None = None
@@ -42,14 +51,73 @@ class Tool:
             raise ValueError(f"{self.slug}: unknown queue {self.queue}")
 
     @property
+    def available(self) -> bool:
+        return self.engine is not None
+
+    @property
+    def staff_only(self) -> bool:
+        return self.access == Access.STAFF
+
+    @property
     def limits(self) -> tuple[int, int]:
         q = QUEUES[self.queue]
         return (self.soft_limit or q.soft_limit, self.hard_limit or q.hard_limit)
 
 
+def _locked(slug: str, name: str, category: str, badge: str = "Locked",
+            access: Access = Access.LOCKED) -> Tool:
+    return Tool(slug=slug, name=name, category=category, route=None, badge=badge, access=access)
+
+
+# The catalogue of the spec (part 1 §1-§2, part 2 §1-§2). ETA texts are the spec's.
 TOOLS: dict[str, Tool] = {
     t.slug: t
     for t in (
+        Tool("editorial", "Editorial", "editorial", "/editorial", "V1.0",
+             eta_text="about 35 seconds", expected_seconds=35),
+        Tool("tonelab", "Tonelab", "editorial", "/tonelab", "V1.0",
+             eta_text="about 35 seconds", expected_seconds=35),
+        Tool("garment-integration", "Garment Integration", "editorial", "/restyle-editorial",
+             "V1.0", eta_text="about 20 seconds", expected_seconds=20),
+        Tool("editorial-product", "Editorial Product", "editorial", "/editorial-product", "V1.0",
+             eta_text="about 30 seconds", expected_seconds=30),
+        _locked("editorial-video", "Editorial Video", "editorial"),
+        _locked("digital-twin", "Digital Twin", "editorial"),
+        Tool("remodel", "Remodel", "ecommerce", "/remodel", "V1.0", queue="batch",
+             eta_text="about 15 seconds", expected_seconds=15),
+        Tool("earfit", "Earfit", "ecommerce", "/earring-catalog", "V1.0", queue="batch",
+             eta_text="about 17 seconds per earring", expected_seconds=17),
+        Tool("baghold", "Baghold", "ecommerce", "/bag-holder", "V1.0", queue="batch",
+             eta_text="about 90 seconds per bag", expected_seconds=90),
+        Tool("spinview", "Spinview", "ecommerce", "/catalog-video", "V1.0", queue="video",
+             eta_text="about 110 seconds per video", expected_seconds=110),
+        Tool("restyle", "Restyle", "ecommerce", "/restyle-tool", "V1.0",
+             eta_text="about 18 seconds", expected_seconds=18),
+        Tool("rebody", "Rebody", "ecommerce", "/rebody", "V1.0",
+             eta_text="about 1-2 minutes", expected_seconds=90),
+        Tool("flats", "Flats Ecommerce", "ecommerce", "/flats-catalog", "V1.0", queue="batch",
+             eta_text="about 150 seconds", expected_seconds=150),
+        Tool("ecommerce-asset", "Ecommerce Asset", "ecommerce", "/catalog-asset", "V1.0",
+             eta_text="about 1 minute", expected_seconds=60),
+        Tool("recolor", "Recolor", "design", "/recoloring", "V1.0", queue="batch",
+             eta_text="about 90 seconds", expected_seconds=90),
+        Tool("refabric", "Refabric", "design", "/refabric", "V1.0", queue="batch",
+             eta_text="about 90 seconds", expected_seconds=90),
+        Tool("reshape", "Reshape", "design", "/reshaping", "V1.0", queue="batch",
+             eta_text="about 90 seconds", expected_seconds=90),
+        Tool("open-lab", "Open Lab", "design", "/open-lab", "V1.0",
+             eta_text="about 30 seconds", expected_seconds=30),
+        _locked("pattern", "Pattern", "design"),
+        Tool("tech-pack", "Tech Pack Lab", "design", "/tech-pack", "Beta",
+             eta_text="30-120 seconds per step", expected_seconds=60),
+        Tool("virtual-try-on", "Virtual Try-On", "commercial", "/virtual-try-on", "V1.0",
+             eta_text="about 2 minutes", expected_seconds=120),
+        Tool("model-swap", "Model Swap", "commercial", "/model-swapper", "V1.0",
+             eta_text="about 1 minute", expected_seconds=60),
+        _locked("virtual-try-on-app", "Virtual Try-On App", "commercial", "Private",
+                Access.PRIVATE),
+        _locked("live-restyle", "Live Restyle", "commercial", "Private", Access.PRIVATE),
+        _locked("ai-agent", "AI Agent", "playground", "Playground"),
         Tool(
             slug="diagnostics.sleep",
             name="Diagnostics: sleep",
@@ -62,7 +130,7 @@ TOOLS: dict[str, Tool] = {
             shape=Shape.JOB,
             eta_text="as long as asked",
             expected_seconds=1.0,
-            staff_only=True,
+            access=Access.STAFF,
             # Short limits so ops and the fault tests can reach them quickly.
             soft_limit=settings.DIAGNOSTICS_SOFT_LIMIT,
             hard_limit=settings.DIAGNOSTICS_HARD_LIMIT,
@@ -73,3 +141,16 @@ TOOLS: dict[str, Tool] = {
 
 def tool_get(slug: str) -> Tool | None:
     return TOOLS.get(slug)
+
+
+def tool_allowed(tool: Tool, *, user: Any) -> bool:
+    """Open tools for every partner; locked and private ones for the organisations staff
+    enabled them for; staff tools for staff."""
+    if user.is_staff:
+        return True
+    if tool.access == Access.OPEN:
+        return True
+    if tool.access == Access.STAFF:
+        return False
+    org = getattr(user, "organization", None)
+    return bool(org and tool.slug in (org.enabled_tools or []))
