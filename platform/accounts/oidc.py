@@ -1,19 +1,21 @@
 """Sign-in through an OpenID Connect provider (mozilla-django-oidc), made strict.
 
-mozilla-django-oidc checks the ID token's signature and nonce; this backend adds the
-issuer, audience, expiry and issued-at checks (with leeway), matches users on the provider's
-`sub` (the e-mail is only a display value) and places them in their organisation, refusing
-anyone who has none.
+mozilla-django-oidc 5 checks only the ID token's signature and nonce, needs a `kid` in the
+token, and lets an expired token surface as a 500. This backend verifies the token itself
+(signature from the provider's JWKS, issuer, audience, expiry and issued-at with leeway,
+nonce), matches users on the provider's `sub` (the e-mail is only a display value) and
+places them in their organisation, refusing anyone who has none with a clear page.
 """
 
 from __future__ import annotations
 
 import logging
-import time
 from typing import Any
 
+import jwt
 import requests
 from django.conf import settings
+from django.core.cache import cache
 from django.core.exceptions import SuspiciousOperation
 from django.db.models import QuerySet
 from mozilla_django_oidc.auth import OIDCAuthenticationBackend
@@ -41,27 +43,76 @@ def oidc_enabled() -> bool:
     return bool(settings.OIDC_RP_CLIENT_ID and settings.OIDC_OP_AUTHORIZATION_ENDPOINT)
 
 
-def id_token_claims_check(payload: dict[str, Any], *, now: float | None = None) -> None:
-    """Issuer, audience, authorised party, expiry and issued-at of a verified ID token."""
-    now = time.time() if now is None else now
-    leeway = settings.OIDC_LEEWAY_SECONDS
-    if settings.OIDC_OP_ISSUER and payload.get("iss") != settings.OIDC_OP_ISSUER:
-        raise SignInRefused("issuer", "The ID token was issued by another provider.")
-    audiences = payload.get("aud")
-    audiences = [audiences] if isinstance(audiences, str) else list(audiences or [])
-    expected = settings.OIDC_AUDIENCES or [settings.OIDC_RP_CLIENT_ID]
-    if not set(audiences) & set(expected):
+def provider_signing_key(header: dict[str, Any]) -> jwt.PyJWK:
+    """The provider's key for a token: by its kid, or the only key there is when the token
+    names none. The key set is cached and fetched again once when a kid is unknown."""
+    for refresh in (False, True):
+        keys = _jwks(refresh=refresh)
+        kid = header.get("kid")
+        usable = [k for k in keys if k.get("use", "sig") == "sig"
+                  and k.get("alg", header.get("alg")) == header.get("alg")]
+        if kid is not None:
+            usable = [k for k in usable if k.get("kid") == kid]
+        if len(usable) == 1:
+            return jwt.PyJWK(usable[0])
+        if kid is None and usable:
+            break  # several keys and no kid: ambiguous
+    raise SignInRefused("invalid", "No signing key of the provider matches the ID token.")
+
+
+def _jwks(*, refresh: bool) -> list[dict[str, Any]]:
+    key = f"oidc-jwks:{settings.OIDC_OP_JWKS_ENDPOINT}"
+    if not refresh:
+        try:
+            cached = cache.get(key)
+        except Exception:  # noqa: BLE001 - no cache: fetch
+            cached = None
+        if cached is not None:
+            return list(cached)
+    resp = requests.get(settings.OIDC_OP_JWKS_ENDPOINT, timeout=settings.OIDC_TIMEOUT)
+    resp.raise_for_status()
+    keys = resp.json().get("keys", [])
+    try:
+        cache.set(key, keys, timeout=600)
+    except Exception as exc:  # noqa: BLE001 - caching is an optimisation
+        logger.debug("JWKS cache unavailable: %s", exc)
+    return list(keys)
+
+
+def id_token_verify(token: str, *, nonce: str | None) -> dict[str, Any]:
+    """Signature (RS256, the provider's JWKS), issuer, audience, authorised party, expiry,
+    issued-at (with leeway), subject and nonce of an ID token."""
+    try:
+        header = jwt.get_unverified_header(token)
+    except jwt.PyJWTError as exc:
+        raise SignInRefused("invalid", "The ID token is not a JWT.") from exc
+    if header.get("alg") != settings.OIDC_RP_SIGN_ALGO:
+        raise SignInRefused("invalid", "The ID token is signed with an unexpected algorithm.")
+    audiences = settings.OIDC_AUDIENCES or [settings.OIDC_RP_CLIENT_ID]
+    required = ["exp", "iat", "sub", "aud"] + (["iss"] if settings.OIDC_OP_ISSUER else [])
+    try:
+        payload: dict[str, Any] = jwt.decode(
+            token, provider_signing_key(header), algorithms=[settings.OIDC_RP_SIGN_ALGO],
+            audience=audiences, issuer=settings.OIDC_OP_ISSUER or None,
+            leeway=settings.OIDC_LEEWAY_SECONDS, options={"require": required},
+        )
+    except jwt.ExpiredSignatureError as exc:
+        raise SignInRefused("expired", "The ID token has expired.") from exc
+    except jwt.ImmatureSignatureError as exc:
+        raise SignInRefused("not_yet_valid", "The ID token is not valid yet.") from exc
+    except jwt.InvalidAudienceError as exc:
+        raise SignInRefused("audience", "The ID token was issued for another application.") \
+            from exc
+    except jwt.InvalidIssuerError as exc:
+        raise SignInRefused("issuer", "The ID token was issued by another provider.") from exc
+    except jwt.PyJWTError as exc:
+        raise SignInRefused("invalid", f"The ID token is not valid: {exc}") from exc
+    aud = payload["aud"]
+    if isinstance(aud, list) and len(aud) > 1 and payload.get("azp") not in audiences:
         raise SignInRefused("audience", "The ID token was issued for another application.")
-    if len(audiences) > 1 and payload.get("azp") not in expected:
-        raise SignInRefused("audience", "The ID token was issued for another application.")
-    exp = payload.get("exp")
-    if not isinstance(exp, int | float) or exp + leeway < now:
-        raise SignInRefused("expired", "The ID token has expired.")
-    iat = payload.get("iat")
-    if isinstance(iat, int | float) and iat - leeway > now:
-        raise SignInRefused("not_yet_valid", "The ID token was issued in the future.")
-    if not payload.get("sub"):
-        raise SignInRefused("claims", "The ID token names no subject.")
+    if settings.OIDC_USE_NONCE and payload.get("nonce") != nonce:
+        raise SignInRefused("invalid", "The ID token's nonce does not match this sign-in.")
+    return payload
 
 
 def organization_for_claims(claims: dict[str, Any]) -> Organization | None:
@@ -101,8 +152,7 @@ class PartnerOIDCBackend(OIDCAuthenticationBackend):
         return None
 
     def verify_token(self, token: str, **kwargs: Any) -> dict[str, Any]:
-        payload: dict[str, Any] = super().verify_token(token, **kwargs)  # signature, nonce
-        id_token_claims_check(payload)
+        payload = id_token_verify(token, nonce=kwargs.get("nonce"))
         self._id_token_sub = payload["sub"]
         return payload
 

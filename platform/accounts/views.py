@@ -20,6 +20,7 @@ from drf_spectacular.utils import extend_schema
 from mozilla_django_oidc.views import OIDCAuthenticationCallbackView
 from rest_framework import serializers
 from rest_framework.authentication import SessionAuthentication
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -65,6 +66,11 @@ def login_start(request: HttpRequest) -> HttpResponse:
 
 
 class PartnerAuthenticationForm(AuthenticationForm):
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "invalid_login": "Please enter a correct e-mail and password.",
+    }
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["username"].label = "E-mail"
@@ -167,6 +173,8 @@ class LogoutApi(APIView):
 
     authentication_classes = [SessionAuthentication]
     permission_classes = [AllowAny]
+    # a plain HTML form may sign out too
+    parser_classes = [JSONParser, FormParser, MultiPartParser]
 
     class OutputSerializer(serializers.Serializer):
         redirect = serializers.CharField()

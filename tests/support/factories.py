@@ -15,9 +15,8 @@ class OrganizationFactory(factory.django.DjangoModelFactory):
 class UserFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = User
-        skip_postgeneration_save = True
 
     email = factory.Sequence(lambda n: f"partner{n}@maison.test")
     username = factory.SelfAttribute("email")
     organization = factory.SubFactory(OrganizationFactory)
-    password = factory.PostGenerationMethodCall("set_password", "correct horse")
+    password = factory.django.Password("correct horse")
