@@ -29,17 +29,19 @@ export function useMe() {
   return useQuery(meQueryOptions());
 }
 
-export function logout(): Promise<unknown> {
-  return apiClient.post('/api/auth/logout/');
+/** Ends the session; the server answers where to go next (the identity provider's logout,
+ * which returns to the site origin, or /login). */
+export function logout(): Promise<{ redirect?: string }> {
+  return apiClient.post<{ redirect?: string }>('/api/auth/logout/');
 }
 
-export function useLogout({ onSuccess }: { onSuccess?: () => void } = {}) {
+export function useLogout({ onSuccess }: { onSuccess?: (redirect: string) => void } = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: logout,
-    onSuccess: () => {
+    onSuccess: (body) => {
       queryClient.setQueryData(authKeys.me(), null);
-      onSuccess?.();
+      onSuccess?.(body?.redirect || '/login');
     },
   });
 }

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { resetAudioContextForTests } from '@/lib/sound';
 import { anonymous, mockFetch, signedIn } from '@/testing/mock-fetch';
 import { renderApp } from '@/testing/render-app';
+import * as browserLocation from '@/utils/browser-location';
 
 afterEach(() => {
   window.localStorage.clear();
@@ -14,7 +15,7 @@ test('signed-in user sees their email and signs out through POST /api/auth/logou
   document.cookie = 'csrftoken=tok123';
   const calls = mockFetch({
     'GET /api/me/': signedIn('ana@maison.example'),
-    'POST /api/auth/logout/': { status: 204 },
+    'POST /api/auth/logout/': { status: 200, body: { redirect: '/login' } },
   });
   const { getRouter } = renderApp('/');
 
@@ -27,6 +28,22 @@ test('signed-in user sees their email and signs out through POST /api/auth/logou
   const logout = calls.find((call) => call.url === '/api/auth/logout/');
   expect(logout).toMatchObject({ method: 'POST', headers: { 'X-CSRFToken': 'tok123' } });
   expect(screen.queryByText('ana@maison.example')).not.toBeInTheDocument();
+});
+
+test('signing out of a provider session leaves for the provider\'s logout page', async () => {
+  const providerLogout = 'https://id.example/logout?post_logout_redirect_uri=http%3A%2F%2Fapp%2F';
+  mockFetch({
+    'GET /api/me/': signedIn('ana@maison.example'),
+    'POST /api/auth/logout/': { status: 200, body: { redirect: providerLogout } },
+  });
+  const assign = jest.spyOn(browserLocation, 'assignLocation').mockImplementation(() => undefined);
+  renderApp('/');
+
+  await userEvent.click(await screen.findByRole('button', { name: 'ana@maison.example' }));
+  await userEvent.click(screen.getByRole('menuitem', { name: 'Sign Out' }));
+
+  await waitFor(() => expect(assign).toHaveBeenCalledWith(providerLogout));
+  assign.mockRestore();
 });
 
 test('anonymous visitors get no user menu', async () => {

@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router-dom';
 
 import { useDismiss } from '@/hooks/use-dismiss';
 import { useLogout } from '@/lib/auth';
+import { assignLocation } from '@/utils/browser-location';
 import type { Me } from '@/types/api';
 
 export function UserMenu({ me }: { me: Me }) {
@@ -12,7 +13,13 @@ export function UserMenu({ me }: { me: Me }) {
   const navigate = useNavigate();
   const close = useCallback(() => setOpen(false), []);
   useDismiss(containerRef, open, close);
-  const logout = useLogout({ onSuccess: () => navigate('/login', { replace: true }) });
+  const logout = useLogout({
+    onSuccess: (redirect) => {
+      // Our own page: stay in the app. The provider's logout page: leave it.
+      if (redirect.startsWith('/')) navigate(redirect, { replace: true });
+      else assignLocation(redirect);
+    },
+  });
 
   return (
     <div className="dropdown user-menu" ref={containerRef}>
