@@ -81,6 +81,11 @@ build_webapp() {
   fi
 }
 
+# Debian's Chromium for the browser suite; Playwright drives it (never a downloaded browser).
+ensure_chromium() {
+  [ -x /usr/bin/chromium ] || command -v chromium >/dev/null 2>&1 || apt_install chromium
+}
+
 ensure_redis_binary() {
   command -v redis-server >/dev/null 2>&1 || apt_install redis-server
 }

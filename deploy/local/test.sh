@@ -5,6 +5,8 @@ source "$(dirname "$0")/lib.sh"
 ensure_venv
 ensure_node
 ensure_redis_binary
+ensure_chromium
+build_webapp
 if [ -z "${ATELIER_SKIP_POSTGRES:-}" ]; then ensure_postgres; fi
 
 say "Web app: type check and jest"

@@ -11,7 +11,16 @@ export function SoundToggle() {
       title={enabled ? 'Mute interface sounds' : 'Enable interface sounds'}
       onClick={() => setEnabled(!enabled)}
     >
-      <span aria-hidden="true">{enabled ? '🔊' : '🔇'}</span>
+      {/* An SVG, not an emoji: machines without a colour-emoji font show a blank box. */}
+      <svg aria-hidden="true" width="18" height="18" viewBox="0 0 24 24" fill="none"
+        stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+        <path d="M11 5 6 9H2v6h4l5 4z" fill="currentColor" />
+        {enabled ? (
+          <path d="M15.5 8.5a5 5 0 0 1 0 7M19 5a10 10 0 0 1 0 14" />
+        ) : (
+          <path d="m22 9-6 6M16 9l6 6" />
+        )}
+      </svg>
     </button>
   );
 }
