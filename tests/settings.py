@@ -23,11 +23,15 @@ JOB_ETA_CACHE_SECONDS = 0.0
 DIAGNOSTICS_SOFT_LIMIT = 4
 DIAGNOSTICS_HARD_LIMIT = 6
 
+# Several runs can share a machine: ATELIER_TEST_ID keeps their databases apart (set
+# ATELIER_TEST_REDIS_PORT too).
+TEST_ID = os.environ.get("ATELIER_TEST_ID", "")
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    DATABASES["default"]["TEST"]["NAME"] = str(VAR_DIR / f"test{TEST_ID}.sqlite3")
+else:
+    DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}{TEST_ID}"}
+
 if os.environ.get("ATELIER_TEST_WORKER"):
     # Worker and beat processes started by the suites use the database that pytest-django
     # created for the run.
-    db = DATABASES["default"]
-    if db["ENGINE"].endswith("sqlite3"):
-        db["NAME"] = db["TEST"]["NAME"]
-    else:
-        db["NAME"] = "test_" + db["NAME"]
+    DATABASES["default"]["NAME"] = DATABASES["default"]["TEST"]["NAME"]
