@@ -48,11 +48,12 @@ ensure_venv() {
     "$(find_python)" -m venv "$VENV"
   fi
   local want
-  want="$(sha256sum requirements.txt | cut -d' ' -f1)"
+  want="$(cat requirements.txt requirements-nodeps.txt | sha256sum | cut -d' ' -f1)"
   if ! stamp_ok "$VENV/.requirements.sha" "$want"; then
     say "Installing Python requirements"
     "$PY" -m pip install -q --upgrade pip
     "$PY" -m pip install -q -r requirements.txt
+    "$PY" -m pip install -q --no-deps -r requirements-nodeps.txt
     echo "$want" > "$VENV/.requirements.sha"
   fi
 }
