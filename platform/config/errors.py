@@ -52,15 +52,15 @@ def error_body(code: str, message: str, fields: dict[str, Any] | None = None) ->
     return {"error": code, "message": message, "fields": fields or {}}
 
 
-def _first_message(detail: Any) -> str | None:
+def first_message(detail: Any) -> str | None:
     if isinstance(detail, list):
         for item in detail:
-            found = _first_message(item)
+            found = first_message(item)
             if found:
                 return found
     elif isinstance(detail, dict):
         for item in detail.values():
-            found = _first_message(item)
+            found = first_message(item)
             if found:
                 return found
     elif detail:
@@ -101,12 +101,12 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         detail = exc.detail
         if isinstance(detail, dict):
             fields = {k: v for k, v in detail.items() if k != "non_field_errors"}
-        message = _first_message(detail) or "Invalid input."
+        message = first_message(detail) or "Invalid input."
         if isinstance(detail, dict) and len(detail) and not detail.get("non_field_errors"):
             first_field = next(iter(detail))
-            message = f"{first_field}: {_first_message(detail[first_field])}"
+            message = f"{first_field}: {first_message(detail[first_field])}"
     else:
-        message = _first_message(exc.detail) or str(exc.default_detail)
+        message = first_message(exc.detail) or str(exc.default_detail)
     resp = Response(error_body(code, message, fields), status=exc.status_code)
     wait = getattr(exc, "wait", None)
     if isinstance(exc, exceptions.Throttled) and wait is not None:

@@ -279,6 +279,8 @@ JOB_RECONCILE_SECONDS = env.float("JOB_RECONCILE_SECONDS", default=10.0)
 JOB_PROGRESS_MIN_INTERVAL = env.float("JOB_PROGRESS_MIN_INTERVAL", default=0.5)
 DIAGNOSTICS_SOFT_LIMIT = env.int("DIAGNOSTICS_SOFT_LIMIT", default=60)
 DIAGNOSTICS_HARD_LIMIT = env.int("DIAGNOSTICS_HARD_LIMIT", default=75)
+# A direct tool's request waits this long for its job (spec: the page aborts after 240 s).
+DIRECT_WAIT_SECONDS = env.float("DIRECT_WAIT_SECONDS", default=240.0)
 # How long a process reuses a tool's average run time for ETAs.
 JOB_ETA_CACHE_SECONDS = env.float("JOB_ETA_CACHE_SECONDS", default=5.0)
 OUTPUT_RETENTION_DAYS = env.int("OUTPUT_RETENTION_DAYS", default=30)

@@ -141,6 +141,17 @@ def queues_overview(*, org: Organization, include_staff: bool = False) -> list[d
     return rows
 
 
+def job_wait(*, job_id: UUID, timeout: float, interval: float = 0.2) -> Job:
+    """The job once it has ended, or as it is when the timeout runs out."""
+    deadline = time.monotonic() + timeout
+    while True:
+        job = Job.objects.get(pk=job_id)
+        if job.status not in (JobStatus.QUEUED, JobStatus.RUNNING) or (
+                time.monotonic() >= deadline):
+            return job
+        time.sleep(interval)
+
+
 def activity_list(*, org: Organization, tool: str | None, limit: int) -> QuerySet[Activity]:
     qs = Activity.objects.filter(organization=org)
     if tool:

@@ -112,6 +112,56 @@ def job_submit(
     return Submitted(job=job, created=True)
 
 
+@dataclass(frozen=True)
+class BatchSubmitted:
+    batch_id: uuid.UUID
+    jobs: list[Job]
+    created: bool
+
+
+def job_submit_batch(
+    *,
+    org: Organization,
+    user: User | None,
+    tool: Tool,
+    payloads: list[dict[str, Any]],
+    idempotency_key: str | None = None,
+) -> BatchSubmitted:
+    """One job per card, all in one transaction and one batch. With an Idempotency-Key the
+    same request returns the first batch."""
+    if idempotency_key:
+        first = Job.objects.filter(organization=org,
+                                   idempotency_key=f"{idempotency_key}#0").first()
+        if first is not None:
+            return _replay_batch(first, tool, payloads)
+    batch_id = uuid.uuid4()
+    try:
+        with transaction.atomic():
+            jobs = [
+                job_submit(org=org, user=user, tool=tool, payload=payload, batch_id=batch_id,
+                           idempotency_key=f"{idempotency_key}#{i}" if idempotency_key else None
+                           ).job
+                for i, payload in enumerate(payloads)
+            ]
+    except IntegrityError:
+        first = Job.objects.filter(organization=org,
+                                   idempotency_key=f"{idempotency_key}#0").first()
+        if first is None:
+            raise
+        return _replay_batch(first, tool, payloads)
+    return BatchSubmitted(batch_id=batch_id, jobs=jobs, created=True)
+
+
+def _replay_batch(first: Job, tool: Tool, payloads: list[dict[str, Any]]) -> BatchSubmitted:
+    jobs = list(Job.objects.filter(batch_id=first.batch_id).order_by("idempotency_key"))
+    jobs.sort(key=lambda j: int((j.idempotency_key or "#0").rsplit("#", 1)[1]))
+    digests = [_digest(tool.slug, p) for p in payloads]
+    if [j.request_digest for j in jobs] != digests:
+        raise Conflict("This Idempotency-Key was already used for a different request.")
+    assert first.batch_id is not None
+    return BatchSubmitted(batch_id=first.batch_id, jobs=jobs, created=False)
+
+
 def _replay(existing: Job, digest: str) -> Submitted:
     if existing.request_digest != digest:
         raise Conflict("This Idempotency-Key was already used for a different request.")

@@ -1,8 +1,12 @@
 from __future__ import annotations
 
+import base64
+from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
@@ -12,9 +16,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.permissions import IsPartner, request_org, request_partner
+from config.errors import error_body, first_message
 from jobs.apis import JobSerializer
-from jobs.services import job_submit
-from tools.registry import TOOLS, Tool, tool_allowed
+from jobs.models import Job, JobStatus
+from jobs.selectors import job_wait
+from jobs.services import job_submit, job_submit_batch
+from tools.registry import TOOLS, Shape, Tool, tool_allowed
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
@@ -93,18 +100,126 @@ class ToolJobSubmitApi(APIView):
         return resp
 
 
-def job_submit_view(slug: str) -> Any:
-    tool = TOOLS[slug]
-    schema = extend_schema(
-        request=tool.input_serializer, responses={202: JobSerializer, 200: JobSerializer},
-        parameters=[IDEMPOTENCY_HEADER], summary=f"Submit a {tool.name} job",
-    )
+def _card_errors(detail: Any) -> ValidationError:
+    """Per-card errors as `cards.<n>.<field>`, with a message naming the card."""
+    # DRF gives a list (one entry per card) or a dict keyed by the failing cards' indexes.
+    if isinstance(detail, list):
+        per_card = list(enumerate(detail))
+    elif isinstance(detail, dict) and detail and all(isinstance(k, int) for k in detail):
+        per_card = sorted(detail.items())
+    else:
+        return ValidationError(detail)
+    fields: dict[str, Any] = {}
+    message = ""
+    for index, errors in per_card:
+        for name, problems in (errors or {}).items():
+            key = f"cards.{index}.{name}"
+            fields[key] = problems
+            if not message:
+                message = f"Card {index + 1}, {name}: {first_message(problems)}"
+    return ValidationError({"non_field_errors": [message], **fields})
 
-    class Api(ToolJobSubmitApi):
+
+class ToolBatchSubmitApi(APIView):
+    """A card tool: an array of cards → one job per card in one batch (202)."""
+
+    tool: Tool
+
+    def get_permissions(self) -> list[Any]:
+        return [IsPartner(), ToolAllowed()]
+
+    def post(self, request: Request) -> Response:
+        assert self.tool.input_serializer is not None
+        cards = self.tool.input_serializer(data=request.data, many=True)
+        if not cards.is_valid():
+            raise _card_errors(cards.errors)
+        submitted = job_submit_batch(
+            org=request_org(request), user=request_partner(request), tool=self.tool,
+            payloads=[dict(card) for card in cards.validated_data],
+            idempotency_key=idempotency_key(request),
+        )
+        context = {"request": request}
+        body = {"batch_id": submitted.batch_id, "count": len(submitted.jobs),
+                "jobs": JobSerializer(submitted.jobs, many=True, context=context).data}
+        resp = Response(body, status=status.HTTP_202_ACCEPTED if submitted.created
+                        else status.HTTP_200_OK)
+        resp["Location"] = f"{reverse('job-list')}?batch={submitted.batch_id}"
+        return resp
+
+
+def _image_output(job: Job, request: Request) -> dict[str, Any]:
+    output = job.outputs.order_by("index").first()
+    if output is None:
+        return {"success": False, "job_id": str(job.pk)}
+    with output.file.open("rb") as handle:
+        data = base64.b64encode(handle.read()).decode()
+    url = request.build_absolute_uri(
+        reverse("job-output", kwargs={"job_id": job.pk, "index": output.index}))
+    return {"success": True, "image_data": {"data": data}, "url": url, "job_id": str(job.pk)}
+
+
+# How each direct tool answers, in the spec's shape.
+DIRECT_RESPONSES: dict[str, Callable[[Job, Request], dict[str, Any]]] = {
+    "rebody": _image_output,
+}
+
+
+class ToolDirectApi(APIView):
+    """A direct tool: the work still runs on the queue, and the request waits for it
+    (DIRECT_WAIT_SECONDS, then 504 with the job id; the job goes on). With
+    `Prefer: respond-async` it answers 202 with the job at once."""
+
+    tool: Tool
+
+    def get_permissions(self) -> list[Any]:
+        return [IsPartner(), ToolAllowed()]
+
+    def post(self, request: Request) -> Response:
+        if not isinstance(request.data, dict):
+            raise ValidationError({"non_field_errors": ["Expected a JSON object."]})
+        assert self.tool.input_serializer is not None
+        data = self.tool.input_serializer.validated(request.data)  # type: ignore[attr-defined]
+        submitted = job_submit(
+            org=request_org(request), user=request_partner(request), tool=self.tool,
+            payload=dict(data), idempotency_key=idempotency_key(request),
+        )
+        location = reverse("job-detail", kwargs={"job_id": submitted.job.pk})
+        if "respond-async" in request.headers.get("Prefer", ""):
+            resp = Response(JobSerializer(submitted.job, context={"request": request}).data,
+                            status=status.HTTP_202_ACCEPTED)
+            resp["Location"] = location
+            return resp
+        job = job_wait(job_id=submitted.job.pk, timeout=settings.DIRECT_WAIT_SECONDS)
+        if job.status == JobStatus.SUCCEEDED:
+            return Response(DIRECT_RESPONSES[self.tool.slug](job, request))
+        if job.status in (JobStatus.FAILED, JobStatus.CANCELED):
+            body = error_body(job.error_code or "job_failed",
+                              job.error_message or "The job did not finish.")
+            return Response(body | {"success": False, "job_id": str(job.pk)},
+                            status=status.HTTP_422_UNPROCESSABLE_ENTITY)
+        body = error_body("timeout", "The result is taking longer than expected; the job goes "
+                                     "on and its result stays available.")
+        resp = Response(body | {"job_id": str(job.pk)}, status=status.HTTP_504_GATEWAY_TIMEOUT)
+        resp["Location"] = location
+        return resp
+
+
+def tool_view(tool: Tool) -> Any:
+    """The view of a tool's spec call, by the shape it answers in."""
+    base = {Shape.JOB: ToolJobSubmitApi, Shape.BATCH: ToolBatchSubmitApi,
+            Shape.DIRECT: ToolDirectApi}[tool.shape]
+    request_schema: Any = tool.input_serializer
+    if tool.shape == Shape.BATCH and tool.input_serializer is not None:
+        request_schema = tool.input_serializer(many=True)
+    schema = extend_schema(request=request_schema, parameters=[IDEMPOTENCY_HEADER],
+                           summary=f"{tool.name}", responses={200: OpenApiTypes.OBJECT,
+                                                              202: OpenApiTypes.OBJECT})
+
+    class Api(base):  # type: ignore[valid-type,misc]
         @schema
         def post(self, request: Request) -> Response:
             return super().post(request)
 
     Api.tool = tool
-    Api.__name__ = Api.__qualname__ = f"{tool.slug.title().replace('.', '')}SubmitApi"
+    Api.__name__ = Api.__qualname__ = f"{tool.slug.title().replace('.', '').replace('-', '')}Api"
     return Api.as_view()

@@ -9,7 +9,13 @@ from typing import Any
 from django.conf import settings
 from rest_framework.serializers import Serializer
 
-from tools.serializers import DiagnosticsSleepInput
+from tools.serializers import (
+    DiagnosticsSleepInput,
+    RebodyInput,
+    RecolorCard,
+    RefabricCard,
+    ReshapeCard,
+)
 from workers.queues import QUEUES
 
 
@@ -42,6 +48,11 @@ class Tool:
     # Seed for the ETA until the tool has run-time history of its own.
     expected_seconds: float = 60.0
     access: Access = Access.OPEN
+    # Input fields holding image URLs: the worker fetches them (safely) and hands the engine
+    # the bytes under the same name without "_url" (image_url → image).
+    url_inputs: tuple[str, ...] = ()
+    # The spec's call, e.g. "recoloring/recolor" for POST /api/recoloring/recolor.
+    endpoint: str | None = None
     # Soft/hard time limits; the queue's when not given.
     soft_limit: int | None = None
     hard_limit: int | None = None
@@ -52,7 +63,10 @@ class Tool:
 
     @property
     def available(self) -> bool:
-        return self.engine is not None
+        """Declared with an engine that this installation has."""
+        from workers.engines.registry import ENGINES
+
+        return self.engine is not None and self.engine in ENGINES
 
     @property
     def staff_only(self) -> bool:
@@ -94,17 +108,25 @@ TOOLS: dict[str, Tool] = {
         Tool("restyle", "Restyle", "ecommerce", "/restyle-tool", "V1.0",
              eta_text="about 18 seconds", expected_seconds=18),
         Tool("rebody", "Rebody", "ecommerce", "/rebody", "V1.0",
-             eta_text="about 1-2 minutes", expected_seconds=90),
+             eta_text="about 1-2 minutes", expected_seconds=90, engine="rebody",
+             input_serializer=RebodyInput, shape=Shape.DIRECT, url_inputs=("image_url",),
+             endpoint="rebody/process"),
         Tool("flats", "Flats Ecommerce", "ecommerce", "/flats-catalog", "V1.0", queue="batch",
              eta_text="about 150 seconds", expected_seconds=150),
         Tool("ecommerce-asset", "Ecommerce Asset", "ecommerce", "/catalog-asset", "V1.0",
              eta_text="about 1 minute", expected_seconds=60),
         Tool("recolor", "Recolor", "design", "/recoloring", "V1.0", queue="batch",
-             eta_text="about 90 seconds", expected_seconds=90),
+             eta_text="about 90 seconds", expected_seconds=90, engine="recolor",
+             input_serializer=RecolorCard, shape=Shape.BATCH, url_inputs=("image_url",),
+             endpoint="recoloring/recolor"),
         Tool("refabric", "Refabric", "design", "/refabric", "V1.0", queue="batch",
-             eta_text="about 90 seconds", expected_seconds=90),
+             eta_text="about 90 seconds", expected_seconds=90, engine="refabric",
+             input_serializer=RefabricCard, shape=Shape.BATCH, url_inputs=("image_url",),
+             endpoint="refabricing/refabric"),
         Tool("reshape", "Reshape", "design", "/reshaping", "V1.0", queue="batch",
-             eta_text="about 90 seconds", expected_seconds=90),
+             eta_text="about 90 seconds", expected_seconds=90, engine="reshape",
+             input_serializer=ReshapeCard, shape=Shape.BATCH, url_inputs=("image_url",),
+             endpoint="reshaping/reshape"),
         Tool("open-lab", "Open Lab", "design", "/open-lab", "V1.0",
              eta_text="about 30 seconds", expected_seconds=30),
         _locked("pattern", "Pattern", "design"),

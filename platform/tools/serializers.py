@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import re
+from typing import Any
+from urllib.parse import urlsplit
+
 from rest_framework import serializers
 
 from config.serializers import StrictSerializer
@@ -14,3 +18,161 @@ class DiagnosticsSleepInput(StrictSerializer):
     # check what happens at the hard limit.
     ignore_soft_limit = serializers.BooleanField(default=False)
     outputs = serializers.IntegerField(min_value=0, max_value=5, default=1)
+
+
+# --- Spec enumerations (part 1 §3) -------------------------------------------------------
+
+RECOLOR_GARMENTS = (
+    "blazer", "blouse", "cardigan", "coat", "dress", "full-garment", "hoodie", "jacket", "jeans",
+    "jumpsuit", "polo", "pullover", "romper", "shirt", "shorts", "skirt", "sweater", "sweatshirt",
+    "top", "trousers", "tshirt",
+)
+FABRICS = (
+    "acrylic", "alpaca", "canvas", "cashmere", "chiffon", "cotton", "cupro", "denim", "fleece",
+    "jersey", "leather", "linen", "lyocell", "modal", "mohair", "nylon", "organza", "polyester",
+    "silk", "spandex", "suede", "tulle", "tweed", "velvet", "viscose", "wool",
+)
+FINISHES = ("glossy", "matte", "metallic", "patterned", "sheer", "textured")
+REFABRIC_GARMENTS = (
+    "accessory", "blazer", "blouse", "cardigan", "coat", "dress", "full-garment", "hoodie",
+    "jacket", "jeans", "jumpsuit", "outerwear", "polo", "pullover", "romper", "shirt", "shorts",
+    "skirt", "sweater", "sweatshirt", "top", "trousers", "tshirt",
+)
+RESHAPE_AREAS = ("back", "collar", "fit", "hem", "length", "neckline", "shoulders", "silhouette",
+                 "sleeves", "waist")
+# Display names, sent lower-cased.
+RESHAPE_GARMENTS = tuple(name.lower() for name in (
+    "Blazer", "Blouse", "Cardigan", "Coat", "Dress", "Full Garment", "Hoodie", "Jacket", "Jeans",
+    "Jumpsuit", "Outerwear", "Polo", "Pullover", "Romper", "Shirt", "Shorts", "Skirt", "Sweater",
+    "Sweatshirt", "T-Shirt", "Top", "Trousers / Pants",
+))
+BODY_TYPES = ("Standard Fit", "Curvy Fit", "Pear Silhouette", "Slim Fit", "Athletic Build",
+              "Petite", "Slim with Bust", "Hourglass")
+
+MAX_CARDS = 20
+MAX_CHANGES = 10
+IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".gif", ".bmp", ".webp", ".svg")
+HEX = re.compile(r"#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
+
+
+class CardImageUrlField(serializers.URLField):
+    """Card pages accept an image URL only if its path ends in an image extension."""
+
+    default_error_messages = {
+        "scheme": "Enter an http or https URL.",
+        "extension": "The URL must point to an image (jpg, jpeg, png, gif, bmp, webp or svg).",
+    }
+
+    def to_internal_value(self, data: Any) -> str:
+        value = str(super().to_internal_value(str(data).strip() if isinstance(data, str) else data))
+        parsed = urlsplit(value)
+        if parsed.scheme not in ("http", "https"):
+            self.fail("scheme")
+        if not parsed.path.lower().endswith(IMAGE_EXTENSIONS):
+            self.fail("extension")
+        return value
+
+
+class HexColorField(serializers.CharField):
+    default_error_messages = {"hex": "Enter a colour as #rgb or #rrggbb."}
+
+    def to_internal_value(self, data: Any) -> str:
+        value = str(super().to_internal_value(data)).strip()
+        match = HEX.fullmatch(value)
+        if not match:
+            self.fail("hex")
+        digits = match.group(1).lower()
+        if len(digits) == 3:
+            digits = "".join(c * 2 for c in digits)
+        return f"#{digits}"
+
+
+class LowerChoiceField(serializers.ChoiceField):
+    """A choice matched without regard to case or surrounding spaces."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, str):
+            data = data.strip().lower()
+        return super().to_internal_value(data)
+
+
+class CardList(serializers.ListSerializer):
+    """1 to 20 cards, with the page's message when there is no complete card."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, list) or not data:
+            message = getattr(self.child, "INCOMPLETE", "Send at least one card.")
+            raise serializers.ValidationError({"non_field_errors": [message]},
+                                              code="no_valid_cards")
+        if len(data) > MAX_CARDS:
+            raise serializers.ValidationError(
+                {"non_field_errors": ["You can only have up to 20 cards"]}, code="max_cards")
+        return super().to_internal_value(data)
+
+
+class RecolorCard(StrictSerializer):
+    class Meta:
+        list_serializer_class = CardList
+
+    image_url = CardImageUrlField()
+    target_color = HexColorField()
+    garment_type = LowerChoiceField(choices=RECOLOR_GARMENTS)
+
+    INCOMPLETE = "Please fill in at least one complete card (URL, color, and garment type)"
+
+
+class RefabricCard(StrictSerializer):
+    class Meta:
+        list_serializer_class = CardList
+
+    image_url = CardImageUrlField()
+    re_fabric = LowerChoiceField(choices=FABRICS)
+    material_finish = LowerChoiceField(choices=FINISHES)
+    target_garment = LowerChoiceField(choices=REFABRIC_GARMENTS)
+
+    INCOMPLETE = ("Please fill in at least one complete card (URL, fabric type, material "
+                  "finish, and garment type)")
+
+
+class ReshapeChange(StrictSerializer):
+    place = LowerChoiceField(choices=RESHAPE_AREAS)
+    instruction = serializers.CharField(max_length=500, trim_whitespace=True)
+
+
+class ReshapeCard(StrictSerializer):
+    class Meta:
+        list_serializer_class = CardList
+
+    image_url = CardImageUrlField()
+    target_garment = LowerChoiceField(choices=RESHAPE_GARMENTS)
+    changes = ReshapeChange(many=True, allow_empty=False)
+
+    INCOMPLETE = ("Please fill in at least one complete card (URL, garment type, and at least "
+                  "one change)")
+
+    def validate_changes(self, value: list[Any]) -> list[Any]:
+        if len(value) > MAX_CHANGES:
+            raise serializers.ValidationError("You can only have up to 10 changes per card")
+        return value
+
+
+class RebodyInput(StrictSerializer):
+    image_url = serializers.URLField()
+    target_bodytype = serializers.ChoiceField(choices=BODY_TYPES)
+    specs = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
+
+    MISSING = "Provide both Full Body Look Image URL and Body Type."
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict) and not (str(data.get("image_url") or "").strip()
+                                           and str(data.get("target_bodytype") or "").strip()):
+            raise serializers.ValidationError({"non_field_errors": [self.MISSING]})
+        return super().to_internal_value(data)
+
+    def validate_image_url(self, value: str) -> str:
+        # spec part 1 §5: starts with http and ends with an image extension
+        if urlsplit(value).scheme not in ("http", "https") or not urlsplit(
+                value).path.lower().endswith(IMAGE_EXTENSIONS[:-1]):
+            raise serializers.ValidationError(
+                "The image URL must start with http and end with an image extension.")
+        return value
