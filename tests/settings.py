@@ -31,6 +31,9 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
 else:
     DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}{TEST_ID}"}
 
+DRIVES_ROOT = VAR_DIR / f"test-drives{TEST_ID}"
+DELIVERY_GRACE_SECONDS = 2.0
+
 if os.environ.get("ATELIER_TEST_WORKER"):
     # Worker and beat processes started by the suites use the database that pytest-django
     # created for the run.

@@ -38,8 +38,10 @@ class BodySizeLimitMiddleware:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
             return JsonResponse(error_body("malformed_request", "Bad Content-Length."), status=400)
-        if length > settings.MAX_REQUEST_BODY_BYTES:
-            limit_mb = settings.MAX_REQUEST_BODY_BYTES // (1024 * 1024)
+        upload = request.META.get("CONTENT_TYPE", "").startswith("multipart/")
+        limit = settings.MAX_UPLOAD_BODY_BYTES if upload else settings.MAX_REQUEST_BODY_BYTES
+        if length > limit:
+            limit_mb = limit // (1024 * 1024)
             return JsonResponse(
                 error_body("too_large", f"The request body is larger than {limit_mb} MB."),
                 status=413,

@@ -127,9 +127,25 @@ STORAGES = {
 # The webpack bundles already carry content hashes; whitenoise may cache them for ever.
 WHITENOISE_IMMUTABLE_FILE_TEST = r"^.+\.[0-9a-f]{8,}\.(js|css|woff2?|png|svg)$"
 
+# --- Drives ------------------------------------------------------------------------------
+# Local drive folders (the embedded default) live here.
+DRIVES_ROOT = env.path("DRIVES_ROOT", default=str(VAR_DIR / "drives"))
+# A Google service account's JSON key, for folders of kind "google". Service accounts have no
+# storage of their own: output folders must sit in a shared drive.
+GOOGLE_SERVICE_ACCOUNT_FILE = env.str("GOOGLE_SERVICE_ACCOUNT_FILE", default="")
+# Signed links to drive files (Get URLs) stay valid this long.
+DRIVE_LINK_SECONDS = env.int("DRIVE_LINK_SECONDS", default=6 * 3600)
+# A succeeded job's outputs not delivered after this long are delivered again (keyed, so never
+# twice).
+DELIVERY_GRACE_SECONDS = env.float("DELIVERY_GRACE_SECONDS", default=120.0)
+# A drive upload from the browser may be this large.
+DRIVE_UPLOAD_MAX_BYTES = env.int("DRIVE_UPLOAD_MAX_BYTES", default=25 * 1024 * 1024)
+
 # --- Request limits -----------------------------------------------------------------------
-# JSON bodies larger than this answer 413 (image bytes travel as URLs or drive files).
+# Bodies larger than these answer 413 before they are read: JSON (image bytes travel as URLs
+# or drive files) and multipart uploads (the drive browser).
 MAX_REQUEST_BODY_BYTES = env.int("MAX_REQUEST_BODY_BYTES", default=10 * 1024 * 1024)
+MAX_UPLOAD_BODY_BYTES = env.int("MAX_UPLOAD_BODY_BYTES", default=30 * 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BODY_BYTES
 
 # --- Security -----------------------------------------------------------------------------

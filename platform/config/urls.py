@@ -11,6 +11,7 @@ api: list[URLPattern | URLResolver] = [
     path("", include("accounts.urls")),
     path("", include("jobs.urls")),
     path("", include("tools.urls")),
+    path("", include("drives.urls")),
     *both("schema/", SpectacularAPIView.as_view(), "schema"),
     *both("docs/", SpectacularSwaggerView.as_view(url_name="schema"), "docs"),
 ]

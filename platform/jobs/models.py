@@ -78,7 +78,10 @@ class JobOutput(models.Model):
     content_type = models.CharField(max_length=100)
     size = models.PositiveBigIntegerField()
     sha256 = models.CharField(max_length=64)
-    drive_file_id = models.CharField(max_length=255, blank=True, default="")
+    # Where the output was delivered (its output drive folder and file id), once it was.
+    drive_folder = models.ForeignKey("drives.DriveFolder", null=True, blank=True,
+                                     on_delete=models.SET_NULL)
+    drive_file_id = models.CharField(max_length=500, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

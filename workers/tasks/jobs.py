@@ -9,7 +9,9 @@ from celery import Task
 from celery.exceptions import TimeLimitExceeded
 
 from config.celery_app import app
+from jobs.models import Job
 from jobs.services import job_fail, job_run
+from workers.tasks.drives import deliver_outputs_enqueue
 
 
 class JobTask(Task):
@@ -29,4 +31,8 @@ class JobTask(Task):
 @app.task(base=JobTask, name="jobs.run", acks_late=True, reject_on_worker_lost=True,
           ignore_result=True)
 def run_job(job_id: str) -> str:
-    return job_run(job_id=job_id)
+    outcome = job_run(job_id=job_id)
+    if outcome == "succeeded":
+        tool = Job.objects.only("tool").get(pk=job_id).tool
+        deliver_outputs_enqueue(job_id=job_id, tool=tool)
+    return outcome

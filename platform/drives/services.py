@@ -1,0 +1,154 @@
+"""Drive folders per organisation, the drive clients behind them, signed file links and the
+delivery of job outputs to output folders."""
+
+from __future__ import annotations
+
+import logging
+import mimetypes
+import posixpath
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.core import signing
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import Organization
+from drives.models import DriveFolder, DriveKind, DriveRole
+from jobs.models import Job, JobOutput, JobStatus
+
+logger = logging.getLogger(__name__)
+
+# The batch tools fed by and delivering to drive folders; Flats has one input per category.
+DRIVE_TOOLS: dict[str, tuple[str, ...]] = {
+    "recolor": ("",), "refabric": ("",), "reshape": ("",), "baghold": ("",), "earfit": ("",),
+    "spinview": ("",), "remodel": ("",), "flats": ("shoes", "bottom", "top", "overlayer"),
+}
+IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".gif", ".bmp", ".webp")
+SIGNED_PATH = "/api/drives/files/"
+_SALT = "atelier.drive-file"
+
+
+def drive_folders_ensure(*, org: Organization) -> list[DriveFolder]:
+    """Every drive tool's folders for the organisation; missing ones are created as local
+    folders (the embedded default), so a partner can feed batch tools with no cloud account."""
+    existing = {(f.tool, f.role, f.category): f for f in DriveFolder.objects.filter(
+        organization=org)}
+    for tool, categories in DRIVE_TOOLS.items():
+        wanted = [(DriveRole.INPUT, c) for c in categories] + [(DriveRole.OUTPUT, "")]
+        for role, category in wanted:
+            if (tool, role, category) in existing:
+                continue
+            parts = [str(org.pk), tool, role, *([category] if category else [])]
+            try:
+                with transaction.atomic():
+                    folder = DriveFolder.objects.create(
+                        organization=org, tool=tool, role=role, category=category,
+                        kind=DriveKind.LOCAL, locator="/".join(parts))
+            except IntegrityError:  # created by a concurrent request
+                folder = DriveFolder.objects.get(organization=org, tool=tool, role=role,
+                                                 category=category)
+            existing[(tool, role, category)] = folder
+    for folder in existing.values():
+        if folder.kind == DriveKind.LOCAL:
+            (Path(settings.DRIVES_ROOT) / folder.locator).mkdir(parents=True, exist_ok=True)
+    return sorted(existing.values(), key=lambda f: (f.tool, f.role, f.category))
+
+
+def drive_client(folder: DriveFolder) -> Any:
+    """The client that speaks to the folder's drive."""
+    if folder.kind == DriveKind.LOCAL:
+        from drivesync.local import LocalDrive
+
+        return LocalDrive(settings.DRIVES_ROOT)
+    if folder.kind == DriveKind.GOOGLE:
+        from drivesync.google import GoogleDrive
+
+        return GoogleDrive.from_service_account_file(settings.GOOGLE_SERVICE_ACCOUNT_FILE)
+    from drivesync.s3 import S3Drive
+
+    bucket, _, prefix = folder.locator.partition("/")
+    return S3Drive(bucket=bucket, prefix=prefix)
+
+
+def folder_locator(folder: DriveFolder) -> str:
+    """The folder argument the client expects (S3 clients hold bucket and prefix)."""
+    return "" if folder.kind == DriveKind.S3 else folder.locator
+
+
+def drive_file_token(*, folder: DriveFolder, file_id: str) -> str:
+    return signing.dumps({"f": str(folder.pk), "i": file_id}, salt=_SALT, compress=True)
+
+
+def drive_file_signed_path(*, folder: DriveFolder, file_id: str) -> str:
+    return f"{SIGNED_PATH}{drive_file_token(folder=folder, file_id=file_id)}"
+
+
+def drive_file_from_token(token: str) -> tuple[DriveFolder, str] | None:
+    """The folder and file a signed link names, if it is genuine and not expired."""
+    try:
+        data = signing.loads(token, salt=_SALT,
+                             max_age=timedelta(seconds=settings.DRIVE_LINK_SECONDS))
+    except signing.BadSignature:
+        return None
+    folder = DriveFolder.objects.filter(pk=data.get("f")).first()
+    return (folder, str(data.get("i"))) if folder else None
+
+
+def drive_file_from_url(url: str) -> tuple[DriveFolder, str] | None:
+    """A signed link of ours, whatever host it was written with: read from the drive, not
+    over HTTP."""
+    path = urlsplit(url).path
+    if not path.startswith(SIGNED_PATH):
+        return None
+    return drive_file_from_token(path[len(SIGNED_PATH):].strip("/"))
+
+
+def output_name(job: Job, output: JobOutput) -> str:
+    """Stable per (job, index): the input's name, the tool, the job and the output index."""
+    source = str(job.input.get("image_url") or job.source_drive_file or job.tool)
+    stem = posixpath.splitext(posixpath.basename(urlsplit(source).path))[0][:60] or job.tool
+    extension = posixpath.splitext(output.filename)[1] or (
+        mimetypes.guess_extension(output.content_type) or "")
+    return f"{stem}_{job.tool}_{str(job.pk)[:8]}_{output.index}{extension}"
+
+
+def job_outputs_deliver(*, job_id: Any) -> int:
+    """Write a succeeded job's outputs to its tool's output folder, once.
+
+    Each upload carries the key (job, index); before uploading, the folder is asked for it,
+    so a delivery retried after a crash or a drive outage never makes a second file."""
+    job = Job.objects.filter(pk=job_id, status=JobStatus.SUCCEEDED).first()
+    if job is None:
+        return 0
+    folder = DriveFolder.objects.filter(organization_id=job.organization_id, tool=job.tool,
+                                        role=DriveRole.OUTPUT).first()
+    if folder is None:
+        return 0
+    client = drive_client(folder)
+    delivered = 0
+    for output in job.outputs.filter(drive_file_id="").order_by("index"):
+        key = f"{job.pk}:{output.index}"
+        found = client.find_by_key(folder_locator(folder), key)
+        if found is None:
+            with output.file.open("rb") as handle:
+                data = handle.read()
+            found = client.write(folder_locator(folder), output_name(job, output), data,
+                                 output.content_type, app_key=key)
+            delivered += 1
+        JobOutput.objects.filter(pk=output.pk).update(drive_folder=folder,
+                                                      drive_file_id=found.id)
+    return delivered
+
+
+def deliveries_pending(*, older_than_seconds: float) -> list[Any]:
+    """Succeeded drive-tool jobs with outputs not yet delivered (a delivery was lost)."""
+    cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
+    return list(
+        JobOutput.objects.filter(job__status=JobStatus.SUCCEEDED, job__tool__in=DRIVE_TOOLS,
+                                 job__finished_at__lt=cutoff, drive_file_id="")
+        .values_list("job_id", flat=True).distinct()
+    )
