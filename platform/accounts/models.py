@@ -34,6 +34,8 @@ class User(AbstractUser):
     )
     # The identity provider's subject: users are matched on it, never on their e-mail.
     oidc_sub = models.CharField(max_length=255, null=True, blank=True, unique=True)
+    # Opt-in: an e-mail with the summary when a batch this partner started completes.
+    notify_batch_email = models.BooleanField(default=False)
 
 
 class ApiToken(models.Model):

@@ -29,7 +29,7 @@ app.conf.task_queues = [q.kombu_queue() for q in QUEUES.values()]
 app.conf.task_default_queue = "interactive"
 app.conf.include = [
     "workers.tasks.jobs", "workers.tasks.maintenance", "workers.tasks.diagnostics",
-    "workers.tasks.drives",
+    "workers.tasks.drives", "workers.tasks.webhooks",
 ]
 # Celery's Django fix-up closes the database connection after every task unless told to reuse
 # it; jobs reuse it (CONN_MAX_AGE, with health checks at the start of each run).

@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "jobs",
     "tools",
     "drives",
+    "webhooks",
 ]
 
 MIDDLEWARE = [
@@ -110,10 +111,11 @@ STATIC_ROOT = VAR_DIR / "static"
 WEBAPP_DIST = REPO_DIR / "webapp" / "dist"
 STATICFILES_DIRS = [WEBAPP_DIST] if WEBAPP_DIST.is_dir() else []
 AWS_STORAGE_BUCKET_NAME = env.str("AWS_STORAGE_BUCKET_NAME", default="")
+# Also the endpoint of S3 drive folders (any S3-compatible store).
+AWS_S3_ENDPOINT_URL = env.str("AWS_S3_ENDPOINT_URL", default="") or None
 if AWS_STORAGE_BUCKET_NAME:
     # S3 (or any S3-compatible store) through django-storages; credentials from the usual
     # AWS_* variables. Outputs are served through short-lived signed URLs.
-    AWS_S3_ENDPOINT_URL = env.str("AWS_S3_ENDPOINT_URL", default=None)
     AWS_S3_REGION_NAME = env.str("AWS_S3_REGION_NAME", default=None)
     AWS_DEFAULT_ACL = None
     AWS_QUERYSTRING_EXPIRE = env.int("AWS_QUERYSTRING_EXPIRE", default=3600)
@@ -140,6 +142,20 @@ DRIVE_LINK_SECONDS = env.int("DRIVE_LINK_SECONDS", default=6 * 3600)
 DELIVERY_GRACE_SECONDS = env.float("DELIVERY_GRACE_SECONDS", default=120.0)
 # A drive upload from the browser may be this large.
 DRIVE_UPLOAD_MAX_BYTES = env.int("DRIVE_UPLOAD_MAX_BYTES", default=25 * 1024 * 1024)
+
+# --- Webhooks and outbound calls ----------------------------------------------------------
+# Hosts or networks (CIDR) exempted from the outbound address checks (image fetches and
+# webhooks refuse loopback, private, link-local and metadata addresses). Empty by default.
+OUTBOUND_ALLOW = env.list("OUTBOUND_ALLOW", default=[])
+WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=10.0)
+# Deliveries failed in a row before an endpoint is switched off.
+WEBHOOK_DISABLE_AFTER = env.int("WEBHOOK_DISABLE_AFTER", default=20)
+# Where partners reach Atelier, for links in webhooks and e-mails.
+PUBLIC_BASE_URL = env.str("PUBLIC_BASE_URL", default="http://127.0.0.1:8000")
+# Output links in webhook deliveries stay valid this long.
+OUTPUT_LINK_SECONDS = env.int("OUTPUT_LINK_SECONDS", default=7 * 24 * 3600)
+EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Atelier <no-reply@atelier.local>")
 
 # --- Request limits -----------------------------------------------------------------------
 # Bodies larger than these answer 413 before they are read: JSON (image bytes travel as URLs

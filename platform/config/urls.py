@@ -12,6 +12,7 @@ api: list[URLPattern | URLResolver] = [
     path("", include("jobs.urls")),
     path("", include("tools.urls")),
     path("", include("drives.urls")),
+    path("", include("webhooks.urls")),
     *both("schema/", SpectacularAPIView.as_view(), "schema"),
     *both("docs/", SpectacularSwaggerView.as_view(url_name="schema"), "docs"),
 ]

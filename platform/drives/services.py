@@ -68,10 +68,13 @@ def drive_client(folder: DriveFolder) -> Any:
         from drivesync.google import GoogleDrive
 
         return GoogleDrive.from_service_account_file(settings.GOOGLE_SERVICE_ACCOUNT_FILE)
+    import boto3
+
     from drivesync.s3 import S3Drive
 
     bucket, _, prefix = folder.locator.partition("/")
-    return S3Drive(bucket=bucket, prefix=prefix)
+    client = boto3.client("s3", endpoint_url=settings.AWS_S3_ENDPOINT_URL or None)
+    return S3Drive(bucket, prefix, client=client)
 
 
 def folder_locator(folder: DriveFolder) -> str:

@@ -1,7 +1,10 @@
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
+from django.core import signing
 from django.http import FileResponse, HttpResponseRedirect
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
@@ -9,6 +12,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -19,6 +23,8 @@ from jobs.models import Job, JobOutput, JobStatus
 from jobs.selectors import QueueFigures, activity_list, job_get, job_list, queues_overview
 from jobs.services import job_cancel, job_retry
 
+OUTPUT_LINK_SALT = "atelier.job-output"
+
 
 class JobOutputSerializer(serializers.ModelSerializer):
     url = serializers.SerializerMethodField()
@@ -28,6 +34,8 @@ class JobOutputSerializer(serializers.ModelSerializer):
         fields = ["index", "filename", "content_type", "size", "sha256", "url"]
 
     def get_url(self, obj: JobOutput) -> str:
+        if self.context.get("signed_links"):  # webhooks: opens without a session, expires
+            return settings.PUBLIC_BASE_URL.rstrip("/") + output_signed_path(output=obj)
         path = reverse("job-output", kwargs={"job_id": obj.job_id, "index": obj.index})
         request = self.context.get("request")
         return request.build_absolute_uri(path) if request else path
@@ -121,6 +129,42 @@ class JobRetryApi(APIView):
         return Response(JobSerializer(job, context={"request": request}).data)
 
 
+def output_signed_path(*, output: JobOutput) -> str:
+    token = signing.dumps({"o": output.pk}, salt=OUTPUT_LINK_SALT, compress=True)
+    return reverse("job-output-signed", kwargs={"token": token})
+
+
+def _serve_output(output: JobOutput) -> Any:
+    url = output.file.storage.url(output.file.name)
+    if url.startswith("http"):  # object storage: a short-lived signed URL
+        return HttpResponseRedirect(url)
+    try:
+        handle = output.file.open("rb")
+    except FileNotFoundError as exc:
+        raise NotFound("This output has expired.") from exc
+    return FileResponse(handle, content_type=output.content_type, as_attachment=False,
+                        filename=output.filename)
+
+
+class JobOutputSignedApi(APIView):
+    """An output through a signed, expiring link (webhook deliveries)."""
+
+    authentication_classes: list[Any] = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={(200, "application/octet-stream"): OpenApiTypes.BINARY})
+    def get(self, request: Request, token: str) -> Any:
+        try:
+            data = signing.loads(token, salt=OUTPUT_LINK_SALT,
+                                 max_age=timedelta(seconds=settings.OUTPUT_LINK_SECONDS))
+        except signing.BadSignature as exc:
+            raise NotFound("This link is not valid or has expired.") from exc
+        output = JobOutput.objects.filter(pk=data.get("o")).first()
+        if output is None:
+            raise NotFound("This output has expired.")
+        return _serve_output(output)
+
+
 class JobOutputApi(APIView):
     @extend_schema(responses={(200, "application/octet-stream"): OpenApiTypes.BINARY})
     def get(self, request: Request, job_id: Any, index: int) -> Any:
@@ -128,15 +172,7 @@ class JobOutputApi(APIView):
         output = job.outputs.filter(index=index).first()
         if output is None:
             raise NotFound("No such output.")
-        url = output.file.storage.url(output.file.name)
-        if url.startswith("http"):  # object storage: a short-lived signed URL
-            return HttpResponseRedirect(url)
-        try:
-            handle = output.file.open("rb")
-        except FileNotFoundError as exc:
-            raise NotFound("This output has expired.") from exc
-        return FileResponse(handle, content_type=output.content_type, as_attachment=False,
-                            filename=output.filename)
+        return _serve_output(output)
 
 
 class QueueListApi(APIView):

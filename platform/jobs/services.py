@@ -202,6 +202,7 @@ def job_cancel(*, job: Job) -> Job:
         raise Conflict(f"The job is {Job.objects.get(pk=job.pk).status}; only queued or running "
                        "jobs can be canceled.")
     _job_activity(job.pk, ActivityStatus.ERROR, "Canceled.")
+    _after_finish(job.pk)
     job.refresh_from_db()
     return job
 
@@ -262,6 +263,21 @@ def _owned(job_id: Any, lease: uuid.UUID) -> Any:
     return Job.objects.filter(pk=job_id, status=JobStatus.RUNNING, lease=lease)
 
 
+def _after_finish(job_id: Any) -> None:
+    """Once a job's end is committed: its webhook event, and its batch's if it was the last.
+    Never lets a notification problem touch the job."""
+
+    def announce() -> None:
+        from webhooks.services import job_finished
+
+        try:
+            job_finished(job_id=job_id)
+        except Exception:
+            logger.exception("announcing the end of job %s failed", job_id)
+
+    transaction.on_commit(announce)
+
+
 def job_fail(*, job_id: Any, lease: uuid.UUID | None, code: str, message: str) -> bool:
     qs = (_owned(job_id, lease) if lease else
           Job.objects.filter(pk=job_id, status__in=[JobStatus.QUEUED, JobStatus.RUNNING]))
@@ -269,6 +285,7 @@ def job_fail(*, job_id: Any, lease: uuid.UUID | None, code: str, message: str) -
                         finished_at=timezone.now(), lease=None)
     if updated:
         _job_activity(job_id, ActivityStatus.ERROR, message)
+        _after_finish(job_id)
     return bool(updated)
 
 
@@ -296,6 +313,7 @@ def job_succeed(*, job: Job, lease: uuid.UUID, outputs: Iterable[EngineOutput]) 
                 )
                 _job_activity(job.pk, ActivityStatus.SUCCESS,
                               f"Finished with {len(saved)} output(s).")
+                _after_finish(job.pk)
     except Exception:
         _discard(saved)
         raise

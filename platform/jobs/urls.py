@@ -5,6 +5,7 @@ from jobs.apis import (
     JobDetailApi,
     JobListApi,
     JobOutputApi,
+    JobOutputSignedApi,
     JobRetryApi,
     QueueListApi,
 )
@@ -15,6 +16,7 @@ urlpatterns = [
     *both("jobs/<uuid:job_id>/cancel/", JobCancelApi.as_view(), "job-cancel"),
     *both("jobs/<uuid:job_id>/retry/", JobRetryApi.as_view(), "job-retry"),
     *both("jobs/<uuid:job_id>/outputs/<int:index>", JobOutputApi.as_view(), "job-output"),
+    *both("jobs/outputs/<str:token>", JobOutputSignedApi.as_view(), "job-output-signed"),
     *both("queues/", QueueListApi.as_view(), "queue-list"),
     *both("activity/", ActivityListApi.as_view(), "activity-list"),
 ]

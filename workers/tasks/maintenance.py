@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict
 
 from django.conf import settings
+from webhooks.services import deliveries_due
 
 from config.celery_app import app
 from jobs.services import jobs_reconcile, outputs_cleanup
@@ -17,6 +18,7 @@ def reconcile() -> dict[str, int]:
     # Outputs of jobs that succeeded a while ago but never reached their output folder.
     report["deliveries_requeued"] = deliveries_reconcile(
         older_than_seconds=settings.DELIVERY_GRACE_SECONDS)
+    report["webhooks_due"] = deliveries_due()
     return report
 
 

@@ -1,0 +1,240 @@
+"""Webhooks: endpoints per organisation, signed deliveries with retries, batch completion."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import random
+import secrets
+import time
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import IntegrityError, transaction
+from django.db.models import Count, F
+from django.utils import timezone
+
+from accounts.models import Organization, User
+from jobs.models import ActivityStatus, Job, JobStatus
+from jobs.services import activity_record
+from webhooks.models import (
+    BatchCompletion,
+    DeliveryStatus,
+    Webhook,
+    WebhookDelivery,
+    WebhookEvent,
+)
+from webhooks.sending import DestinationRefused, destination_check, post_json
+
+logger = logging.getLogger(__name__)
+
+# Seconds before attempts 2..8: about a day in all, each with ±20 % jitter.
+RETRY_DELAYS = (30, 120, 600, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600)
+MAX_ATTEMPTS = len(RETRY_DELAYS) + 1
+SIGNATURE_HEADER = "Atelier-Signature"
+
+
+def webhook_create(*, org: Organization, user: User, url: str, events: list[str],
+                   active: bool = True) -> Webhook:
+    destination_check(url)  # raises DestinationRefused
+    return Webhook.objects.create(organization=org, created_by=user, url=url, events=events,
+                                  active=active, secret="whsec_" + secrets.token_urlsafe(32))
+
+
+def webhook_update(*, webhook: Webhook, **changes: Any) -> Webhook:
+    if "url" in changes:
+        destination_check(changes["url"])
+    for name, value in changes.items():
+        setattr(webhook, name, value)
+    if changes.get("active"):
+        webhook.consecutive_failures = 0
+        webhook.disabled_reason = ""
+    webhook.save()
+    return webhook
+
+
+def signature(secret: str, timestamp: int, body: bytes) -> str:
+    """`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`."""
+    mac = hmac.new(secret.encode(), f"{timestamp}.".encode() + body, hashlib.sha256)
+    return f"t={timestamp},v1={mac.hexdigest()}"
+
+
+# --- Events -------------------------------------------------------------------------------
+
+
+def event_emit(*, org_id: Any, event: str, data: dict[str, Any]) -> list[WebhookDelivery]:
+    """A delivery per active webhook of the organisation that asked for this event."""
+    hooks = [h for h in Webhook.objects.filter(organization_id=org_id, active=True)
+             if event in h.events]
+    deliveries = []
+    now = timezone.now()
+    for hook in hooks:
+        delivery = WebhookDelivery(webhook=hook, event=event, next_attempt_at=now, payload={})
+        delivery.payload = {"id": str(delivery.id), "event": event,
+                            "created_at": now.isoformat(), "data": data}
+        deliveries.append(delivery)
+    WebhookDelivery.objects.bulk_create(deliveries)
+    if deliveries:
+        transaction.on_commit(lambda: _enqueue([d.pk for d in deliveries]))
+    return deliveries
+
+
+def _enqueue(delivery_ids: list[Any]) -> None:
+    from workers.tasks.webhooks import send_delivery
+
+    for delivery_id in delivery_ids:
+        try:
+            send_delivery.apply_async(args=[str(delivery_id)], queue="drivesync")
+        except Exception as exc:  # noqa: BLE001 - broker down: the due sweep sends it later
+            logger.warning("webhook delivery %s not enqueued: %s", delivery_id, exc)
+
+
+def _job_data(job: Job) -> dict[str, Any]:
+    from jobs.apis import JobSerializer
+
+    return {"job": JobSerializer(job, context={"signed_links": True}).data}
+
+
+def job_finished(*, job_id: Any) -> None:
+    """After a job ended: its event, and the batch's if it was the batch's last job."""
+    job = Job.objects.filter(pk=job_id).prefetch_related("outputs").first()
+    if job is None:
+        return
+    event = {JobStatus.SUCCEEDED: WebhookEvent.JOB_SUCCEEDED,
+             JobStatus.FAILED: WebhookEvent.JOB_FAILED}.get(JobStatus(job.status))
+    if event:
+        event_emit(org_id=job.organization_id, event=event, data=_job_data(job))
+    if job.batch_id:
+        batch_check_completed(batch_id=job.batch_id)
+
+
+def batch_check_completed(*, batch_id: Any) -> BatchCompletion | None:
+    jobs = Job.objects.filter(batch_id=batch_id)
+    counts = dict(jobs.values_list("status").annotate(n=Count("pk")).values_list("status", "n"))
+    if not counts or counts.get(JobStatus.QUEUED) or counts.get(JobStatus.RUNNING):
+        return None
+    first = jobs.select_related("user").first()
+    assert first is not None
+    failures = [{"job_id": str(j.pk), "code": j.error_code, "message": j.error_message}
+                for j in jobs.filter(status=JobStatus.FAILED)]
+    summary = {"batch_id": str(batch_id), "tool": first.tool, "count": sum(counts.values()),
+               "succeeded": counts.get(JobStatus.SUCCEEDED, 0),
+               "failed": counts.get(JobStatus.FAILED, 0),
+               "canceled": counts.get(JobStatus.CANCELED, 0), "failures": failures}
+    try:
+        with transaction.atomic():
+            done = BatchCompletion.objects.create(batch_id=batch_id,
+                                                  organization_id=first.organization_id,
+                                                  summary=summary)
+            event_emit(org_id=first.organization_id, event=WebhookEvent.BATCH_COMPLETED,
+                       data={"batch": summary})
+    except IntegrityError:
+        return None  # another job's ending announced it already
+    if first.user and first.user.email and first.user.notify_batch_email:
+        _email_summary(first.user.email, summary)
+    return done
+
+
+def _email_summary(to: str, summary: dict[str, Any]) -> None:
+    lines = [f"{summary['succeeded']} of {summary['count']} images are ready."]
+    lines += [f"Failed: {f['message']} (job {f['job_id']})" for f in summary["failures"]]
+    try:
+        send_mail(subject=f"Atelier: your {summary['tool']} batch is complete",
+                  message="\n".join(lines), from_email=None, recipient_list=[to])
+    except Exception as exc:  # noqa: BLE001 - an e-mail must never fail the batch
+        logger.warning("batch summary e-mail to %s failed: %s", to, exc)
+
+
+# --- Sending ------------------------------------------------------------------------------
+
+
+def delivery_send(*, delivery_id: Any) -> str:
+    """One attempt. Taken with a guarded UPDATE so two workers never send it at once."""
+    now = timezone.now()
+    # While sending, next_attempt_at is the attempt's deadline: past it, the sweep takes the
+    # delivery back (its sender died).
+    deadline = now + timedelta(seconds=settings.WEBHOOK_TIMEOUT_SECONDS * 3)
+    taken = WebhookDelivery.objects.filter(
+        pk=delivery_id, status=DeliveryStatus.PENDING
+    ).update(status=DeliveryStatus.SENDING, attempts=F("attempts") + 1, next_attempt_at=deadline)
+    if not taken:
+        return "skipped"
+    delivery = WebhookDelivery.objects.select_related("webhook").get(pk=delivery_id)
+    hook = delivery.webhook
+    if not hook.active:
+        return _finish(delivery, DeliveryStatus.FAILED, error="The webhook is switched off.")
+    body = json.dumps(delivery.payload, separators=(",", ":"), sort_keys=True).encode()
+    headers = {"Content-Type": "application/json", "Atelier-Event": delivery.event,
+               "Atelier-Delivery": str(delivery.pk),
+               SIGNATURE_HEADER: signature(hook.secret, int(time.time()), body)}
+    try:
+        answer = post_json(hook.url, body, headers, timeout=settings.WEBHOOK_TIMEOUT_SECONDS)
+    except DestinationRefused as exc:
+        return _finish(delivery, DeliveryStatus.FAILED, error=str(exc))
+    except Exception as exc:  # noqa: BLE001 - timeouts, refused connections: retried
+        return _retry_or_fail(delivery, error=f"{type(exc).__name__}: {exc}"[:500])
+    delivery.response_code = answer.status
+    delivery.response_ms = answer.elapsed_ms
+    if 200 <= answer.status < 300:
+        return _finish(delivery, DeliveryStatus.SUCCEEDED)
+    if answer.status == 429 or answer.status >= 500:
+        return _retry_or_fail(delivery, error=f"HTTP {answer.status}")
+    return _finish(delivery, DeliveryStatus.FAILED, error=f"HTTP {answer.status}: not retried")
+
+
+def _retry_or_fail(delivery: WebhookDelivery, *, error: str) -> str:
+    if delivery.attempts >= MAX_ATTEMPTS:
+        return _finish(delivery, DeliveryStatus.FAILED, error=error)
+    delay = RETRY_DELAYS[delivery.attempts - 1] * random.uniform(0.8, 1.2)  # noqa: S311
+    WebhookDelivery.objects.filter(pk=delivery.pk).update(
+        status=DeliveryStatus.PENDING, last_error=error, response_code=delivery.response_code,
+        response_ms=delivery.response_ms,
+        next_attempt_at=timezone.now() + timedelta(seconds=delay))
+    return "retry"
+
+
+def _finish(delivery: WebhookDelivery, status: str, *, error: str = "") -> str:
+    WebhookDelivery.objects.filter(pk=delivery.pk).update(
+        status=status, last_error=error, response_code=delivery.response_code,
+        response_ms=delivery.response_ms, finished_at=timezone.now(), next_attempt_at=None)
+    hook = delivery.webhook
+    if status == DeliveryStatus.SUCCEEDED:
+        Webhook.objects.filter(pk=hook.pk).update(consecutive_failures=0)
+    else:
+        Webhook.objects.filter(pk=hook.pk).update(
+            consecutive_failures=F("consecutive_failures") + 1)
+        hook.refresh_from_db()
+        if hook.active and hook.consecutive_failures >= settings.WEBHOOK_DISABLE_AFTER:
+            reason = (f"Switched off after {hook.consecutive_failures} failed deliveries in a "
+                      f"row; last: {error}")[:300]
+            Webhook.objects.filter(pk=hook.pk).update(active=False, disabled_reason=reason)
+            activity_record(org_id=hook.organization_id, tool="webhooks",
+                            action="Webhook switched off", status=ActivityStatus.ERROR,
+                            details=f"{hook.url}: {reason}")
+    return status
+
+
+def delivery_redeliver(*, delivery: WebhookDelivery) -> WebhookDelivery:
+    """Send a delivery again (same id: receivers drop repeats by it)."""
+    WebhookDelivery.objects.filter(pk=delivery.pk).exclude(status=DeliveryStatus.SENDING).update(
+        status=DeliveryStatus.PENDING, next_attempt_at=timezone.now(), finished_at=None)
+    transaction.on_commit(lambda: _enqueue([delivery.pk]))
+    delivery.refresh_from_db()
+    return delivery
+
+
+def deliveries_due() -> int:
+    """Enqueue deliveries whose next attempt is due (beat), and take back ones whose sender
+    died mid-attempt."""
+    now = timezone.now()
+    WebhookDelivery.objects.filter(status=DeliveryStatus.SENDING,
+                                   next_attempt_at__lte=now).update(status=DeliveryStatus.PENDING)
+    due = list(WebhookDelivery.objects.filter(status=DeliveryStatus.PENDING,
+                                              next_attempt_at__lte=now)
+               .values_list("pk", flat=True)[:500])
+    _enqueue(due)
+    return len(due)
