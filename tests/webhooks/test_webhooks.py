@@ -13,6 +13,8 @@ from urllib.parse import urlsplit
 import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
+from webhooks.models import BatchCompletion, Webhook, WebhookDelivery
+from webhooks.services import deliveries_due, delivery_send
 
 from jobs.models import Activity, Job
 from jobs.services import job_fail, job_start, job_submit_batch, job_succeed
@@ -20,8 +22,6 @@ from tests.conftest import client_for
 from tests.support.factories import UserFactory
 from tests.support.receiver import Receiver, receiver
 from tools.registry import TOOLS
-from webhooks.models import BatchCompletion, Webhook, WebhookDelivery
-from webhooks.services import delivery_send, deliveries_due
 from workers.engines.base import EngineOutput
 
 pytestmark = pytest.mark.django_db(transaction=True)  # events are sent after commit
