@@ -38,7 +38,7 @@ def partner(db: Any) -> User:
 
 @pytest.fixture
 def staff(db: Any) -> User:
-    return UserFactory(is_staff=True)
+    return UserFactory(is_staff=True, is_superuser=True)
 
 
 @pytest.fixture

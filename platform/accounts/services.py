@@ -51,7 +51,8 @@ def partner_create(
     elif user.organization_id is None:
         user.organization = org
     if staff:
-        user.is_staff = True
+        # Atelier's own ops: the whole admin (jobs, organisations, drive folders, models).
+        user.is_staff = user.is_superuser = True
     if password:
         user.set_password(password)
     elif created:

@@ -44,6 +44,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.observability.RequestIdMiddleware",
     "config.middleware.DatabaseUnavailableMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -328,11 +329,23 @@ QUEUE_CONCURRENCY = {
 FLOWER_BASIC_AUTH = env.str("FLOWER_BASIC_AUTH", default="ops:atelier")
 
 # --- Logging ------------------------------------------------------------------------------
+# JSON lines carrying request_id and job_id; LOG_FORMAT=plain for people reading a terminal.
+LOG_FORMAT = env.str("LOG_FORMAT", default="json")
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"context": {"()": "config.observability.ContextFilter"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s%(job_id)s] "
+                            "%(message)s"},
+        "json": {"()": "pythonjsonlogger.json.JsonFormatter",
+                 "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s "
+                        "%(job_id)s", "rename_fields": {"asctime": "time",
+                                                        "levelname": "level"}},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT,
+                             "filters": ["context"]}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {"django.request": {"level": "ERROR"}},
 }

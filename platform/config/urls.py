@@ -4,7 +4,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from mozilla_django_oidc.views import OIDCAuthenticationRequestView
 
 from accounts.views import PartnerCallbackView, PartnerLoginView, signin_refused_page
-from config import errors, views
+from config import errors, observability, views
 from config.routing import both
 
 api: list[URLPattern | URLResolver] = [
@@ -20,6 +20,7 @@ api: list[URLPattern | URLResolver] = [
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("readyz", views.readyz, name="readyz"),
+    path("metrics", observability.metrics, name="metrics"),
     path("admin/", admin.site.urls),
     path("auth/login/", PartnerLoginView.as_view(), name="signin-form"),
     path("auth/refused/", signin_refused_page, name="signin-refused"),

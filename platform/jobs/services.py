@@ -407,8 +407,10 @@ def job_run(*, job_id: str) -> str:
     """Run one job end to end in this worker. Safe to call twice for the same job."""
     from celery.exceptions import SoftTimeLimitExceeded
 
+    from config.observability import job_id_var
     from workers.engines.registry import ENGINES
 
+    job_id_var.set(str(job_id))  # every log line of this run carries the job id
     try:
         job = job_start(job_id=job_id)
     except (OperationalError, InterfaceError):
