@@ -29,6 +29,9 @@ APP_KEY_PROPERTY = "atelier_key"
 # ("photo\u202egnp.exe" shows as "photoexe.png"); a delivered name never needs them.
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 MAX_NAME_BYTES = 255  # the common file-system limit (ext4, APFS, NTFS in UTF-16 units)
+# Drive allows 124 bytes per appProperty, key and value together; "atelier_key" takes 11.
+# One limit for every backend, so that a key that works on one works on all.
+MAX_APP_KEY_BYTES = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,13 +99,28 @@ def write_once(
     return drive.write(folder, name, data, content_type, app_key=app_key), True
 
 
+def check_app_key(app_key: str) -> str:
+    """Refuse keys some backend could not store: empty, over 100 bytes, control characters.
+
+    Callers with longer natural keys pass a digest (e.g. sha256 hex: 64 bytes).
+    """
+    if not isinstance(app_key, str) or not app_key:
+        raise DriveRefused("app_key must be a non-empty string", code="bad_app_key")
+    if len(app_key.encode("utf-8")) > MAX_APP_KEY_BYTES:
+        raise DriveRefused(f"app_key is longer than {MAX_APP_KEY_BYTES} bytes; pass a digest",
+                           code="bad_app_key")
+    if any(unicodedata.category(ch) == "Cc" for ch in app_key):
+        raise DriveRefused("app_key contains control characters", code="bad_app_key")
+    return app_key
+
+
 def safe_name(name: str) -> str:
     """The name a write stores: one that can never leave its folder or disguise itself.
 
     NFC-normalised (so that "é" typed on macOS and on Windows is one name), path separators
-    replaced by "_", surrounding whitespace stripped. Names that cannot be made safe by a
-    substitution that keeps them recognisable (control characters, bidi overrides, empty,
-    "." or "..", hidden names, over 255 bytes) are refused rather than guessed at.
+    and leading dots replaced by "_" ("../x.png" -> "___x.png"), surrounding whitespace
+    stripped. Names that no recognisable substitution makes safe (control characters, bidi
+    overrides, empty, "." or "..", over 255 bytes) are refused rather than guessed at.
     """
     if not isinstance(name, str):
         raise DriveRefused(f"file name must be a string, not {type(name).__name__}",
@@ -116,9 +134,10 @@ def safe_name(name: str) -> str:
         raise DriveRefused(f"file name {name!r} is empty or a directory reference",
                            code="bad_name")
     if cleaned.startswith("."):
-        # Hidden names are where clients keep temporary files and sidecars; a delivered file
-        # must be visible to the people collecting it.
-        raise DriveRefused(f"file name {name!r} starts with '.'", code="bad_name")
+        # Hidden names are where clients keep temporary files and sidecars, and a delivered
+        # file must be visible to the people collecting it: leading dots become "_".
+        stripped = cleaned.lstrip(".")
+        cleaned = "_" * (len(cleaned) - len(stripped)) + stripped
     if len(cleaned.encode("utf-8")) > MAX_NAME_BYTES:
         raise DriveRefused(f"file name {name[:40]!r}... is longer than {MAX_NAME_BYTES} bytes",
                            code="bad_name")

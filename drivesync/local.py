@@ -34,7 +34,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
-from drivesync.base import DriveFile, safe_name, sniff_content_type
+from drivesync.base import DriveFile, check_app_key, safe_name, sniff_content_type
 from drivesync.errors import DriveError, DriveNotFound, DriveQuotaExceeded, DriveRefused
 
 _SIDECAR_DIR = ".atelier"
@@ -121,6 +121,7 @@ class LocalDrive:
             return fh.read()
 
     def find_by_key(self, folder: str, app_key: str) -> DriveFile | None:
+        check_app_key(app_key)
         directory = self.folder_path(folder)
         record = _read_json(directory / _SIDECAR_DIR / "keys" / f"{_digest(app_key)}.json")
         if record is None or record.get("app_key") != app_key:
@@ -148,6 +149,8 @@ class LocalDrive:
     ) -> DriveFile:
         directory = self.folder_path(folder)
         name = safe_name(name)
+        if app_key is not None:
+            check_app_key(app_key)
         target = directory / name
         self._atomic_write(target, data)
         found = self._stat_file(directory, name)

@@ -3,6 +3,7 @@ delivery of job outputs to output folders."""
 
 from __future__ import annotations
 
+import functools
 import logging
 import mimetypes
 import posixpath
@@ -61,9 +62,7 @@ def drive_folders_ensure(*, org: Organization) -> list[DriveFolder]:
 def drive_client(folder: DriveFolder) -> Any:
     """The client that speaks to the folder's drive."""
     if folder.kind == DriveKind.LOCAL:
-        from drivesync.local import LocalDrive
-
-        return LocalDrive(settings.DRIVES_ROOT)
+        return _local_drive(str(settings.DRIVES_ROOT))
     if folder.kind == DriveKind.GOOGLE:
         from drivesync.google import GoogleDrive
 
@@ -75,6 +74,14 @@ def drive_client(folder: DriveFolder) -> Any:
     bucket, _, prefix = folder.locator.partition("/")
     client = boto3.client("s3", endpoint_url=settings.AWS_S3_ENDPOINT_URL or None)
     return S3Drive(bucket, prefix, client=client)
+
+
+@functools.lru_cache(maxsize=4)
+def _local_drive(root: str) -> Any:
+    """One LocalDrive per process and root: it caches file revisions (hashes) in memory."""
+    from drivesync.local import LocalDrive
+
+    return LocalDrive(Path(root))
 
 
 def folder_locator(folder: DriveFolder) -> str:
