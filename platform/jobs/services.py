@@ -429,7 +429,12 @@ def job_run(*, job_id: str) -> str:
         return "failed"
     with RunContext(job.pk, lease) as run:
         try:
-            outputs = engine(dict(job.input), run.progress)
+            params = dict(job.input)
+            if tool.url_inputs or "_sources" in params:
+                from workers.inputs import inputs_resolve
+
+                params = inputs_resolve(params, url_inputs=tool.url_inputs)
+            outputs = engine(params, run.progress)
         except JobAborted:
             return "aborted"
         except SoftTimeLimitExceeded:

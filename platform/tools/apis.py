@@ -22,6 +22,7 @@ from jobs.models import Job, JobStatus
 from jobs.selectors import job_wait
 from jobs.services import job_submit, job_submit_batch
 from tools.registry import TOOLS, Shape, Tool, tool_allowed
+from tools.serializers import CodesInput
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
@@ -133,10 +134,12 @@ class ToolBatchSubmitApi(APIView):
         cards = self.tool.input_serializer(data=request.data, many=True)
         if not cards.is_valid():
             raise _card_errors(cards.errors)
+        payloads = [dict(card) for card in cards.validated_data]
+        if self.tool.slug in CARD_EXPANDERS:
+            payloads = CARD_EXPANDERS[self.tool.slug](self.tool, request_org(request), payloads)
         submitted = job_submit_batch(
             org=request_org(request), user=request_partner(request), tool=self.tool,
-            payloads=[dict(card) for card in cards.validated_data],
-            idempotency_key=idempotency_key(request),
+            payloads=payloads, idempotency_key=idempotency_key(request),
         )
         context = {"request": request}
         body = {"batch_id": submitted.batch_id, "count": len(submitted.jobs),
@@ -207,7 +210,7 @@ class ToolDirectApi(APIView):
 def tool_view(tool: Tool) -> Any:
     """The view of a tool's spec call, by the shape it answers in."""
     base = {Shape.JOB: ToolJobSubmitApi, Shape.BATCH: ToolBatchSubmitApi,
-            Shape.DIRECT: ToolDirectApi}[tool.shape]
+            Shape.DIRECT: ToolDirectApi, Shape.SYNC: ToolSyncApi}[tool.shape]
     request_schema: Any = tool.input_serializer
     if tool.shape == Shape.BATCH and tool.input_serializer is not None:
         request_schema = tool.input_serializer(many=True)
@@ -223,3 +226,143 @@ def tool_view(tool: Tool) -> Any:
     Api.tool = tool
     Api.__name__ = Api.__qualname__ = f"{tool.slug.title().replace('.', '').replace('-', '')}Api"
     return Api.as_view()
+
+
+class ToolSyncApi(APIView):
+    """A drive-fed tool: take in the new files of its input folders (202 with what was
+    queued and what was skipped, and why)."""
+
+    tool: Tool
+
+    def get_permissions(self) -> list[Any]:
+        return [IsPartner(), ToolAllowed()]
+
+    def post(self, request: Request) -> Response:
+        from drives.sync import SyncRefused, drive_sync
+
+        if not isinstance(request.data, dict):
+            raise ValidationError({"non_field_errors": ["Expected a JSON object."]})
+        assert self.tool.input_serializer is not None
+        options = self.tool.input_serializer.validated(request.data)  # type: ignore[attr-defined]
+        try:
+            result = drive_sync(org=request_org(request), user=request_partner(request),
+                                tool=self.tool, options=dict(options))
+        except SyncRefused as exc:
+            raise ValidationError({"non_field_errors": [str(exc)]}) from exc
+        context = {"request": request}
+        body = {"batch_id": result.batch_id, "count": len(result.jobs),
+                "jobs": JobSerializer(result.jobs, many=True, context=context).data,
+                "skipped": result.skipped}
+        return Response(body, status=status.HTTP_202_ACCEPTED)
+
+
+def _with_library_model(tool: Tool, org: Any, cards: list[dict[str, Any]]
+                        ) -> list[dict[str, Any]]:
+    """Earfit dresses every library model; Baghold one of the bag's gender."""
+    from tools.models import LibraryModel
+
+    models = list(LibraryModel.objects.filter(organization=org))
+    if not models:
+        raise ValidationError({"non_field_errors": [
+            "Your model library is empty: ask Atelier to add your models."]})
+    payloads = []
+    for card in cards:
+        if tool.slug == "earfit":
+            chosen = models
+        else:
+            gender = str(card.get("Gender", "")).lower()
+            chosen = [m for m in models if m.gender == gender][:1]
+            if not chosen:
+                raise ValidationError({"non_field_errors": [
+                    f"Your model library has no {gender} model."]})
+        for model in chosen:
+            payloads.append({**card, "model": model.code, "model_name": model.name,
+                             "model_height_cm": model.height_cm,
+                             "_sources": {"model_image": {"storage": model.photo.name}}})
+    return payloads
+
+
+# Batch tools whose cards become jobs with library models.
+CARD_EXPANDERS: dict[str, Callable[[Tool, Any, list[dict[str, Any]]], list[dict[str, Any]]]] = {
+    "earfit": _with_library_model, "baghold": _with_library_model,
+}
+
+
+def _restyle_output(job: Job, request: Request) -> dict[str, Any]:
+    body = _image_output(job, request)
+    if not body["success"]:
+        return body
+    first = job.outputs.order_by("index").first()
+    return {"image_data": body["image_data"]["data"],
+            "filename": first.filename if first else f"{job.tool}.png"}
+
+
+def _url_output(job: Job, request: Request) -> dict[str, Any]:
+    body = _image_output(job, request)
+    return {"success": body["success"], "url": body.get("url"), "job_id": body["job_id"]}
+
+
+def _plain_image_output(job: Job, request: Request) -> dict[str, Any]:
+    body = _image_output(job, request)
+    if body["success"]:
+        body["image_data"] = body["image_data"]["data"]  # the page reads a base64 string
+    return body
+
+
+DIRECT_RESPONSES.update({
+    "restyle": _restyle_output,  # {image_data, filename}
+    "virtual-try-on": _url_output,  # {url}
+    "garment-integration": _plain_image_output,  # {success, image_data (png) | url}
+    "ecommerce-asset": _plain_image_output,  # {success, image_data (jpeg) | url}
+})
+
+
+class CatalogVideoInputsApi(APIView):
+    """DELETE /api/catalog-video/inputs {codes: [...]}: the Clean Input step."""
+
+    @extend_schema(request=CodesInput, responses={200: OpenApiTypes.OBJECT})
+    def delete(self, request: Request) -> Response:
+        from drives.sync import drive_inputs_delete
+
+        data = CodesInput.validated(request.data)
+        return Response(drive_inputs_delete(org=request_org(request), tool="spinview",
+                                            codes=data["codes"]))
+
+
+class LibraryModelListApi(APIView):
+    """GET /api/models/: the organisation's model library."""
+
+    class OutputSerializer(serializers.Serializer):
+        id = serializers.CharField(source="code")
+        name = serializers.CharField()
+        gender = serializers.CharField()
+        height_cm = serializers.IntegerField()
+        image = serializers.SerializerMethodField()
+
+        def get_image(self, obj: Any) -> str:
+            path = reverse("library-model-photo", kwargs={"code": obj.code})
+            return str(self.context["request"].build_absolute_uri(path))
+
+    @extend_schema(responses=OutputSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        from tools.models import LibraryModel
+
+        models = LibraryModel.objects.filter(organization=request_org(request))
+        return Response(self.OutputSerializer(models, many=True,
+                                              context={"request": request}).data)
+
+
+class LibraryModelPhotoApi(APIView):
+    """A library model's photo, for the pages of the organisation it belongs to."""
+
+    @extend_schema(responses={(200, "image/*"): OpenApiTypes.BINARY})
+    def get(self, request: Request, code: str) -> Any:
+        from django.http import FileResponse
+        from rest_framework.exceptions import NotFound
+
+        from tools.models import LibraryModel
+
+        model = LibraryModel.objects.filter(organization=request_org(request), code=code).first()
+        if model is None:
+            raise NotFound("No such model.")
+        return FileResponse(model.photo.open("rb"))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -10,11 +10,19 @@ from django.conf import settings
 from rest_framework.serializers import Serializer
 
 from tools.serializers import (
+    BagCard,
     DiagnosticsSleepInput,
+    EarringCard,
+    EcommerceAssetInput,
+    GarmentIntegrationInput,
     RebodyInput,
     RecolorCard,
     RefabricCard,
+    RemodelInput,
     ReshapeCard,
+    RestyleInput,
+    SyncInput,
+    TryOnInput,
 )
 from workers.queues import QUEUES
 
@@ -23,6 +31,7 @@ class Shape(StrEnum):
     JOB = "job"  # answers 202 with the job
     DIRECT = "direct"  # waits for the job and answers in the spec's shape
     BATCH = "batch"  # answers 202 with {batch_id, count, jobs}
+    SYNC = "sync"  # takes in new files of the input drive folder as a batch
 
 
 class Access(StrEnum):
@@ -48,9 +57,9 @@ class Tool:
     # Seed for the ETA until the tool has run-time history of its own.
     expected_seconds: float = 60.0
     access: Access = Access.OPEN
-    # Input fields holding image URLs: the worker fetches them (safely) and hands the engine
-    # the bytes under the same name without "_url" (image_url → image).
-    url_inputs: tuple[str, ...] = ()
+    # Input fields holding image URLs → the engine parameter that gets the fetched bytes
+    # (the worker fetches them safely, or reads them from our drives).
+    url_inputs: dict[str, str] = field(default_factory=dict)
     # The spec's call, e.g. "recoloring/recolor" for POST /api/recoloring/recolor.
     endpoint: str | None = None
     # Soft/hard time limits; the queue's when not given.
@@ -92,40 +101,56 @@ TOOLS: dict[str, Tool] = {
         Tool("tonelab", "Tonelab", "editorial", "/tonelab", "V1.0",
              eta_text="about 35 seconds", expected_seconds=35),
         Tool("garment-integration", "Garment Integration", "editorial", "/restyle-editorial",
-             "V1.0", eta_text="about 20 seconds", expected_seconds=20),
+             "V1.0", eta_text="about 20 seconds", expected_seconds=20,
+             engine="garment_integration", input_serializer=GarmentIntegrationInput,
+             shape=Shape.DIRECT, endpoint="restyle-editorial/process",
+             url_inputs={"garment_url": "garment", "outfit_url": "outfit"}),
         Tool("editorial-product", "Editorial Product", "editorial", "/editorial-product", "V1.0",
              eta_text="about 30 seconds", expected_seconds=30),
         _locked("editorial-video", "Editorial Video", "editorial"),
         _locked("digital-twin", "Digital Twin", "editorial"),
         Tool("remodel", "Remodel", "ecommerce", "/remodel", "V1.0", queue="batch",
-             eta_text="about 15 seconds", expected_seconds=15),
+             eta_text="about 15 seconds", expected_seconds=15, engine="remodel",
+             input_serializer=RemodelInput, shape=Shape.SYNC, endpoint="remodel/process"),
         Tool("earfit", "Earfit", "ecommerce", "/earring-catalog", "V1.0", queue="batch",
-             eta_text="about 17 seconds per earring", expected_seconds=17),
+             eta_text="about 17 seconds per earring", expected_seconds=17, engine="earfit",
+             input_serializer=EarringCard, shape=Shape.BATCH, endpoint="earring-catalog/process",
+             url_inputs={"ring_image": "ring_image"}),
         Tool("baghold", "Baghold", "ecommerce", "/bag-holder", "V1.0", queue="batch",
-             eta_text="about 90 seconds per bag", expected_seconds=90),
+             eta_text="about 90 seconds per bag", expected_seconds=90, engine="baghold",
+             input_serializer=BagCard, shape=Shape.BATCH, endpoint="bag-holder/process",
+             url_inputs={"Bag_Url": "bag_image"}),
         Tool("spinview", "Spinview", "ecommerce", "/catalog-video", "V1.0", queue="video",
-             eta_text="about 110 seconds per video", expected_seconds=110),
+             eta_text="about 110 seconds per video", expected_seconds=110, engine="spinview",
+             input_serializer=SyncInput, shape=Shape.SYNC, endpoint="catalog-video/sync"),
         Tool("restyle", "Restyle", "ecommerce", "/restyle-tool", "V1.0",
-             eta_text="about 18 seconds", expected_seconds=18),
+             eta_text="about 18 seconds", expected_seconds=18, engine="restyle",
+             input_serializer=RestyleInput, shape=Shape.DIRECT,
+             endpoint="restyle/garment-restyle",
+             url_inputs={"garment_url": "garment", "outfit_url": "outfit"}),
         Tool("rebody", "Rebody", "ecommerce", "/rebody", "V1.0",
              eta_text="about 1-2 minutes", expected_seconds=90, engine="rebody",
-             input_serializer=RebodyInput, shape=Shape.DIRECT, url_inputs=("image_url",),
+             input_serializer=RebodyInput, shape=Shape.DIRECT, url_inputs={"image_url": "image"},
              endpoint="rebody/process"),
         Tool("flats", "Flats Ecommerce", "ecommerce", "/flats-catalog", "V1.0", queue="batch",
-             eta_text="about 150 seconds", expected_seconds=150),
+             eta_text="about 150 seconds", expected_seconds=150, engine="flats",
+             input_serializer=SyncInput, shape=Shape.SYNC, endpoint="flats-catalog/sync"),
         Tool("ecommerce-asset", "Ecommerce Asset", "ecommerce", "/catalog-asset", "V1.0",
-             eta_text="about 1 minute", expected_seconds=60),
+             eta_text="about 1 minute", expected_seconds=60, engine="ecommerce_asset",
+             input_serializer=EcommerceAssetInput, shape=Shape.DIRECT,
+             endpoint="catalog-asset/process",
+             url_inputs={"garment_url": "garment", "outfit_url": "outfit"}),
         Tool("recolor", "Recolor", "design", "/recoloring", "V1.0", queue="batch",
              eta_text="about 90 seconds", expected_seconds=90, engine="recolor",
-             input_serializer=RecolorCard, shape=Shape.BATCH, url_inputs=("image_url",),
+             input_serializer=RecolorCard, shape=Shape.BATCH, url_inputs={"image_url": "image"},
              endpoint="recoloring/recolor"),
         Tool("refabric", "Refabric", "design", "/refabric", "V1.0", queue="batch",
              eta_text="about 90 seconds", expected_seconds=90, engine="refabric",
-             input_serializer=RefabricCard, shape=Shape.BATCH, url_inputs=("image_url",),
+             input_serializer=RefabricCard, shape=Shape.BATCH, url_inputs={"image_url": "image"},
              endpoint="refabricing/refabric"),
         Tool("reshape", "Reshape", "design", "/reshaping", "V1.0", queue="batch",
              eta_text="about 90 seconds", expected_seconds=90, engine="reshape",
-             input_serializer=ReshapeCard, shape=Shape.BATCH, url_inputs=("image_url",),
+             input_serializer=ReshapeCard, shape=Shape.BATCH, url_inputs={"image_url": "image"},
              endpoint="reshaping/reshape"),
         Tool("open-lab", "Open Lab", "design", "/open-lab", "V1.0",
              eta_text="about 30 seconds", expected_seconds=30),
@@ -133,7 +158,9 @@ TOOLS: dict[str, Tool] = {
         Tool("tech-pack", "Tech Pack Lab", "design", "/tech-pack", "Beta",
              eta_text="30-120 seconds per step", expected_seconds=60),
         Tool("virtual-try-on", "Virtual Try-On", "commercial", "/virtual-try-on", "V1.0",
-             eta_text="about 2 minutes", expected_seconds=120),
+             eta_text="about 2 minutes", expected_seconds=120, engine="virtual_try_on",
+             input_serializer=TryOnInput, shape=Shape.DIRECT, endpoint="try-on",
+             url_inputs={"garmentUrl": "garment", "modelUrl": "model"}),
         Tool("model-swap", "Model Swap", "commercial", "/model-swapper", "V1.0",
              eta_text="about 1 minute", expected_seconds=60),
         _locked("virtual-try-on-app", "Virtual Try-On App", "commercial", "Private",

@@ -176,3 +176,93 @@ class RebodyInput(StrictSerializer):
             raise serializers.ValidationError(
                 "The image URL must start with http and end with an image extension.")
         return value
+
+
+# --- Placement and composition tools (part 1 §7, part 2 §3 and §7) -------------------------
+
+MIN_RING_IN, MAX_RING_IN = 0.5, 10.0
+
+
+class EarringCard(StrictSerializer):
+    class Meta:
+        list_serializer_class = CardList
+
+    ring_image = CardImageUrlField()
+    ring_height_in = serializers.FloatField(
+        min_value=MIN_RING_IN, max_value=MAX_RING_IN,
+        error_messages={"min_value": "Ring height must be between 0.5 and 10 inches.",
+                        "max_value": "Ring height must be between 0.5 and 10 inches."})
+
+    INCOMPLETE = "Please add at least one earring with its image URL and ring height."
+
+
+class BagCard(StrictSerializer):
+    """Dimensions in centimetres (the spec does not say; the API docs state it)."""
+
+    class Meta:
+        list_serializer_class = CardList
+
+    Bag_Url = CardImageUrlField()
+    Width = serializers.FloatField(min_value=1, max_value=300, help_text="centimetres")
+    Height = serializers.FloatField(min_value=1, max_value=300, help_text="centimetres")
+    Depth = serializers.FloatField(min_value=0, max_value=200, help_text="centimetres")
+    Handle = serializers.FloatField(min_value=0, max_value=200, required=False, allow_null=True,
+                                    help_text="handle drop, centimetres (optional)")
+    Strap = serializers.FloatField(min_value=0, max_value=200, required=False, allow_null=True,
+                                   help_text="strap drop, centimetres (optional)")
+    Gender = serializers.ChoiceField(choices=("Male", "Female"))
+
+    INCOMPLETE = "Please add at least one bag with its URL, dimensions and gender."
+
+
+class _PairInput(StrictSerializer):
+    """Two URLs, both required (trimmed), with the page's message when one is missing."""
+
+    MISSING = ""
+    FIELDS: tuple[str, str] = ("", "")
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict) and not all(str(data.get(f) or "").strip()
+                                              for f in self.FIELDS):
+            raise serializers.ValidationError({"non_field_errors": [self.MISSING]})
+        return super().to_internal_value(data)
+
+
+class TryOnInput(_PairInput):
+    garmentUrl = serializers.URLField()  # noqa: N815 - the spec's field names
+    modelUrl = serializers.URLField()  # noqa: N815
+    MISSING = "Provide both Desired Garment URL and Base Image URL."
+    FIELDS = ("garmentUrl", "modelUrl")
+
+
+class RestyleInput(_PairInput):
+    garment_url = serializers.URLField()
+    outfit_url = serializers.URLField()
+    MISSING = "Provide both Full Body Outfit URL and Garment Shot URL."
+    FIELDS = ("garment_url", "outfit_url")
+
+
+class GarmentIntegrationInput(RestyleInput):
+    MISSING = "Provide both Editorial Image URL and Product Image URL."
+
+
+class EcommerceAssetInput(RestyleInput):
+    MISSING = "Provide both Accessory URL and Base Model Image URL."
+
+
+class RemodelInput(StrictSerializer):
+    modelId = serializers.CharField(max_length=64)  # noqa: N815 - the spec's field names
+    modelPicture = serializers.CharField(required=False, allow_blank=True, max_length=2000)  # noqa: N815
+
+
+class SyncInput(StrictSerializer):
+    action = serializers.ChoiceField(choices=("sync",), default="sync")
+    timestamp = serializers.CharField(required=False, allow_blank=True, max_length=64)
+    categories = serializers.ListField(
+        child=serializers.ChoiceField(choices=("shoes", "bottom", "top", "overlayer")),
+        required=False)
+
+
+class CodesInput(StrictSerializer):
+    codes = serializers.ListField(child=serializers.CharField(max_length=100), allow_empty=False,
+                                  max_length=1000)

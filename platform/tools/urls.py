@@ -1,10 +1,19 @@
 from config.routing import both
-from tools.apis import ToolListApi, tool_view
+from tools.apis import (
+    CatalogVideoInputsApi,
+    LibraryModelListApi,
+    LibraryModelPhotoApi,
+    ToolListApi,
+    tool_view,
+)
 from tools.registry import TOOLS
 
 urlpatterns = [
     *both("tools/", ToolListApi.as_view(), "tool-list"),
     *both("diagnostics/sleep", tool_view(TOOLS["diagnostics.sleep"]), "diagnostics-sleep"),
+    *both("models/", LibraryModelListApi.as_view(), "library-models"),
+    *both("models/<slug:code>/photo", LibraryModelPhotoApi.as_view(), "library-model-photo"),
+    *both("catalog-video/inputs", CatalogVideoInputsApi.as_view(), "catalog-video-inputs"),
 ]
 # The spec's calls (e.g. POST /api/recoloring/recolor), one per tool that declares one.
 for _tool in TOOLS.values():

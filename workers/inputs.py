@@ -1,0 +1,61 @@
+"""Turn a job's input references into the bytes its engine takes.
+
+A reference is a URL (fetched with the address checks of workers.fetch, or read straight
+from our drive when it is one of our signed drive links), a drive file, or a file in our
+storage (library model photos). Lists of references give lists of bytes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.files.storage import default_storage
+
+from drives.models import DriveFolder
+from drives.services import drive_client, drive_file_from_url, folder_locator
+from workers.engines.base import EngineError
+
+
+def _read(ref: Any) -> bytes:
+    if isinstance(ref, list):
+        raise EngineError("bad_input", "Nested input lists are not supported.")
+    if "url" in ref:
+        ours = drive_file_from_url(str(ref["url"]))
+        if ours is not None:
+            folder, file_id = ours
+            return bytes(drive_client(folder).read(folder_locator(folder), file_id))
+        from workers.fetch import fetch_image
+
+        return fetch_image(str(ref["url"]), allow=settings.OUTBOUND_ALLOW)
+    if "drive" in ref:
+        source = DriveFolder.objects.filter(pk=ref["drive"]["folder"]).first()
+        if source is None:
+            raise EngineError("input_missing", "The input drive folder no longer exists.")
+        return bytes(drive_client(source).read(folder_locator(source), ref["drive"]["file"]))
+    if "storage" in ref:
+        try:
+            with default_storage.open(ref["storage"], "rb") as handle:
+                return bytes(handle.read())
+        except FileNotFoundError as exc:
+            raise EngineError("input_missing", "A library photo is missing.") from exc
+    raise EngineError("bad_input", "Unknown input reference.")
+
+
+def _resolve(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_resolve(v) for v in value]
+    if isinstance(value, dict) and not ({"url", "drive", "storage"} & set(value)):
+        return {k: _resolve(v) for k, v in value.items()}  # e.g. Flats: {category: {view: ref}}
+    return _read(value)
+
+
+def inputs_resolve(params: dict[str, Any], *, url_inputs: dict[str, str]) -> dict[str, Any]:
+    """The engine's parameters: the job's input with every reference replaced by bytes."""
+    resolved = dict(params)
+    sources: dict[str, Any] = dict(resolved.pop("_sources", None) or {})
+    for field, name in url_inputs.items():
+        if resolved.get(field):
+            sources[name] = {"url": resolved[field]}
+    for name, ref in sources.items():
+        resolved[name] = _resolve(ref)
+    return resolved
