@@ -3,6 +3,7 @@ import { Route, Routes } from 'react-router-dom';
 
 import { RequireAuth } from '@/components/auth/require-auth';
 import { AppLayout } from '@/components/layout/app-layout';
+import { TOOL_ROUTES } from '@/lib/tools';
 
 // One chunk per route keeps the first page small.
 const LoginPage = lazy(() =>
@@ -11,9 +12,25 @@ const LoginPage = lazy(() =>
 const HomePage = lazy(() =>
   import(/* webpackChunkName: "route-home" */ '@/features/home/home-page').then((m) => ({ default: m.HomePage })),
 );
+// Until each tool's own page lands, every tool route shares this frame (one chunk).
+const ToolFramePage = lazy(() =>
+  import(/* webpackChunkName: "route-tool-frame" */ '@/features/tool-frame/tool-frame-page').then((m) => ({
+    default: m.ToolFramePage,
+  })),
+);
+const DriveBrowserPage = lazy(() =>
+  import(/* webpackChunkName: "route-drive" */ '@/features/drives/drive-browser-page').then((m) => ({
+    default: m.DriveBrowserPage,
+  })),
+);
 const RePatternPage = lazy(() =>
   import(/* webpackChunkName: "route-re-pattern" */ '@/features/coming-soon/re-pattern-page').then((m) => ({
     default: m.RePatternPage,
+  })),
+);
+const RefacePage = lazy(() =>
+  import(/* webpackChunkName: "route-reface" */ '@/features/coming-soon/reface-page').then((m) => ({
+    default: m.RefacePage,
   })),
 );
 const StylistWebPage = lazy(() =>
@@ -37,7 +54,13 @@ export function AppRoutes() {
         <Route path="/login" element={<LoginPage />} />
         <Route element={<RequireAuth />}>
           <Route index element={<HomePage />} />
+          {TOOL_ROUTES.map(({ path, slug }) => (
+            // keyed by slug: moving between tools remounts the frame with the new tool's state
+            <Route key={path} path={path} element={<ToolFramePage key={slug} slug={slug} />} />
+          ))}
+          <Route path="/drives/:folder" element={<DriveBrowserPage />} />
           <Route path="/re-pattern" element={<RePatternPage />} />
+          <Route path="/reface" element={<RefacePage />} />
           <Route path="/stylist-web" element={<StylistWebPage />} />
         </Route>
         <Route path="*" element={<NotFoundPage />} />

@@ -1,8 +1,10 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
+import type { ReactElement } from 'react';
 import { MemoryRouter, type MemoryRouterProps, type NavigationType, useLocation, useNavigationType } from 'react-router-dom';
 
 import { AppRoutes, ROUTER_FUTURE } from '@/app/app-routes';
+import { ToastProvider } from '@/components/ui/toast';
 
 type InitialEntry = NonNullable<MemoryRouterProps['initialEntries']>[number];
 type RouterSnapshot = { location: ReturnType<typeof useLocation>; navigationType: NavigationType };
@@ -13,8 +15,7 @@ function RouterProbe({ onChange }: { onChange: (snapshot: RouterSnapshot) => voi
   return null;
 }
 
-/** Renders the whole app at `route` with a fresh QueryClient that never retries. */
-export function renderApp(route: InitialEntry = '/') {
+function renderWithProviders(ui: ReactElement, route: InitialEntry) {
   const queryClient = new QueryClient({
     defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
   });
@@ -22,7 +23,7 @@ export function renderApp(route: InitialEntry = '/') {
   const result = render(
     <QueryClientProvider client={queryClient}>
       <MemoryRouter initialEntries={[route]} future={ROUTER_FUTURE}>
-        <AppRoutes />
+        {ui}
         <RouterProbe onChange={(value) => (snapshot = value)} />
       </MemoryRouter>
     </QueryClientProvider>,
@@ -35,4 +36,17 @@ export function renderApp(route: InitialEntry = '/') {
       return snapshot;
     },
   };
+}
+
+/** Renders the whole app at `route` with a fresh QueryClient that never retries. */
+export function renderApp(route: InitialEntry = '/') {
+  return renderWithProviders(<AppRoutes />, route);
+}
+
+/**
+ * Renders one shared component (the tool pages' building blocks) with the same providers the
+ * app gives it: a fresh QueryClient, a router and the toast host.
+ */
+export function renderComponent(ui: ReactElement, route: InitialEntry = '/') {
+  return renderWithProviders(<ToastProvider>{ui}</ToastProvider>, route);
 }

@@ -16,3 +16,99 @@ export type ApiErrorBody = {
   message: string;
   fields?: Record<string, string[] | string>;
 };
+
+export type ToolCategory = 'editorial' | 'ecommerce' | 'design' | 'commercial' | 'playground';
+export type ToolBadge = 'V1.0' | 'V2.0' | 'Beta' | 'Locked' | 'Private' | 'Playground';
+export type ToolAccess = 'open' | 'locked' | 'private';
+
+/** One entry of GET /api/tools/. */
+export type Tool = {
+  slug: string;
+  name: string;
+  category: ToolCategory;
+  route: string | null;
+  badge: ToolBadge;
+  access: ToolAccess;
+  /** True when this organisation may not open the tool. */
+  locked: boolean;
+  /** True when the tool's engine is installed. */
+  available: boolean;
+  eta_text: string;
+};
+
+/** One entry of GET /api/queues/. */
+export type ToolQueue = {
+  tool: string;
+  queue: string;
+  queued: number;
+  running: number;
+  avg_seconds: number;
+  eta_seconds: number;
+};
+
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
+
+export type JobOutput = {
+  index: number;
+  filename: string;
+  content_type: string;
+  size: number;
+  sha256: string;
+  url: string;
+};
+
+/** GET /api/jobs/{id}/. */
+export type Job = {
+  id: string;
+  tool: string;
+  status: JobStatus;
+  progress: number;
+  queue_position: number | null;
+  eta_seconds: number | null;
+  input: unknown;
+  error: { code: string; message: string } | null;
+  attempts: number;
+  batch_id: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  outputs: JobOutput[];
+};
+
+export type ActivityStatus = 'Processing' | 'Success' | 'Error';
+
+/** One entry of GET /api/activity/. */
+export type ActivityEntry = {
+  id: number;
+  timestamp: string;
+  tool: string;
+  action: string;
+  status: ActivityStatus;
+  details: string;
+  job_id: string | null;
+};
+
+export type DriveRole = 'input' | 'output';
+export type DriveKind = 'local' | 'google' | 's3';
+
+/** One entry of GET /api/drives/. */
+export type Drive = {
+  tool: string;
+  role: DriveRole;
+  category: 'shoes' | 'bottom' | 'top' | 'overlayer' | null;
+  label: string;
+  folder: string;
+  kind: DriveKind;
+  /** Web link; for local drives "/drives/<folder>". */
+  url: string;
+};
+
+/** One entry of GET /api/drives/{folder}/files. */
+export type DriveFile = {
+  id: string;
+  name: string;
+  size: number;
+  content_type: string;
+  modified_at: string;
+  url: string;
+};

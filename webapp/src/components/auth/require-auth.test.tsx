@@ -43,3 +43,14 @@ test('a server failure on /api/me/ is reported instead of redirecting', async ()
   expect(await screen.findByRole('alert')).toHaveTextContent('could not check your session');
   expect(getRouter().location.pathname).toBe('/');
 });
+
+test('an anonymous visit to a tool page keeps the tool page as the origin', async () => {
+  mockFetch({ 'GET /api/me/': anonymous });
+
+  const { getRouter } = renderApp('/recoloring');
+
+  await screen.findByRole('button', { name: 'ACCESS PLATFORM' });
+  expect(getRouter().location.pathname).toBe('/login');
+  expect(new URLSearchParams(getRouter().location.search).get('next')).toBe('/recoloring');
+  expect(screen.queryByText("This tool's workspace opens in an upcoming release.")).not.toBeInTheDocument();
+});

@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 import { resetAudioContextForTests } from '@/lib/sound';
+import { catalogue } from '@/testing/catalogue';
 import { anonymous, mockFetch, signedIn } from '@/testing/mock-fetch';
 import { renderApp } from '@/testing/render-app';
 import * as browserLocation from '@/utils/browser-location';
@@ -72,7 +73,7 @@ test('sound toggle defaults to on and persists to localStorage', async () => {
   expect(await screen.findByRole('button', { name: 'Sound off' })).toBeInTheDocument();
 });
 
-describe('locked tool entries', () => {
+describe('TOOLS dropdown', () => {
   const oscillatorStarts = jest.fn();
 
   class FakeAudioContext {
@@ -98,10 +99,11 @@ describe('locked tool entries', () => {
     oscillatorStarts.mockReset();
   });
 
-  async function openToolsMenu() {
-    mockFetch({ 'GET /api/me/': signedIn() });
+  async function openToolsMenu(tools = catalogue()) {
+    mockFetch({ 'GET /api/me/': signedIn(), 'GET /api/tools/': { body: tools } });
     const app = renderApp('/');
     await screen.findByRole('heading', { name: 'Editorial Hub' });
+    await waitFor(() => expect(app.queryClient.getQueryData(['tools', 'list'])).toBeDefined());
     await userEvent.click(screen.getByRole('button', { name: /TOOLS/ }));
     return app;
   }
@@ -114,7 +116,8 @@ describe('locked tool entries', () => {
 
     expect(oscillatorStarts).toHaveBeenCalledTimes(1);
     expect(getRouter().location.pathname).toBe('/');
-    expect(within(editorial).getByRole('menuitem', { name: 'Editorial' })).toHaveAttribute('href', '/editorial');
+    expect(within(editorial).getByRole('menuitem', { name: /Digital Twin/ })).toHaveAttribute('aria-disabled', 'true');
+    expect(within(editorial).getByRole('menuitem', { name: 'Editorial V1.0' })).toHaveAttribute('href', '/editorial');
   });
 
   test('no tone when sound is disabled', async () => {
@@ -126,13 +129,69 @@ describe('locked tool entries', () => {
     expect(oscillatorStarts).not.toHaveBeenCalled();
   });
 
-  test('menu lists the three tool groups and closes on Escape', async () => {
+  test('lock state comes from the catalogue: an enabled tool opens, a withdrawn one is denied', async () => {
+    const { getRouter } = await openToolsMenu(
+      catalogue({
+        pattern: { locked: false, route: '/pattern-preview', badge: 'Beta' },
+        recolor: { locked: true },
+      }),
+    );
+    const design = screen.getByRole('group', { name: 'DESIGN' });
+
+    expect(within(design).getByRole('menuitem', { name: 'Pattern Beta' })).toHaveAttribute('href', '/pattern-preview');
+    const recolor = within(design).getByRole('menuitem', { name: /Recolor/ });
+    expect(recolor).not.toHaveAttribute('href');
+    fireEvent.click(recolor);
+    expect(oscillatorStarts).toHaveBeenCalledTimes(1);
+    expect(getRouter().location.pathname).toBe('/');
+  });
+
+  test('the private and playground entries carry their badges and stay disabled', async () => {
     await openToolsMenu();
-    expect(screen.getByRole('group', { name: 'ECOMMERCE' })).toHaveTextContent('Flats Ecommerce');
-    expect(screen.getByRole('group', { name: 'DESIGN' })).toHaveTextContent('Pattern');
+    const others = screen.getByRole('group', { name: 'Unavailable' });
+
+    expect(within(others).getByRole('menuitem', { name: 'Virtual Try-On App Private' })).toHaveAttribute('aria-disabled', 'true');
+    expect(within(others).getByRole('menuitem', { name: 'Live Restyle Private' })).toHaveAttribute('aria-disabled', 'true');
+    expect(within(others).getByRole('menuitem', { name: 'AI Agent Playground' })).toHaveAttribute('aria-disabled', 'true');
+    // the navigation bar does not link to the landing-page-only tools
+    expect(screen.queryByRole('menuitem', { name: /Tech Pack|Model Swap|^Virtual Try-On V/ })).not.toBeInTheDocument();
+  });
+
+  test('an open entry navigates to its tool page and closes the menu', async () => {
+    mockFetch({
+      'GET /api/me/': signedIn(),
+      'GET /api/tools/': { body: catalogue() },
+      'GET /api/queues/': { body: [] },
+    });
+    const { getRouter } = renderApp('/');
+    await screen.findByRole('heading', { name: 'Editorial Hub' });
+    await userEvent.click(screen.getByRole('button', { name: /TOOLS/ }));
+
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Spinview V1.0' }));
+
+    expect(await screen.findByRole('heading', { level: 1, name: /Spinview/ })).toBeInTheDocument();
+    expect(getRouter().location.pathname).toBe('/catalog-video');
+    expect(screen.queryByRole('menu', { name: 'Tools' })).not.toBeInTheDocument();
+  });
+
+  test('keyboard: ArrowDown opens with focus on the first item, arrows move, Escape returns to the trigger', async () => {
+    mockFetch({ 'GET /api/me/': signedIn(), 'GET /api/tools/': { body: catalogue() } });
+    renderApp('/');
+    await screen.findByRole('heading', { name: 'Editorial Hub' });
+    const trigger = screen.getByRole('button', { name: /TOOLS/ });
+    trigger.focus();
+
+    await userEvent.keyboard('{ArrowDown}');
+    expect(await screen.findByRole('menu', { name: 'Tools' })).toBeInTheDocument();
+    expect(trigger).toHaveAttribute('aria-expanded', 'true');
+    await waitFor(() => expect(document.activeElement).toHaveTextContent(/^Editorial/));
+    await userEvent.keyboard('{ArrowDown}');
+    expect(document.activeElement).toHaveTextContent(/^Tonelab/);
+    await userEvent.keyboard('{End}');
+    expect(document.activeElement).toHaveTextContent(/^AI Agent/);
 
     await userEvent.keyboard('{Escape}');
-
     await waitFor(() => expect(screen.queryByRole('menu', { name: 'Tools' })).not.toBeInTheDocument());
+    expect(trigger).toHaveFocus();
   });
 });

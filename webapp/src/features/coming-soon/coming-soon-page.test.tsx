@@ -21,3 +21,17 @@ test('Re-Pattern shows its cards and the notify form sends nothing', async () =>
   expect(calls).toHaveLength(callsBefore);
   expect(screen.getByText('Coming Soon')).toBeInTheDocument();
 });
+
+test.each([
+  ['/reface', 'Reface', ['Face Consistency', 'Expression Control', 'Diverse Casting']],
+  ['/stylist-web', 'Stylist Web', ['Style Profiles', 'Outfit Curation', 'Shareable Looks']],
+])('%s is a coming-soon page with three feature cards', async (route, name, cards) => {
+  mockFetch({ 'GET /api/me/': signedIn() });
+  renderApp(route);
+
+  expect(await screen.findByRole('heading', { level: 1, name })).toBeInTheDocument();
+  expect(screen.getByText('Coming Soon')).toBeInTheDocument();
+  expect(screen.getByText('Private Beta')).toBeInTheDocument();
+  expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual(cards);
+  expect(screen.getByRole('button', { name: 'Notify Me' })).toBeInTheDocument();
+});

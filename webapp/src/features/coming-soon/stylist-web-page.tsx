@@ -1,6 +1,6 @@
 import { ComingSoonPage } from '@/features/coming-soon/coming-soon-page';
 
-// The specification does not name Stylist Web's cards; these titles are placeholders.
+// Ours, not the spec's: the specification does not name Stylist Web's cards (part 2, §2).
 const FEATURES = [
   { title: 'Style Profiles', description: 'Capture a customer’s taste in a few steps.' },
   { title: 'Outfit Curation', description: 'Assemble looks from your own catalog.' },

@@ -1,0 +1,122 @@
+"""The shell in a real browser: sign-in back to the asked page, the landing page, the TOOLS
+menu (open and locked entries), the sound preference across a reload, the 404 and coming-soon
+pages, and sign-out."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+from urllib.parse import urlparse
+
+import pytest
+from django.core.management import call_command
+
+from tests.e2e.conftest import SHOTS
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+EMAIL = "ines@atelier-partner.test"
+PASSWORD = "pw-for-the-shell"
+
+# Counts oscillator starts: the denial tone is the only sound the shell makes.
+COUNT_TONES = """
+window.__tones = 0;
+const start = OscillatorNode.prototype.start;
+OscillatorNode.prototype.start = function (...args) { window.__tones += 1; return start.apply(this, args); };
+"""
+
+
+def path_of(page: Any) -> str:
+    return urlparse(page.url).path
+
+
+def sign_in_from(page: Any, start: str) -> None:
+    page.goto(start)
+    page.get_by_role("button", name="ACCESS PLATFORM").click()
+    page.wait_for_url("**/auth/login/**")
+    page.get_by_label("E-mail").fill(EMAIL)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="ACCESS PLATFORM").click()
+    page.get_by_role("button", name=EMAIL).wait_for()
+
+
+def test_shell_from_sign_in_to_sign_out(page: Any) -> None:
+    call_command("createpartner", EMAIL, "--org", "Maison Shell", "--password", PASSWORD,
+                 stdout=io.StringIO())
+    page.add_init_script(COUNT_TONES)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+
+    # An anonymous visit to a tool page goes through sign-in and comes back to it.
+    sign_in_from(page, "/recoloring")
+    assert path_of(page) == "/recoloring"
+    page.get_by_role("heading", level=1, name="Recolor").wait_for()
+    page.get_by_text("This tool's workspace opens in an upcoming release.").wait_for()
+    status = page.get_by_role("group", name="Tool status")
+    assert "System Ready" in status.text_content()
+    assert "Queue0" in status.text_content()
+    page.get_by_role("heading", level=1, name="Recolor V1.0").wait_for()  # catalogue badge
+    page.screenshot(path=str(SHOTS / "tool-page-recolor.png"), full_page=True)
+
+    # The landing page: hovering a category shows its tiles from the catalogue.
+    page.get_by_role("link", name="HOME").click()
+    page.get_by_role("heading", name="Editorial Hub").hover()
+    tiles = page.get_by_role("region", name="Editorial Hub tools")
+    tiles.get_by_role("link", name="Editorial V1.0").wait_for()
+    locked_tile = tiles.get_by_role("button", name="Digital Twin Locked")
+    assert locked_tile.get_attribute("aria-disabled") == "true"
+    page.get_by_role("button", name="Release Notes").hover()
+    page.get_by_text("Hyperparameterized Multi-Model Ensemble").wait_for()
+    page.screenshot(path=str(SHOTS / "landing-release-notes.png"))
+    page.get_by_role("heading", name="Editorial Hub").hover()
+    page.screenshot(path=str(SHOTS / "landing-editorial-hovered.png"), full_page=True)
+    locked_tile.click(force=True)  # aria-disabled: Playwright would wait for it to enable
+    assert path_of(page) == "/"
+    assert page.evaluate("window.__tones") == 1
+
+    # TOOLS dropdown: an open entry goes to its tool page.
+    page.get_by_role("button", name="TOOLS").click()
+    menu = page.get_by_role("menu", name="Tools")
+    page.screenshot(path=str(SHOTS / "tools-menu-open.png"))
+    menu.get_by_role("menuitem", name="Spinview V1.0").click()
+    page.wait_for_url("**/catalog-video")
+    page.get_by_role("heading", level=1, name="Spinview V1.0").wait_for()
+
+    # A locked entry: the denial tone, and nothing else.
+    page.get_by_role("button", name="TOOLS").click()
+    menu.get_by_role("menuitem", name="Pattern Locked").click(force=True)
+    assert path_of(page) == "/catalog-video"
+    assert page.evaluate("window.__tones") == 2
+    page.keyboard.press("Escape")
+    menu.wait_for(state="detached")
+
+    # The sound preference survives a reload.
+    page.get_by_role("button", name="Sound on").click()
+    page.get_by_role("button", name="Sound off").wait_for()
+    page.reload()
+    page.get_by_role("button", name="Sound off").wait_for()
+    assert page.evaluate("localStorage.getItem('soundEnabled')") == "false"
+    # ...and with sound off a locked entry stays silent
+    page.get_by_role("button", name="TOOLS").click()
+    menu.get_by_role("menuitem", name="AI Agent Playground").click(force=True)
+    assert page.evaluate("window.__tones") == 0  # counter restarted with the reload
+
+    # Not found, and back home.
+    page.goto("/no-such-tool")
+    page.get_by_role("heading", name="404").wait_for()
+    page.get_by_text("Oops! Page not found").wait_for()
+    page.get_by_role("link", name="Return to Home").click()
+    page.get_by_role("heading", name="Editorial Hub").wait_for()
+    assert path_of(page) == "/"
+
+    # A coming-soon page.
+    page.goto("/reface")
+    page.get_by_text("Coming Soon").wait_for()
+    page.get_by_text("Private Beta").wait_for()
+    assert page.get_by_role("heading", level=2).count() == 3
+
+    # Sign out: back to /login, and the session is gone on the server.
+    page.get_by_role("button", name=EMAIL).click()
+    page.get_by_role("menuitem", name="Sign Out").click()
+    page.get_by_role("button", name="ACCESS PLATFORM").wait_for()
+    assert path_of(page) == "/login"
+    assert page.request.get("/api/me/").status == 401

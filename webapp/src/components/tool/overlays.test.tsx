@@ -1,0 +1,77 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+
+import { ProcessingOverlay, SuccessOverlay } from '@/components/tool/overlays';
+import type { Drive } from '@/types/api';
+import { renderComponent } from '@/testing/render-app';
+
+const output: Drive = { tool: 'recolor', role: 'output', category: null, label: 'Output Drive', folder: 'f-out', kind: 'local', url: '/drives/f-out' };
+
+test('processing overlay is a labelled busy dialog that shows the job figures', () => {
+  renderComponent(<ProcessingOverlay title="Processing Your Rebody Request" message="About 15 seconds." progress={40} queuePosition={2} etaSeconds={75} />);
+
+  const dialog = screen.getByRole('dialog', { name: 'Processing Your Rebody Request' });
+  expect(dialog).toHaveAttribute('aria-modal', 'true');
+  expect(dialog).toHaveAttribute('aria-busy', 'true');
+  expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '40');
+  expect(dialog).toHaveTextContent('Position in queue: 2');
+  expect(dialog).toHaveTextContent('ETA ~1m');
+});
+
+function Flow() {
+  const [done, setDone] = useState(true);
+  const [resets, setResets] = useState(0);
+  return (
+    <>
+      <button type="button" onClick={() => setDone(true)}>
+        Run
+      </button>
+      <p>resets: {resets}</p>
+      {done ? (
+        <SuccessOverlay
+          outputDrive={output}
+          startNewLabel="Start New Session"
+          onStartNew={() => {
+            setDone(false);
+            setResets((n) => n + 1);
+          }}
+        />
+      ) : null}
+    </>
+  );
+}
+
+test("success overlay: the spec's text, the Output Drive link, and start-new resets", async () => {
+  renderComponent(<Flow />);
+
+  const dialog = screen.getByRole('dialog', { name: 'Success!' });
+  expect(dialog).toHaveTextContent('Success! You can now check the drive for your images.');
+  expect(screen.getByRole('link', { name: 'Output Drive' })).toHaveAttribute('href', '/drives/f-out');
+  // focus moved into the dialog, and Tab stays inside it
+  expect(screen.getByRole('link', { name: 'Output Drive' })).toHaveFocus();
+  await userEvent.tab();
+  expect(screen.getByRole('button', { name: 'Start New Session' })).toHaveFocus();
+  await userEvent.tab();
+  expect(screen.getByRole('link', { name: 'Output Drive' })).toHaveFocus();
+
+  await userEvent.click(screen.getByRole('button', { name: 'Start New Session' }));
+
+  expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  expect(screen.getByText('resets: 1')).toBeInTheDocument();
+});
+
+test('an external output drive opens in a new tab', () => {
+  renderComponent(
+    <SuccessOverlay
+      outputDrive={{ ...output, kind: 'google', url: 'https://drive.google.com/drive/folders/abc' }}
+      startNewLabel="Start New Earfit"
+      onStartNew={() => undefined}
+    />,
+  );
+
+  const link = screen.getByRole('link', { name: /Output Drive/ });
+  expect(link).toHaveAttribute('href', 'https://drive.google.com/drive/folders/abc');
+  expect(link).toHaveAttribute('target', '_blank');
+  expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+});

@@ -1,0 +1,44 @@
+import { formatEta } from '@/lib/format';
+import { useToolQueue } from '@/lib/queues';
+
+type StatusBarProps = {
+  processing: boolean;
+  queue: number;
+  /** Already formatted, e.g. '~2m', a clock time, or '—'. */
+  eta: string;
+};
+
+/** System Ready / Processing, Queue, ETA (spec part 1, §1). */
+export function StatusBar({ processing, queue, eta }: StatusBarProps) {
+  return (
+    <dl className="status-bar" role="group" aria-label="Tool status">
+      <div className="status-item">
+        <dt className="visually-hidden">Status</dt>
+        <dd>
+          <span className={`status-dot${processing ? ' is-busy' : ''}`} aria-hidden="true" />
+          {processing ? 'Processing' : 'System Ready'}
+        </dd>
+      </div>
+      <div className="status-item">
+        <dt>Queue</dt>
+        <dd>{queue}</dd>
+      </div>
+      <div className="status-item">
+        <dt>ETA</dt>
+        <dd>{eta}</dd>
+      </div>
+    </dl>
+  );
+}
+
+/**
+ * The status bar fed by GET /api/queues/: this organisation's queued and running jobs of the
+ * tool, and the ETA of a job sent now while there is work; a dash when idle. `busy` lets a page
+ * show Processing from the moment it submits, before the queue figures catch up.
+ */
+export function ToolStatusBar({ tool, busy = false }: { tool: string; busy?: boolean }) {
+  const { queue } = useToolQueue(tool);
+  const inFlight = queue ? queue.queued + queue.running : 0;
+  const processing = busy || inFlight > 0;
+  return <StatusBar processing={processing} queue={Math.max(inFlight, busy ? 1 : 0)} eta={processing ? formatEta(queue?.eta_seconds) : '—'} />;
+}
