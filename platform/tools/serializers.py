@@ -56,6 +56,7 @@ HEX = re.compile(r"#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
 
 
 class CardImageUrlField(serializers.URLField):
+    # (Baghold's bag URL takes the page's own 'Invalid image URL' message.)
     """Card pages accept an image URL only if its path ends in an image extension."""
 
     default_error_messages = {
@@ -190,10 +191,11 @@ class EarringCard(StrictSerializer):
     ring_image = CardImageUrlField()
     ring_height_in = serializers.FloatField(
         min_value=MIN_RING_IN, max_value=MAX_RING_IN,
-        error_messages={"min_value": "Ring height must be between 0.5 and 10 inches.",
-                        "max_value": "Ring height must be between 0.5 and 10 inches."})
+        error_messages={"min_value": "Must be between 0.5 and 10 inches",
+                        "max_value": "Must be between 0.5 and 10 inches"})
 
-    INCOMPLETE = "Please add at least one earring with its image URL and ring height."
+    INCOMPLETE = ("Please fill in at least one complete card with ring image URL and height "
+                  "between 0.5 and 10 inches")
 
 
 class BagCard(StrictSerializer):
@@ -202,10 +204,10 @@ class BagCard(StrictSerializer):
     class Meta:
         list_serializer_class = CardList
 
-    Bag_Url = CardImageUrlField()
-    Width = serializers.FloatField(min_value=1, max_value=300, help_text="centimetres")
-    Height = serializers.FloatField(min_value=1, max_value=300, help_text="centimetres")
-    Depth = serializers.FloatField(min_value=0, max_value=200, help_text="centimetres")
+    Bag_Url = CardImageUrlField(error_messages={"extension": "Invalid image URL"})
+    Width = serializers.FloatField(min_value=0.1, max_value=300, help_text="centimetres, > 0")
+    Height = serializers.FloatField(min_value=0.1, max_value=300, help_text="centimetres, > 0")
+    Depth = serializers.FloatField(min_value=0.1, max_value=200, help_text="centimetres, > 0")
     Handle = serializers.FloatField(min_value=0, max_value=200, required=False, allow_null=True,
                                     help_text="handle drop, centimetres (optional)")
     Strap = serializers.FloatField(min_value=0, max_value=200, required=False, allow_null=True,
@@ -252,7 +254,8 @@ class EcommerceAssetInput(RestyleInput):
 
 class RemodelInput(StrictSerializer):
     modelId = serializers.CharField(max_length=64)  # noqa: N815 - the spec's field names
-    modelPicture = serializers.CharField(required=False, allow_blank=True, max_length=2000)  # noqa: N815
+    # base64 of the chosen model's picture: used when the model is not in the library
+    modelPicture = serializers.CharField(required=False, allow_blank=True)  # noqa: N815
 
 
 class SyncInput(StrictSerializer):

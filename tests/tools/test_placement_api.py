@@ -64,8 +64,8 @@ def test_earfit_dresses_every_library_model(partner: Any, api: APIClient) -> Non
 
 
 @pytest.mark.parametrize(("height", "message"), [
-    (0.2, "Card 1, ring_height_in: Ring height must be between 0.5 and 10 inches."),
-    (11, "Card 1, ring_height_in: Ring height must be between 0.5 and 10 inches."),
+    (0.2, "Card 1, ring_height_in: Must be between 0.5 and 10 inches"),
+    (11, "Card 1, ring_height_in: Must be between 0.5 and 10 inches"),
 ])
 def test_earfit_ring_height_limits(api: APIClient, height: float, message: str) -> None:
     resp = api.post("/api/earring-catalog/process",
