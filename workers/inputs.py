@@ -26,7 +26,7 @@ def _read(ref: Any) -> bytes:
             return bytes(drive_client(folder).read(folder_locator(folder), file_id))
         from workers.fetch import fetch_image
 
-        return fetch_image(str(ref["url"]), allow=settings.OUTBOUND_ALLOW)
+        return fetch_image(str(ref["url"]), allow=settings.OUTBOUND_ALLOW).data
     if "drive" in ref:
         source = DriveFolder.objects.filter(pk=ref["drive"]["folder"]).first()
         if source is None:

@@ -161,7 +161,7 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Atelier <no-reply@at
 # --- Request limits -----------------------------------------------------------------------
 # Bodies larger than these answer 413 before they are read: JSON (image bytes travel as URLs
 # or drive files) and multipart uploads (the drive browser).
-MAX_REQUEST_BODY_BYTES = env.int("MAX_REQUEST_BODY_BYTES", default=10 * 1024 * 1024)
+MAX_REQUEST_BODY_BYTES = env.int("MAX_REQUEST_BODY_BYTES", default=30 * 1024 * 1024)
 MAX_UPLOAD_BODY_BYTES = env.int("MAX_UPLOAD_BODY_BYTES", default=30 * 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BODY_BYTES
 

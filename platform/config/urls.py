@@ -6,6 +6,8 @@ from mozilla_django_oidc.views import OIDCAuthenticationRequestView
 from accounts.views import PartnerCallbackView, PartnerLoginView, signin_refused_page
 from config import errors, observability, views
 from config.routing import both
+from tools.apis import tool_view
+from tools.registry import TOOLS
 
 api: list[URLPattern | URLResolver] = [
     path("", include("accounts.urls")),
@@ -29,8 +31,11 @@ urlpatterns = [
     path("oidc/callback/", PartnerCallbackView.as_view(), name="oidc_authentication_callback"),
     path("api/", include(api)),
     re_path(r"^api(/.*)?$", errors.json_404),
+    # The editorial calls at the spec's workflow-webhook paths.
+    *[path(f"webhook/{t.webhook_path}", tool_view(t)) for t in TOOLS.values() if t.webhook_path],
     # Every other path that is not a server route is a client route of the web app.
-    re_path(r"^(?!api/|admin/|auth/|oidc/|static/|media/)(?P<path>.*)$", views.spa, name="spa"),
+    re_path(r"^(?!api/|admin/|auth/|oidc/|static/|media/|webhook/)(?P<path>.*)$", views.spa,
+            name="spa"),
 ]
 
 handler404 = "config.errors.json_404"

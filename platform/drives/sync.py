@@ -124,9 +124,19 @@ def _flats_groups(new: list[Found], everything: list[Found], options: dict[str, 
 
 def _remodel_groups(new: list[Found], everything: list[Found], options: dict[str, Any],
                     org: Organization, skipped: list[dict[str, str]]) -> list[Group]:
-    model = _library_model(org, options.get("modelId"))
-    return [Group(payload={"model": model.code, "model_name": model.name, "source": f.file.name},
-                  sources={"image": f.ref(), "model_face": _storage_ref(model)}, files=[f])
+    code = options.get("modelId")
+    if options.get("modelPicture") and not LibraryModel.objects.filter(
+            organization=org, code=code).exists():
+        # not in the library: the picture the page sent is the model
+        from tools.uploads import stash_base64
+
+        face = stash_base64(org_id=org.pk, field="modelPicture", value=options["modelPicture"])
+        name = str(code)
+    else:
+        model = _library_model(org, code)
+        face, code, name = _storage_ref(model), model.code, model.name
+    return [Group(payload={"model": code, "model_name": name, "source": f.file.name},
+                  sources={"image": f.ref(), "model_face": face}, files=[f])
             for f in sorted(new, key=lambda f: f.file.name)]
 
 

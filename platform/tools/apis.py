@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import base64
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -22,7 +23,8 @@ from jobs.models import Job, JobStatus
 from jobs.selectors import job_wait
 from jobs.services import job_submit, job_submit_batch
 from tools.registry import TOOLS, Shape, Tool, tool_allowed
-from tools.serializers import CodesInput
+from tools.serializers import CodesInput, webhook_unwrap
+from tools.uploads import stash_base64
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
@@ -64,7 +66,7 @@ class ToolListApi(APIView):
             {**{f: getattr(t, f) for f in ("slug", "name", "category", "route", "badge",
                                            "eta_text", "available")},
              "access": t.access.value, "locked": not tool_allowed(t, user=user)}
-            for t in TOOLS.values() if user.is_staff or not t.staff_only
+            for t in TOOLS.values() if (user.is_staff or not t.staff_only) and not t.part_of
         ]
         return Response(self.OutputSerializer(rows, many=True).data)
 
@@ -178,13 +180,23 @@ class ToolDirectApi(APIView):
         return [IsPartner(), ToolAllowed()]
 
     def post(self, request: Request) -> Response:
-        if not isinstance(request.data, dict):
+        body = webhook_unwrap(request.data) if self.tool.webhook_path else request.data
+        if not isinstance(body, dict):
             raise ValidationError({"non_field_errors": ["Expected a JSON object."]})
         assert self.tool.input_serializer is not None
-        data = self.tool.input_serializer.validated(request.data)  # type: ignore[attr-defined]
+        data = dict(self.tool.input_serializer.validated(body))  # type: ignore[attr-defined]
+        sources = {}
+        for field, name in self.tool.base64_inputs.items():
+            if data.get(field):
+                sources[name] = stash_base64(org_id=request_org(request).pk, field=field,
+                                             value=data.pop(field))
+            else:
+                data.pop(field, None)
+        if sources:
+            data["_sources"] = sources
         submitted = job_submit(
             org=request_org(request), user=request_partner(request), tool=self.tool,
-            payload=dict(data), idempotency_key=idempotency_key(request),
+            payload=data, idempotency_key=idempotency_key(request),
         )
         location = reverse("job-detail", kwargs={"job_id": submitted.job.pk})
         if "respond-async" in request.headers.get("Prefer", ""):
@@ -256,6 +268,9 @@ class ToolSyncApi(APIView):
         return Response(body, status=status.HTTP_202_ACCEPTED)
 
 
+BAG_FIELDS = ("Width", "Height", "Depth", "Handle", "Strap", "Gender")
+
+
 def _with_library_model(tool: Tool, org: Any, cards: list[dict[str, Any]]
                         ) -> list[dict[str, Any]]:
     """Earfit dresses every library model; Baghold one of the bag's gender."""
@@ -275,8 +290,10 @@ def _with_library_model(tool: Tool, org: Any, cards: list[dict[str, Any]]
             if not chosen:
                 raise ValidationError({"non_field_errors": [
                     f"Your model library has no {gender} model."]})
+        # Baghold's engine takes the spec's capitalised fields under their plain names.
+        plain = {k.lower(): v for k, v in card.items() if k in BAG_FIELDS}
         for model in chosen:
-            payloads.append({**card, "model": model.code, "model_name": model.name,
+            payloads.append({**card, **plain, "model": model.code, "model_name": model.name,
                              "model_height_cm": model.height_cm,
                              "_sources": {"model_image": {"storage": model.photo.name}}})
     return payloads
@@ -314,6 +331,62 @@ DIRECT_RESPONSES.update({
     "virtual-try-on": _url_output,  # {url}
     "garment-integration": _plain_image_output,  # {success, image_data (png) | url}
     "ecommerce-asset": _plain_image_output,  # {success, image_data (jpeg) | url}
+})
+
+
+def _outputs_b64(job: Job) -> list[str]:
+    data = []
+    for output in job.outputs.order_by("index"):
+        if output.content_type.startswith("image/"):
+            with output.file.open("rb") as handle:
+                data.append(base64.b64encode(handle.read()).decode())
+    return data
+
+
+def _json_output(job: Job, request: Request) -> dict[str, Any]:
+    output = job.outputs.filter(content_type="application/json").order_by("index").first()
+    if output is None:
+        return {}
+    with output.file.open("rb") as handle:
+        return dict(json.loads(handle.read()))
+
+
+def _results(count: int) -> Callable[[Job, Request], dict[str, Any]]:
+    """{result1..resultN}: base64 images (the pages pad fewer by repeating the last)."""
+
+    def answer(job: Job, request: Request) -> dict[str, Any]:
+        images = _outputs_b64(job)
+        body: dict[str, Any] = {f"result{i + 1}": img for i, img in enumerate(images[:count])}
+        notes = _json_output(job, request)
+        if notes:
+            body["notes"] = notes
+        return body
+
+    return answer
+
+
+def _techpack_description(job: Job, request: Request) -> dict[str, Any]:
+    output = job.outputs.order_by("index").first()
+    if output is None:
+        return {"description": ""}
+    with output.file.open("rb") as handle:
+        return {"description": handle.read().decode("utf-8")}
+
+
+def _techpack_image(job: Job, request: Request) -> dict[str, Any]:
+    images = _outputs_b64(job)
+    return {"image": images[0] if images else None}
+
+
+DIRECT_RESPONSES.update({
+    "editorial.analyze": _json_output,
+    "tonelab.analyze": _json_output,
+    "editorial.generate": _results(3),
+    "tonelab.generate": _results(3),
+    "editorial-product.generate": _results(2),
+    "open-lab.generate": _results(2),
+    "tech-pack.describe": _techpack_description,
+    "tech-pack.process": _techpack_image,
 })
 
 

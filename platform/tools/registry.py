@@ -10,11 +10,15 @@ from django.conf import settings
 from rest_framework.serializers import Serializer
 
 from tools.serializers import (
+    AnalyzeInput,
     BagCard,
     DiagnosticsSleepInput,
     EarringCard,
     EcommerceAssetInput,
+    EditorialGenerateInput,
+    EditorialProductInput,
     GarmentIntegrationInput,
+    OpenLabInput,
     RebodyInput,
     RecolorCard,
     RefabricCard,
@@ -22,6 +26,9 @@ from tools.serializers import (
     ReshapeCard,
     RestyleInput,
     SyncInput,
+    TechPackDescriptionInput,
+    TechPackProcessInput,
+    TonelabGenerateInput,
     TryOnInput,
 )
 from workers.queues import QUEUES
@@ -62,6 +69,12 @@ class Tool:
     url_inputs: dict[str, str] = field(default_factory=dict)
     # The spec's call, e.g. "recoloring/recolor" for POST /api/recoloring/recolor.
     endpoint: str | None = None
+    # The same call at the spec's workflow-webhook path (/webhook/<path>), wrapper accepted.
+    webhook_path: str | None = None
+    # Inline base64 image fields → the engine parameter that gets the bytes.
+    base64_inputs: dict[str, str] = field(default_factory=dict)
+    # A part of another catalogue entry (its access rules; not listed on its own).
+    part_of: str | None = None
     # Soft/hard time limits; the queue's when not given.
     soft_limit: int | None = None
     hard_limit: int | None = None
@@ -72,9 +85,12 @@ class Tool:
 
     @property
     def available(self) -> bool:
-        """Declared with an engine that this installation has."""
+        """Declared with an engine that this installation has (or all its parts have)."""
         from workers.engines.registry import ENGINES
 
+        parts = [t for t in TOOLS.values() if t.part_of == self.slug]
+        if parts:
+            return all(p.available for p in parts)
         return self.engine is not None and self.engine in ENGINES
 
     @property
@@ -167,6 +183,41 @@ TOOLS: dict[str, Tool] = {
                 Access.PRIVATE),
         _locked("live-restyle", "Live Restyle", "commercial", "Private", Access.PRIVATE),
         _locked("ai-agent", "AI Agent", "playground", "Playground"),
+        # Parts of the Editorial Hub and Design Lab tools: one call each.
+        Tool("editorial.analyze", "Editorial: analyse a reference", "editorial", None, "V1.0",
+             engine="editorial_analyze", input_serializer=AnalyzeInput, shape=Shape.DIRECT,
+             endpoint="editorial/analyze", webhook_path="editorial/urls",
+             url_inputs={"image_reference": "image"}, part_of="editorial",
+             expected_seconds=5),
+        Tool("editorial.generate", "Editorial: generate", "editorial", None, "V1.0",
+             engine="editorial_generate", input_serializer=EditorialGenerateInput,
+             shape=Shape.DIRECT, endpoint="editorial/generate", webhook_path="Editorial",
+             url_inputs={"outfit": "image"}, part_of="editorial", expected_seconds=35),
+        Tool("tonelab.analyze", "Tonelab: analyse a reference", "editorial", None, "V1.0",
+             engine="tonelab_analyze", input_serializer=AnalyzeInput, shape=Shape.DIRECT,
+             endpoint="tonelab/analyze", webhook_path="analyze",
+             url_inputs={"image_reference": "image"}, part_of="tonelab", expected_seconds=5),
+        Tool("tonelab.generate", "Tonelab: generate", "editorial", None, "V1.0",
+             engine="tonelab_generate", input_serializer=TonelabGenerateInput,
+             shape=Shape.DIRECT, endpoint="tonelab/generate", webhook_path="tonelab",
+             url_inputs={"outfit": "image", "reference": "reference"}, part_of="tonelab",
+             expected_seconds=35),
+        Tool("editorial-product.generate", "Editorial Product: generate", "editorial", None,
+             "V1.0", engine="editorial_product", input_serializer=EditorialProductInput,
+             shape=Shape.DIRECT, endpoint="editorial-product/", base64_inputs={"image": "image"},
+             part_of="editorial-product", expected_seconds=30),
+        Tool("open-lab.generate", "Open Lab: generate", "design", None, "V1.0",
+             engine="open_lab", input_serializer=OpenLabInput, shape=Shape.DIRECT,
+             endpoint="open-lab/", base64_inputs={"image": "image", "image_2": "image_2"},
+             part_of="open-lab", expected_seconds=30),
+        Tool("tech-pack.describe", "Tech Pack Lab: description", "design", None, "Beta",
+             engine="techpack_describe", input_serializer=TechPackDescriptionInput,
+             shape=Shape.DIRECT, endpoint="tech-pack/description",
+             base64_inputs={"image": "image"}, part_of="tech-pack", expected_seconds=20),
+        Tool("tech-pack.process", "Tech Pack Lab: process", "design", None, "Beta",
+             engine="techpack_process", input_serializer=TechPackProcessInput,
+             shape=Shape.DIRECT, endpoint="tech-pack/process", base64_inputs={"image": "image"},
+             part_of="tech-pack", expected_seconds=40),
         Tool(
             slug="diagnostics.sleep",
             name="Diagnostics: sleep",
@@ -194,7 +245,9 @@ def tool_get(slug: str) -> Tool | None:
 
 def tool_allowed(tool: Tool, *, user: Any) -> bool:
     """Open tools for every partner; locked and private ones for the organisations staff
-    enabled them for; staff tools for staff."""
+    enabled them for; staff tools for staff. A part follows its tool."""
+    if tool.part_of:
+        return tool_allowed(TOOLS[tool.part_of], user=user)
     if user.is_staff:
         return True
     if tool.access == Access.OPEN:

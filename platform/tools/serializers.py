@@ -269,3 +269,99 @@ class SyncInput(StrictSerializer):
 class CodesInput(StrictSerializer):
     codes = serializers.ListField(child=serializers.CharField(max_length=100), allow_empty=False,
                                   max_length=1000)
+
+
+# --- Editorial Hub and Design Lab (part 2 §5, §7) ------------------------------------------
+
+MAX_PROMPT = 4000
+PROMPT_MESSAGES: dict[str, Any] = {"max_length": "A prompt may be at most 4,000 characters."}
+
+
+def _text(**kwargs: Any) -> serializers.CharField:
+    return serializers.CharField(required=False, allow_blank=True, default="",
+                                 max_length=MAX_PROMPT, error_messages=PROMPT_MESSAGES, **kwargs)
+
+
+class HttpUrlField(serializers.CharField):
+    """An http(s) URL, with the page's own message."""
+
+    def __init__(self, *, message: str, **kwargs: Any) -> None:
+        self.message = message
+        kwargs.setdefault("error_messages", {"blank": message, "required": message,
+                                             "null": message, "invalid": message})
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        value = str(super().to_internal_value(data)).strip()
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise serializers.ValidationError(self.message)
+        return value
+
+
+class AnalyzeInput(StrictSerializer):
+    image_reference = HttpUrlField(message="Invalid URL: Please enter a valid HTTP/HTTPS URL")
+
+
+class EditorialGenerateInput(StrictSerializer):
+    outfit = HttpUrlField(message="Validation Error: Please enter a valid catalog image URL")
+    scene_composition = _text()
+    pose_action = _text()
+    lighting = _text()
+    color_style = _text()
+    camera_details = _text()
+    outfit_changes = _text()
+    model_features = _text()
+    lead = _text()
+    original_prompt = _text()
+
+
+class TonelabGenerateInput(EditorialGenerateInput):
+    outfit = HttpUrlField(message="Please enter a valid Tonelab URL")
+    reference = HttpUrlField(message="Please enter a valid HTTP/HTTPS URL", required=False)
+    scene_composition = None  # type: ignore[assignment]
+    pose_action = None  # type: ignore[assignment]
+
+
+class EditorialProductInput(StrictSerializer):
+    image = serializers.CharField(help_text="base64 PNG of the canvas, without a data: prefix")
+    prompt = _text()
+    preset = serializers.CharField(required=False, allow_blank=True, max_length=100)
+
+
+class OpenLabInput(StrictSerializer):
+    prompt = _text()
+    image = serializers.CharField(required=False, allow_blank=True)
+    image_2 = serializers.CharField(required=False, allow_blank=True)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not (attrs.get("prompt", "").strip() or attrs.get("image") or attrs.get("image_2")):
+            raise serializers.ValidationError("Send a prompt or at least one image.")
+        return attrs
+
+
+class TechPackDescriptionInput(StrictSerializer):
+    description = serializers.CharField(max_length=MAX_PROMPT, error_messages={
+        **PROMPT_MESSAGES, "blank": "Please enter a text description before proceeding",
+        "required": "Please enter a text description before proceeding"})
+    image = serializers.CharField(required=False, allow_blank=True)
+
+
+class TechPackProcessInput(StrictSerializer):
+    tech_pack = serializers.CharField(max_length=20000, error_messages={
+        "blank": "Please complete Step 1 before processing the tech pack",
+        "required": "Please complete Step 1 before processing the tech pack"})
+    image = serializers.CharField(required=False, allow_blank=True)
+
+
+def webhook_unwrap(data: Any) -> Any:
+    """The spec's workflow-webhook wrapper ([{headers, params, query, body: [item],
+    webhookUrl, executionMode}]) or an array of one item, down to the item itself."""
+    if isinstance(data, list) and len(data) == 1:
+        data = data[0]
+    if isinstance(data, dict) and "body" in data and (
+            {"webhookUrl", "executionMode", "headers"} & set(data)):
+        data = data["body"]
+        if isinstance(data, list) and len(data) == 1:
+            data = data[0]
+    return data

@@ -6,7 +6,6 @@ host or network (OUTBOUND_ALLOW). The check is made again when the connection is
 from __future__ import annotations
 
 import ipaddress
-import socket
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -14,49 +13,32 @@ import requests
 from django.conf import settings
 from requests_hardened import Config, HTTPSession
 
+from workers.engines.base import EngineError
+from workers.fetch import Allow, resolve_checked
+
 
 class DestinationRefused(ValueError):
     pass
 
 
-def _exempt(host: str, addresses: list[ipaddress.IPv4Address | ipaddress.IPv6Address]) -> bool:
-    for entry in settings.OUTBOUND_ALLOW:
-        if entry.lower() == host.lower():
-            return True
-        try:
-            network = ipaddress.ip_network(entry, strict=False)
-        except ValueError:
-            continue
-        if addresses and all(a in network for a in addresses):
-            return True
-    return False
-
-
-def _public(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped:
-        address = address.ipv4_mapped
-    return address.is_global and not address.is_multicast
-
-
 def destination_check(url: str) -> bool:
-    """Refuse a URL that is not http(s) or whose host resolves to a non-public address.
-    Returns whether the host is exempted (then the connection is not filtered again)."""
+    """Refuse a URL that is not http(s) or whose host resolves to a non-public address (the
+    same rules as image fetches). Returns whether the host is exempted (then the connection
+    is not filtered again)."""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise DestinationRefused("Webhook URLs must be http or https URLs with a host.")
-    host = parts.hostname
+    allow = Allow.parse(settings.OUTBOUND_ALLOW)
     try:
-        infos = socket.getaddrinfo(host, parts.port or (443 if parts.scheme == "https" else 80),
-                                   type=socket.SOCK_STREAM)
-    except socket.gaierror as exc:
-        raise DestinationRefused(f"The host {host} cannot be resolved.") from exc
-    addresses = [ipaddress.ip_address(str(info[4][0]).split("%", 1)[0]) for info in infos]
-    if _exempt(host, addresses):
-        return True
-    if not addresses or not all(_public(a) for a in addresses):
-        raise DestinationRefused(
-            f"The host {host} points at a private, loopback or link-local address.")
-    return False
+        first = resolve_checked(parts.hostname,
+                                parts.port or (443 if parts.scheme == "https" else 80), allow)
+    except EngineError as exc:
+        if exc.code == "fetch_refused":
+            raise DestinationRefused(
+                f"The host {parts.hostname} points at a private, loopback or link-local "
+                "address.") from exc
+        raise DestinationRefused(exc.message) from exc
+    return allow.host(parts.hostname) or allow.address(ipaddress.ip_address(first.strip("[]")))
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,49 @@
-"""Engine names (as the tool registry declares them) to engine functions."""
+"""Engine names (as the tool registry declares them) to engine functions.
+
+Entries are import paths, resolved when a job first needs them: the web process lists tools
+without importing NumPy, OpenCV and mediapipe."""
 
 from __future__ import annotations
 
-from workers.engines import diagnostics
+import importlib
+from collections.abc import Mapping
+from functools import cache
+from typing import Any, cast
+
 from workers.engines.base import Engine
 
-ENGINES: dict[str, Engine] = {
-    "diagnostics.sleep": diagnostics.sleep,
+ENGINE_PATHS: dict[str, str] = {
+    "diagnostics.sleep": "workers.engines.diagnostics:sleep",
+    "spinview": "workers.engines.spinview:run",
+    "earfit": "workers.engines.earfit:run",
+    "baghold": "workers.engines.baghold:run",
+    "remodel": "workers.engines.remodel:run",
+    "virtual_try_on": "workers.engines.tryon:virtual_try_on",
+    "restyle": "workers.engines.tryon:restyle",
+    "garment_integration": "workers.engines.tryon:garment_integration",
+    "ecommerce_asset": "workers.engines.tryon:ecommerce_asset",
+    "flats": "workers.engines.flats:run",
 }
+
+
+@cache
+def engine_load(name: str) -> Engine:
+    module, _, function = ENGINE_PATHS[name].partition(":")
+    return cast(Engine, getattr(importlib.import_module(module), function))
+
+
+class _Engines(Mapping[str, Engine]):
+    def __getitem__(self, name: str) -> Engine:
+        return engine_load(name)
+
+    def __iter__(self) -> Any:
+        return iter(ENGINE_PATHS)
+
+    def __len__(self) -> int:
+        return len(ENGINE_PATHS)
+
+    def __contains__(self, name: object) -> bool:
+        return name in ENGINE_PATHS
+
+
+ENGINES: Mapping[str, Engine] = _Engines()

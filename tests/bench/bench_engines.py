@@ -1,0 +1,100 @@
+"""Image engines per image, on one core, against plain decode + encode of the same image in the
+same run. Printed, not asserted. Goal: recolor and refabric under 1 s per 1024 px image.
+
+Run: make bench, or
+  .venv/bin/pytest tests/bench/bench_engines.py -s -q -o python_files='bench_*.py' \
+      -o python_functions='bench_*'
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image
+
+from workers.engines.imaging.decode import decode_image, encode_jpeg, encode_png
+from workers.engines.recolor import run as recolor_run
+from workers.engines.refabric import run as refabric_run
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "fashion"
+REPEAT = int(os.environ.get("BENCH_ENGINE_REPEAT", "3"))
+SIDES = (1024, 2048)
+
+
+def _one_core() -> None:
+    # The worker runs one engine per process with prefork concurrency = cores: measure that.
+    cv2.setNumThreads(1)
+    try:
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    except (AttributeError, OSError):
+        pass
+
+
+def _jpeg_at(name: str, side: int) -> bytes:
+    im = Image.open(FIXTURES / f"{name}.jpg").convert("RGB")
+    w, h = im.size
+    scale = side / max(w, h)
+    return encode_jpeg(np.asarray(im.resize((round(w * scale), round(h * scale)),
+                                            Image.LANCZOS)))
+
+
+def _best(fn: Callable[[], object]) -> float:
+    fn()  # warm up: mediapipe graphs, imports
+    times = []
+    for _ in range(REPEAT):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def _baseline(data: bytes) -> Callable[[], object]:
+    def go() -> object:
+        decoded = decode_image(data)
+        return encode_png(decoded.rgb, decoded.alpha)
+
+    return go
+
+
+def _print(label: str, side: int, base: float, engine: float) -> None:
+    print(f"{label:<38} {side:>5}px  engine {engine:6.3f} s  decode+encode {base:6.3f} s  "
+          f"ratio {engine / base:5.1f}x  {'OK' if side > 1024 or engine < 1.0 else 'SLOW'}")
+
+
+def bench_decode_encode() -> None:
+    _one_core()
+    for side in SIDES:
+        data = _jpeg_at("model/049205_0", side)
+        t = _best(_baseline(data))
+        print(f"{'decode JPEG + encode PNG':<38} {side:>5}px  {t:6.3f} s")
+
+
+def bench_recolor() -> None:
+    _one_core()
+    for name, garment in (("garment/00055_00", "polo"), ("model/049205_0", "trousers")):
+        for side in SIDES:
+            data = _jpeg_at(name, side)
+            base = _best(_baseline(data))
+            params = {"image": data, "target_color": "#4A5D23", "garment_type": garment}
+            engine = _best(lambda: recolor_run(params, lambda *a, **k: None))
+            _print(f"recolor {name} {garment}", side, base, engine)
+
+
+def bench_refabric() -> None:
+    _one_core()
+    for name, garment, fabric, finish in (
+        ("garment/051988_1", "trousers", "denim", "textured"),
+        ("model/049205_0", "tshirt", "tulle", "sheer"),
+    ):
+        for side in SIDES:
+            data = _jpeg_at(name, side)
+            base = _best(_baseline(data))
+            params = {"image": data, "re_fabric": fabric, "material_finish": finish,
+                      "target_garment": garment}
+            engine = _best(lambda: refabric_run(params, lambda *a, **k: None))
+            _print(f"refabric {name} {fabric}/{finish}", side, base, engine)

@@ -1,0 +1,98 @@
+"""Rebody and Reshape: seconds per image at 1024 px and 2048 px (long side) on one core,
+against a plain decode + PNG encode of the same image in the same run. Printed, not asserted.
+
+Goal: under 1 s per 1024 px image.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image
+
+from workers.engines import rebody, reshape
+from workers.engines.imaging.decode import decode_image, encode_png
+
+SHARED = Path(os.environ.get("ATELIER_FASHION_FIXTURES", "/work/shared/fixtures/fashion"))
+LOCAL = Path(__file__).resolve().parents[1] / "fixtures" / "fashion"
+REPEAT = int(os.environ.get("BENCH_REPEAT", "3"))
+
+
+def _source(sub: str, name: str) -> np.ndarray:
+    path = SHARED / sub / name if (SHARED / sub / name).exists() else LOCAL / sub / name
+    return np.asarray(Image.open(path).convert("RGB"))
+
+
+def _jpeg_at(rgb: np.ndarray, side: int) -> bytes:
+    h, w = rgb.shape[:2]
+    s = side / max(h, w)
+    im = cv2.resize(rgb, (round(w * s), round(h * s)), interpolation=cv2.INTER_CUBIC)
+    buf = io.BytesIO()
+    Image.fromarray(im).save(buf, format="JPEG", quality=92)
+    return buf.getvalue()
+
+
+def _best(fn, repeat: int = REPEAT) -> float:  # type: ignore[no-untyped-def]
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def _one_core() -> None:
+    cv2.setNumThreads(1)
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+
+
+def _baseline(data: bytes) -> float:
+    def plain() -> None:
+        rgb, alpha = decode_image(data)
+        encode_png(rgb, alpha)
+
+    return _best(plain)
+
+
+def _report(tool: str, cases: list[tuple[str, bytes, dict]], engine) -> None:  # type: ignore[no-untyped-def]
+    _one_core()
+    print()
+    for label, data, extra in cases:
+        engine({"image": data, **extra}, lambda *_: None)  # warm: detectors built once per process
+        base = _baseline(data)
+        took = _best(lambda d=data, x=extra: engine({"image": d, **x}, lambda *_: None))
+        print(
+            f"{tool:8s} {label:34s} {took:6.3f} s   decode+encode {base:6.3f} s   "
+            f"engine only {took - base:6.3f} s"
+        )
+
+
+def bench_rebody() -> None:
+    rgb = _source("model", "model_8.png")
+    cases = [
+        (f"{side} px Hourglass", _jpeg_at(rgb, side), {"target_bodytype": "Hourglass"})
+        for side in (1024, 2048)
+    ]
+    cases.append(("1024 px Petite", _jpeg_at(rgb, 1024), {"target_bodytype": "Petite"}))
+    _report("rebody", cases, rebody.run)
+
+
+def bench_reshape() -> None:
+    dress = _source("garment", "053319_1.jpg")
+    worn = _source("model", "02849_00.jpg")
+    short = {
+        "target_garment": "dress",
+        "changes": [{"place": "length", "instruction": "shorter by 20%"}],
+    }
+    sleeves = {"target_garment": "top", "changes": [{"place": "sleeves", "instruction": "removed"}]}
+    cases = []
+    for side in (1024, 2048):
+        cases.append((f"{side} px dress shorter 20%", _jpeg_at(dress, side), short))
+        cases.append((f"{side} px worn top sleeves removed", _jpeg_at(worn, side), sleeves))
+    _report("reshape", cases, reshape.run)

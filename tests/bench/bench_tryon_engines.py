@@ -1,0 +1,92 @@
+"""Seconds per item on one core for Virtual Try-On, Restyle, Garment Integration, Ecommerce
+Asset and Flats at catalogue size (the 768x1024 shared fixtures), printed beside the times the
+specification quotes (Try-On about 2 min, Asset about 1 min, Integration about 20 s, Restyle
+about 18 s, Flats a 150 s countdown). Goal: ten times faster. Printed, not asserted. The first
+call loads the mediapipe graphs and is reported apart.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from workers.engines import flats, tryon
+
+SHARED = Path(os.environ.get("ATELIER_FASHION_FIXTURES", "/work/shared/fixtures/fashion"))
+LOCAL = Path(__file__).resolve().parents[1] / "fixtures" / "fashion"
+REPEAT = int(os.environ.get("BENCH_TRYON_REPEAT", "3"))
+
+
+@pytest.fixture(autouse=True)
+def one_core() -> object:
+    before = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(before)})
+    yield
+    os.sched_setaffinity(0, before)
+
+
+def _photo(name: str, base: Path = SHARED) -> bytes:
+    path = base / name
+    if not path.exists():
+        pytest.skip(f"{path} is not on this machine")
+    return path.read_bytes()
+
+
+def _noop(*_a: object, **_k: object) -> None:
+    return None
+
+
+def _time(label: str, quoted_s: float, call: Callable[[], object]) -> None:
+    start = time.perf_counter()
+    call()
+    first = time.perf_counter() - start
+    runs = []
+    for _ in range(REPEAT):
+        start = time.perf_counter()
+        call()
+        runs.append(time.perf_counter() - start)
+    per_item = sorted(runs)[len(runs) // 2]
+    print(
+        f"\n{label:<20} {per_item:7.2f} s per item (first call {first:.2f} s)   spec {quoted_s:5.0f} s"
+        f"   x{quoted_s / per_item:6.1f} faster"
+    )
+
+
+def bench_virtual_try_on() -> None:
+    p = {"model": _photo("model/02849_00.jpg"), "garment": _photo("garment/050191_1.jpg")}
+    _time("Virtual Try-On", 120, lambda: tryon.virtual_try_on(p, _noop))
+
+
+def bench_restyle() -> None:
+    p = {"outfit": _photo("model/051918_0.jpg"), "garment": _photo("garment/00055_00.jpg")}
+    _time("Restyle", 18, lambda: tryon.restyle(p, _noop))
+
+
+def bench_garment_integration() -> None:
+    p = {"outfit": _photo("model/052964_0.jpg"), "garment": _photo("garment/050181_1.jpg")}
+    _time("Garment Integration", 20, lambda: tryon.garment_integration(p, _noop))
+
+
+def bench_ecommerce_asset() -> None:
+    p = {"outfit": _photo("model/049205_0.jpg"),
+         "garment": _photo("accessory/bag_053514_0.jpg", LOCAL), "kind": "bag"}
+    _time("Ecommerce Asset", 60, lambda: tryon.ecommerce_asset(p, _noop))
+
+
+def bench_flats() -> None:
+    def item(name: str, base: Path = SHARED) -> dict[str, bytes]:
+        data = _photo(name, base)
+        return {"FRONT": data, "BACK": data}
+
+    p = {
+        "top": item("garment/050191_1.jpg"),
+        "bottom": item("garment/051827_1.jpg"),
+        "overlayer": item("garment/049805_1.jpg"),
+        "shoes": item("shoes/shoes_049205_0.jpg", LOCAL),
+        "model": _photo("model/049205_0.jpg"),
+    }
+    _time("Flats (3 outputs)", 150, lambda: flats.run(p, _noop))

@@ -1,0 +1,106 @@
+"""Flats Ecommerce on real product shots and a real model photo (384x512), measured."""
+
+from __future__ import annotations
+
+import io
+
+import cv2
+import numpy as np
+from PIL import Image
+
+from tests.engines.conftest import FIXTURES, save_log
+from workers.engines import flats
+from workers.engines.imaging.color import delta_e2000
+from workers.engines.imaging.cutout import cut_out_product
+
+
+def raw(name: str) -> bytes:
+    return (FIXTURES / name).read_bytes()
+
+
+def rgb_of(data: bytes) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(data)).convert("RGB"))
+
+
+ITEMS = {
+    "top": "garment/050191_1.jpg",  # green tee
+    "bottom": "garment/051827_1.jpg",  # ripped jeans
+    "overlayer": "garment/049805_1.jpg",  # purple long-sleeve
+    "shoes": "shoes/shoes_049205_0.jpg",  # black sneakers
+}
+
+
+def params(model: bytes | None) -> dict:
+    p: dict = {c: {"FRONT": raw(n), "BACK": raw(n)} for c, n in ITEMS.items()}
+    p["shoes"]["SIDE"] = raw(ITEMS["shoes"])
+    p["model"] = model
+    return p
+
+
+def main_colour(name: str) -> np.ndarray:
+    cut = cut_out_product(rgb_of(raw(name)))
+    px = cut.rgb[cut.alpha > 0.9].astype(np.float32)
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    _, labels, centres = cv2.kmeans(px, 3, None, crit, 2, cv2.KMEANS_PP_CENTERS)
+    return centres[np.bincount(labels.ravel()).argmax()].astype(np.uint8)
+
+
+class Steps:
+    def __init__(self) -> None:
+        self.calls: list[tuple[int, str | None]] = []
+
+    def __call__(self, pct: int, message: str | None = None) -> None:
+        self.calls.append((pct, message))
+
+
+def test_with_a_model_gives_front_back_and_flat_lay_in_three_steps() -> None:
+    steps = Steps()
+    out = flats.run(params(raw("model/049205_0.jpg")), steps)
+    assert [o.filename for o in out] == ["flats-front.png", "flats-back.png", "flats-flatlay.png"]
+    images = [rgb_of(o.data) for o in out]
+    save_log("flats-with-model", *[cv2.resize(i, (int(i.shape[1] * 512 / i.shape[0]), 512)) for i in images])
+
+    # Progress: analysing (0-40) then compositing (40-80), never backwards, ending at 80.
+    pcts = [p for p, _ in steps.calls]
+    assert pcts == sorted(pcts) and pcts[0] == 0 and pcts[-1] == 80
+    messages = [m for _, m in steps.calls]
+    first_compose = messages.index(flats.STEP_COMPOSE)
+    assert set(messages[:first_compose]) == {flats.STEP_ANALYSE}
+    assert set(messages[first_compose:]) == {flats.STEP_COMPOSE}
+    assert all(p <= 40 for p, m in steps.calls if m == flats.STEP_ANALYSE)
+
+    # On the model: the jeans' blue on the thighs, the overlayer's purple on the chest.
+    front = images[0]
+    before = rgb_of(raw("model/049205_0.jpg"))
+    assert np.abs(front.astype(int) - before.astype(int)).mean() > 10
+    purple = main_colour(ITEMS["overlayer"])
+    chest = front[120:220, 150:240].reshape(-1, 3)
+    assert float((delta_e2000(chest, np.broadcast_to(purple, chest.shape)) < 10).mean()) > 0.2
+
+
+def test_flat_lay_contains_every_item() -> None:
+    out = flats.run(params(None), Steps())
+    assert [o.filename for o in out] == ["flats-flatlay.png", "flats-flatlay-back.png"]
+    lay = rgb_of(out[0].data)
+    save_log("flats-flatlay", lay)
+    px = lay.reshape(-1, 3)
+    for cat, name in ITEMS.items():
+        colour = main_colour(name)
+        share = float((delta_e2000(px, np.broadcast_to(colour, px.shape)) < 8).mean())
+        assert share > 0.003, (cat, colour, share)
+    # Arrangement: top above bottom, overlayer beside them, shoes below.
+    _, boxes = flats.flat_lay(flats.analyse_items(params(None), Steps()))
+    assert boxes["top"][1] + boxes["top"][3] <= boxes["bottom"][1] + 5
+    assert boxes["overlayer"][0] >= boxes["top"][0] + boxes["top"][2] - 5
+    assert boxes["shoes"][1] >= boxes["bottom"][1] + boxes["bottom"][3] - 5
+
+
+def test_only_some_items_is_fine_and_none_is_refused() -> None:
+    out = flats.run({"top": {"FRONT": raw(ITEMS["top"])}, "model": None}, Steps())
+    assert len(out) == 2
+    try:
+        flats.run({"model": raw("model/049205_0.jpg")}, Steps())
+    except Exception as exc:  # noqa: BLE001
+        assert getattr(exc, "code", None) == "no_items"
+    else:
+        raise AssertionError("no items must fail")

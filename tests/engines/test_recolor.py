@@ -1,0 +1,177 @@
+"""Recolor on real catalogue photos, measured: ΔE2000 of the garment's base colour to the
+target, the shading kept (SSIM of the high-passed lightness), nothing moved outside the garment,
+prints kept, and on a worn outfit the garment type choosing the top or the bottom."""
+
+from __future__ import annotations
+
+import io
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image
+from skimage.metrics import structural_similarity
+
+from tests.engines.conftest import HAS_POSE, noop_progress, photo, save_log
+from workers.engines.base import EngineError
+from workers.engines.imaging import garment
+from workers.engines.imaging.color import delta_e2000, parse_hex, srgb8_to_lab
+from workers.engines.imaging.decode import encode_jpeg
+from workers.engines.recolor import recolor_image, run
+
+_MASKS: dict[tuple[str, str], np.ndarray] = {}
+
+
+def garment_mask(name: str, garment_type: str) -> np.ndarray:
+    key = (name, garment_type)
+    if key not in _MASKS:
+        _MASKS[key] = garment.garment_mask(photo(name), garment_type).mask
+    return _MASKS[key]
+
+
+def highpass_ssim(before: np.ndarray, after: np.ndarray, where: np.ndarray) -> float:
+    def hp(rgb: np.ndarray) -> np.ndarray:
+        L = srgb8_to_lab(rgb)[..., 0].astype(np.float32)
+        return L - cv2.GaussianBlur(L, (0, 0), 3)
+
+    a, b = hp(before), hp(after)
+    _, smap = structural_similarity(a, b, data_range=40.0, full=True, gaussian_weights=True)
+    # Away from the garment's outline and its prints: there the high-pass mixes in pixels that
+    # were not moved, and a large colour change reads as edge contrast rather than detail.
+    core = cv2.erode(where.astype(np.uint8), np.ones((15, 15), np.uint8)) > 0
+    return float(smap[core].mean())
+
+
+def base_median_de(result_rgb: np.ndarray, weight: np.ndarray, target: str) -> float:
+    median = np.median(result_rgb[weight > 0.9], axis=0).round().astype(np.uint8)
+    return float(delta_e2000(median[None], np.array(parse_hex(target), np.uint8)[None])[0])
+
+
+def outside_de(before: np.ndarray, after: np.ndarray, mask: np.ndarray) -> float:
+    outside = cv2.dilate((mask > 0.01).astype(np.uint8), np.ones((5, 5), np.uint8)) == 0
+    return float(delta_e2000(before[outside], after[outside]).mean())
+
+
+CASES = [
+    # The spec's example cards: polo with #C5B299, #8E8E93, #4A5D23 (a printed, two-tone tee).
+    ("garment/00055_00", "polo", "#C5B299"),
+    ("garment/00055_00", "polo", "#8E8E93"),
+    ("garment/00055_00", "polo", "#4A5D23"),
+    ("garment/050191_1", "tshirt", "#dac9b9"),  # the spec's default colour
+    ("garment/051988_1", "trousers", "#8B1E3F"),
+    ("garment/049805_1", "sweatshirt", "#2E6F95"),
+    ("model/049205_0", "trousers", "#4A5D23"),
+    ("model/051962_0", "sweatshirt", "#C5B299"),
+]
+
+
+@pytest.mark.parametrize(("name", "garment_type", "target"), CASES)
+def test_recolor_lands_on_the_target_and_keeps_shading(
+    name: str, garment_type: str, target: str
+) -> None:
+    if name.startswith("model/") and not HAS_POSE:
+        pytest.skip("worn outfits need workers.engines.imaging.pose")
+    rgb = photo(name)
+    mask = garment_mask(name, garment_type)
+
+    result = recolor_image(rgb, target_color=target, garment_type=garment_type, mask=mask)
+
+    de = base_median_de(result.rgb, result.weight, target)
+    ssim = highpass_ssim(rgb, result.rgb, result.weight > 0.9)
+    outside = outside_de(rgb, result.rgb, mask)
+    save_log(f"recolor_{name.split('/')[1]}_{garment_type}_{target[1:]}", rgb, result.rgb)
+    print(f"{name} {garment_type} {target}: dE={de:.2f} ssim={ssim:.3f} outside={outside:.3f}")
+    assert de < 6.0
+    assert ssim >= 0.85
+    assert outside < 1.5
+    assert (result.weight > 0.9).sum() > 0.2 * (mask > 0.5).sum()
+
+
+def test_prints_and_colour_blocks_keep_their_colours() -> None:
+    # The Vans tee: lavender body, dark purple sleeves and a logo band.
+    name = "garment/00055_00"
+    rgb = photo(name)
+    mask = garment_mask(name, "polo")
+
+    result = recolor_image(rgb, target_color="#4A5D23", garment_type="polo", mask=mask)
+
+    garment_px = mask > 0.9
+    kept = garment_px & (result.weight < 0.05)
+    moved = garment_px & (result.weight > 0.9)
+    assert kept.sum() > 0.1 * garment_px.sum()  # the sleeves and logo band are a real share
+    assert float(delta_e2000(rgb[kept], result.rgb[kept]).mean()) < 1.0
+    assert float(delta_e2000(rgb[moved], result.rgb[moved]).mean()) > 20.0
+
+
+@pytest.mark.parametrize(
+    ("target", "l_range", "max_chroma"),
+    [("#ffffff", (88.0, 100.0), 4.0), ("#111111", (3.0, 14.0), 4.0), ("#808080", (48.0, 60.0), 4.0)],
+)
+def test_neutral_targets_are_clean_not_muddy(
+    target: str, l_range: tuple[float, float], max_chroma: float
+) -> None:
+    name = "garment/049805_1"  # a saturated purple sweatshirt with a large print
+    rgb = photo(name)
+    mask = garment_mask(name, "sweatshirt")
+
+    result = recolor_image(rgb, target_color=target, garment_type="sweatshirt", mask=mask)
+
+    lab = srgb8_to_lab(result.rgb[result.weight > 0.9])
+    median_l = float(np.median(lab[:, 0]))
+    chroma = float(np.median(np.hypot(lab[:, 1], lab[:, 2])))
+    assert l_range[0] <= median_l <= l_range[1]
+    assert chroma < max_chroma
+    # Folds still there: lightness varies inside the garment, it did not go flat.
+    assert float(np.std(lab[:, 0])) > 1.5
+    save_log(f"recolor_neutral_{target[1:]}", rgb, result.rgb)
+
+
+@pytest.mark.skipif(not HAS_POSE, reason="needs workers.engines.imaging.pose")
+def test_on_a_worn_outfit_the_garment_type_picks_top_or_bottom() -> None:
+    from workers.engines.imaging.pose import detect_pose
+
+    name = "model/049205_0"  # white tee over blue trousers
+    rgb = photo(name)
+    pose = detect_pose(rgb)
+    assert pose is not None
+    hip_y = np.mean([pose.points[p][1] for p in ("left_hip", "right_hip")])
+    rows = np.arange(rgb.shape[0])[:, None].repeat(rgb.shape[1], 1)
+
+    changed = {}
+    for garment_type in ("trousers", "shirt"):
+        result = recolor_image(rgb, target_color="#8B1E3F", garment_type=garment_type)
+        changed[garment_type] = delta_e2000(rgb, result.rgb) > 5.0
+        save_log(f"recolor_worn_{garment_type}", rgb, result.rgb)
+
+    torso = hip_y - np.mean([pose.points[p][1] for p in ("left_shoulder", "right_shoulder")])
+    trousers, shirt = changed["trousers"], changed["shirt"]
+    assert trousers.sum() > 0.04 * trousers.size and shirt.sum() > 0.03 * shirt.size
+    assert (rows[trousers] > hip_y - 0.25 * torso).mean() > 0.98
+    assert (rows[shirt] < hip_y + 0.25 * torso).mean() > 0.98
+
+
+def test_run_takes_bytes_and_returns_a_png() -> None:
+    data = encode_jpeg(photo("garment/051988_1"))
+    seen: list[float] = []
+
+    outputs = run({"image": data, "target_color": "#4A5D23", "garment_type": "trousers"},
+                  lambda pct, *a, **k: seen.append(pct))
+
+    assert len(outputs) == 1 and outputs[0].content_type == "image/png"
+    out = np.asarray(Image.open(io.BytesIO(outputs[0].data)).convert("RGB"))
+    assert out.shape == (512, 384, 3)
+    assert seen and seen == sorted(seen)
+
+
+@pytest.mark.parametrize(
+    ("params", "code"),
+    [
+        ({"target_color": "green", "garment_type": "shirt"}, "invalid_color"),
+        ({"target_color": "#12345", "garment_type": "shirt"}, "invalid_color"),
+        ({"target_color": "#123456", "garment_type": "socks"}, "invalid_garment_type"),
+    ],
+)
+def test_bad_parameters_are_refused(params: dict[str, str], code: str) -> None:
+    with pytest.raises(EngineError) as err:
+        run({"image": encode_jpeg(photo("garment/051988_1"))} | params, noop_progress)
+    assert err.value.code == code

@@ -1,0 +1,214 @@
+"""Refabric on real product shots, measured: every fabric and finish changes the garment, each
+differently from the others (so an ignored parameter fails), and each in its own direction
+(twill orientation for denim, transparency for sheer fabrics, highlights for glossy...)."""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image
+
+from tests.engines.conftest import noop_progress, photo, save_log
+from workers.engines.base import EngineError
+from workers.engines.imaging import garment
+from workers.engines.imaging.color import delta_e2000, srgb8_to_lab
+from workers.engines.imaging.decode import encode_jpeg
+from workers.engines.refabric import FABRICS, FINISHES, refabric_image, run
+
+TROUSERS = "garment/051988_1"  # plain cream trousers on white
+SWEATSHIRT = "garment/049805_1"  # purple sweatshirt with a print
+
+
+@lru_cache(maxsize=None)
+def mask_of(name: str, garment_type: str) -> np.ndarray:
+    return garment.garment_mask(photo(name), garment_type).mask
+
+
+@lru_cache(maxsize=None)
+def fabric_out(fabric: str, finish: str = "textured", name: str = TROUSERS,
+               garment_type: str = "trousers") -> np.ndarray:
+    res = refabric_image(photo(name), fabric=fabric, finish=finish, garment_type=garment_type,
+                         mask=mask_of(name, garment_type))
+    return res.rgb
+
+
+def core(name: str, garment_type: str) -> np.ndarray:
+    m = mask_of(name, garment_type) > 0.5
+    return cv2.erode(m.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
+
+
+def lightness(rgb: np.ndarray) -> np.ndarray:
+    return srgb8_to_lab(rgb)[..., 0].astype(np.float32)
+
+
+@pytest.mark.parametrize("fabric", list(FABRICS))
+def test_each_fabric_changes_the_garment_and_differs_from_every_other(fabric: str) -> None:
+    rgb = photo(TROUSERS)
+    inside = core(TROUSERS, "trousers")
+    out = fabric_out(fabric)
+
+    assert float(delta_e2000(rgb[inside], out[inside]).mean()) > 1.0
+    outside = ~(cv2.dilate((mask_of(TROUSERS, "trousers") > 0.01).astype(np.uint8),
+                           np.ones((5, 5), np.uint8)) > 0)
+    assert np.array_equal(rgb[outside], out[outside])
+    for other in FABRICS:
+        if other != fabric:
+            diff = np.abs(out[inside].astype(int) - fabric_out(other)[inside].astype(int)).mean()
+            assert diff > 0.5, f"{fabric} and {other} render the same"
+
+
+def _diagonal_ratio(rgb: np.ndarray, where: np.ndarray) -> float:
+    L = lightness(rgb)
+    dx = cv2.Sobel(L, cv2.CV_32F, 1, 0, ksize=3)
+    dy = cv2.Sobel(L, cv2.CV_32F, 0, 1, ksize=3)
+    return float(((dx + dy) ** 2)[where].mean() / (((dx - dy) ** 2)[where].mean() + 1e-6))
+
+
+def test_denim_has_a_diagonal_twill_and_cotton_does_not() -> None:
+    inside = core(TROUSERS, "trousers")
+    denim = _diagonal_ratio(fabric_out("denim"), inside)
+    cotton = _diagonal_ratio(fabric_out("cotton"), inside)
+    assert denim > 1.5
+    assert 0.67 < cotton < 1.5
+
+
+@pytest.mark.parametrize("fabric", ["tulle", "organza", "chiffon"])
+def test_sheer_fabrics_show_the_background_through(fabric: str) -> None:
+    rgb = photo(TROUSERS)
+    inside = core(TROUSERS, "trousers")
+    res = refabric_image(rgb, fabric=fabric, finish="textured", garment_type="trousers",
+                         mask=mask_of(TROUSERS, "trousers"))
+    background = np.median(rgb[mask_of(TROUSERS, "trousers") < 0.01], axis=0)
+
+    def to_bg(img: np.ndarray) -> float:
+        return float(np.abs(img[inside].astype(float) - background).mean())
+
+    assert float(res.opacity[inside].mean()) < 0.8
+    assert to_bg(res.rgb) < 0.8 * to_bg(fabric_out("cotton"))
+
+
+def test_tweed_has_coloured_flecks() -> None:
+    inside = core(TROUSERS, "trousers")
+
+    def chroma_spread(img: np.ndarray) -> float:
+        lab = srgb8_to_lab(img[inside])
+        return float(np.percentile(np.hypot(lab[:, 1], lab[:, 2]), 99.5)
+                     - np.median(np.hypot(lab[:, 1], lab[:, 2])))
+
+    assert chroma_spread(fabric_out("tweed")) > 1.5 * chroma_spread(fabric_out("wool"))
+
+
+def test_velvet_glows_at_its_outline() -> None:
+    m = mask_of(TROUSERS, "trousers") > 0.5
+    dist = cv2.distanceTransform(m.astype(np.uint8), cv2.DIST_L2, 3)
+    rim, body = (dist > 1) & (dist < 5), dist > 20
+
+    def rim_gain(img: np.ndarray) -> float:
+        L = lightness(img)
+        return float(L[rim].mean() - L[body].mean())
+
+    assert rim_gain(fabric_out("velvet")) > rim_gain(fabric_out("suede")) + 2.0
+
+
+def test_silk_is_smoother_than_wool() -> None:
+    inside = core(TROUSERS, "trousers")
+
+    def fine_energy(img: np.ndarray) -> float:
+        return float(np.abs(cv2.Laplacian(lightness(img), cv2.CV_32F))[inside].mean())
+
+    assert fine_energy(fabric_out("silk")) < 0.5 * fine_energy(fabric_out("wool"))
+
+
+# --- finishes ---------------------------------------------------------------------------------
+
+
+def finish_out(finish: str) -> np.ndarray:
+    return fabric_out("cotton", finish, SWEATSHIRT, "sweatshirt")
+
+
+@pytest.mark.parametrize("finish", FINISHES)
+def test_each_finish_differs_from_every_other(finish: str) -> None:
+    inside = core(SWEATSHIRT, "sweatshirt")
+    out = finish_out(finish)
+    assert float(delta_e2000(photo(SWEATSHIRT)[inside], out[inside]).mean()) > 1.0
+    for other in FINISHES:
+        if other != finish:
+            diff = float(delta_e2000(out[inside], finish_out(other)[inside]).mean())
+            assert diff > 1.0, f"{finish} and {other} render the same"
+
+
+def _highlight_share(img: np.ndarray, inside: np.ndarray, level: float) -> float:
+    return float((lightness(img)[inside] > level).mean())
+
+
+def test_glossy_has_more_highlights_than_matte() -> None:
+    inside = core(SWEATSHIRT, "sweatshirt")
+    level = float(np.percentile(lightness(photo(SWEATSHIRT))[inside], 95))
+    glossy = _highlight_share(finish_out("glossy"), inside, level)
+    matte = _highlight_share(finish_out("matte"), inside, level)
+    assert glossy > 2.0 * max(matte, 0.01)
+    save_log("refabric_finishes_sweatshirt", photo(SWEATSHIRT),
+             *(finish_out(f) for f in FINISHES))
+
+
+def test_metallic_desaturates_and_adds_contrast() -> None:
+    inside = core(SWEATSHIRT, "sweatshirt")
+    lab_before = srgb8_to_lab(finish_out("matte")[inside])
+    lab_after = srgb8_to_lab(finish_out("metallic")[inside])
+    assert np.median(np.hypot(lab_after[:, 1], lab_after[:, 2])) < 0.8 * np.median(
+        np.hypot(lab_before[:, 1], lab_before[:, 2]))
+    assert lab_after[:, 0].std() > 1.3 * lab_before[:, 0].std()
+
+
+def test_sheer_finish_lets_the_background_through() -> None:
+    res = refabric_image(photo(SWEATSHIRT), fabric="cotton", finish="sheer",
+                         garment_type="sweatshirt", mask=mask_of(SWEATSHIRT, "sweatshirt"))
+    inside = core(SWEATSHIRT, "sweatshirt")
+    assert float(res.opacity[inside].mean()) < 0.7
+    # The background is white: the purple garment gets much lighter.
+    assert lightness(res.rgb)[inside].mean() > lightness(finish_out("textured"))[inside].mean() + 10
+
+
+def test_textured_has_more_fine_relief_than_matte() -> None:
+    inside = core(SWEATSHIRT, "sweatshirt")
+
+    def fine(img: np.ndarray) -> float:
+        return float(np.abs(cv2.Laplacian(lightness(img), cv2.CV_32F))[inside].mean())
+
+    assert fine(finish_out("textured")) > 1.5 * fine(finish_out("matte"))
+
+
+def test_patterned_adds_a_repeating_motif() -> None:
+    inside = core(SWEATSHIRT, "sweatshirt")
+    diff = lightness(finish_out("patterned")) - lightness(finish_out("textured"))
+    # The motif is a large, regular relief: its low-pass difference is strong and two-sided.
+    smooth = cv2.GaussianBlur(diff, (0, 0), 2)[inside]
+    assert np.percentile(smooth, 90) > 2.0 and np.percentile(smooth, 10) < -2.0
+
+
+def test_run_takes_bytes_and_returns_a_png() -> None:
+    data = encode_jpeg(photo(TROUSERS))
+    outputs = run({"image": data, "re_fabric": "denim", "material_finish": "textured",
+                   "target_garment": "trousers"}, noop_progress)
+    assert outputs[0].content_type == "image/png"
+    out = np.asarray(Image.open(io.BytesIO(outputs[0].data)).convert("RGB"))
+    save_log("refabric_denim_trousers", photo(TROUSERS), out)
+    assert out.shape == (512, 384, 3)
+
+
+@pytest.mark.parametrize(
+    ("params", "code"),
+    [
+        ({"re_fabric": "kevlar", "material_finish": "matte"}, "invalid_fabric"),
+        ({"re_fabric": "denim", "material_finish": "sparkly"}, "invalid_finish"),
+    ],
+)
+def test_bad_parameters_are_refused(params: dict[str, str], code: str) -> None:
+    with pytest.raises(EngineError) as err:
+        run({"image": encode_jpeg(photo(TROUSERS)), "target_garment": "trousers"} | params,
+            noop_progress)
+    assert err.value.code == code

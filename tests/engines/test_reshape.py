@@ -1,0 +1,273 @@
+"""Reshape: the instruction parser on its own, and measured edits on real photos."""
+
+from __future__ import annotations
+
+import io
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image
+
+from tests.engines.conftest import FIXTURES, noop_progress, save_log
+from workers.engines import reshape
+from workers.engines.base import EngineError
+from workers.engines.imaging import garment as garment_mod
+from workers.engines.imaging.color import srgb8_to_oklab
+from workers.engines.reshape import Edit, parse_change
+
+
+def load(name: str) -> np.ndarray:
+    return np.asarray(Image.open(FIXTURES / name).convert("RGB"))
+
+
+def product_mask(rgb: np.ndarray) -> np.ndarray:
+    """The garment of a product shot, measured from scratch on the picture."""
+    return garment_mod.product_mask(rgb) > 0.5
+
+
+def rows_of(mask: np.ndarray) -> tuple[int, int]:
+    r = np.nonzero(mask.any(axis=1))[0]
+    return int(r[0]), int(r[-1])
+
+
+# --- parser -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("place", "instruction", "expected"),
+    [
+        ("length", "shorter by 20%", Edit("length", "length", -1, 20.0, "%")),
+        ("length", "Make it 5 cm shorter", Edit("length", "length", -1, 5.0, "cm")),
+        ("hem", "longer by 10 percent", Edit("hem", "length", 1, 10.0, "%")),
+        ("hem", "lengthen 2 inches", Edit("hem", "length", 1, 5.08, "cm")),
+        ("length", "shorten to the knee", Edit("length", "length", -1, landmark="knee")),
+        ("length", "knee length", Edit("length", "length", 0, landmark="knee")),
+        ("length", "to mid-thigh", Edit("length", "length", 0, landmark="mid-thigh")),
+        ("length", "longer, to the ankle", Edit("length", "length", 1, landmark="ankle")),
+        ("hem", "crop it to the waist", Edit("hem", "length", -1, landmark="waist")),
+        ("length", "hip length", Edit("length", "length", 0, landmark="hip")),
+        ("length", "make it a midi", Edit("length", "length", 0, landmark="mid-calf")),
+        ("length", "shorter", Edit("length", "length", -1, 10.0, "%")),
+        ("fit", "looser", Edit("fit", "width", 1, 10.0, "%")),
+        ("fit", "tighter by 8%", Edit("fit", "width", -1, 8.0, "%")),
+        ("silhouette", "wider", Edit("silhouette", "width", 1, 10.0, "%")),
+        ("silhouette", "narrower by 4 cm", Edit("silhouette", "width", -1, 4.0, "cm")),
+        ("waist", "cinched", Edit("waist", "width", -1, 10.0, "%")),
+        ("waist", "less tight", Edit("waist", "width", 1, 10.0, "%")),
+        ("shoulders", "broader shoulders", Edit("shoulders", "width", 1, 10.0, "%")),
+        ("back", "slimmer", Edit("back", "width", -1, 10.0, "%")),
+        ("sleeves", "remove the sleeves", Edit("sleeves", "sleeves", sleeve="removed")),
+        ("sleeves", "sleeveless", Edit("sleeves", "sleeves", sleeve="removed")),
+        ("sleeves", "short sleeves", Edit("sleeves", "sleeves", sleeve="short")),
+        ("sleeves", "long", Edit("sleeves", "sleeves", sleeve="long")),
+        ("sleeves", "3/4 sleeves", Edit("sleeves", "sleeves", sleeve="three-quarter")),
+        ("sleeves", "shorter by 30%", Edit("sleeves", "sleeves", -1, 30.0, "%")),
+        ("sleeves", "longer", Edit("sleeves", "sleeves", 1, 25.0, "%")),
+        ("neckline", "deeper", Edit("neckline", "neckline", -1)),
+        ("neckline", "deeper V by 6 cm", Edit("neckline", "neckline", -1, 6.0, "cm", shape="v")),
+        ("neckline", "higher round neck", Edit("neckline", "neckline", 1, shape="round")),
+        ("neckline", "square", Edit("neckline", "neckline", 0, shape="square")),
+        ("neckline", "V-neck", Edit("neckline", "neckline", 0, shape="v")),
+        ("collar", "crew neck", Edit("collar", "neckline", 0, shape="round")),
+        ("collar", "wider", Edit("collar", "width", 1, 10.0, "%")),
+    ],
+)
+def test_parser_understands_plain_instructions(
+    place: str, instruction: str, expected: Edit
+) -> None:
+    got = parse_change(place, instruction)
+    assert got.kind == expected.kind and got.direction == expected.direction
+    assert got.landmark == expected.landmark and got.sleeve == expected.sleeve
+    assert got.shape == expected.shape and got.unit == expected.unit
+    if expected.amount is None:
+        assert got.amount is None
+    else:
+        assert got.amount == pytest.approx(expected.amount)
+
+
+@pytest.mark.parametrize(
+    ("place", "instruction"),
+    [
+        ("length", "blorp the zorg"),
+        ("fit", "make it purple"),
+        ("sleeves", "add sequins"),
+        ("neckline", "more fabulous"),
+        ("waist", ""),
+        ("length", "shorter by 500%"),
+    ],
+)
+def test_parser_refuses_what_it_cannot_understand(place: str, instruction: str) -> None:
+    with pytest.raises(EngineError) as err:
+        parse_change(place, instruction)
+    assert err.value.code == "unsupported_instruction"
+    if instruction and "%" not in instruction:
+        msg = err.value.message
+        for kind in (
+            "shorter or longer",
+            "N cm",
+            "knee",
+            "wider",
+            "tighter",
+            "removed",
+            "deeper",
+            "V, round or square",
+        ):
+            assert kind in msg
+
+
+def test_unknown_places_and_too_many_changes_are_refused() -> None:
+    with pytest.raises(EngineError) as err:
+        parse_change("pockets", "bigger")
+    assert err.value.code == "unsupported_instruction" and "sleeves" in err.value.message
+    with pytest.raises(EngineError) as err:
+        reshape.parse_changes([{"place": "fit", "instruction": "looser"}] * 11)
+    assert err.value.code == "invalid_changes"
+    with pytest.raises(EngineError):
+        reshape.parse_changes([])
+
+
+# --- edits on product shots -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["garment/053319_1.jpg", "garment/052234_1.jpg"])
+def test_shorter_by_20_percent_shortens_a_dress_by_20_percent(name: str) -> None:
+    rgb = load(name)
+    top0, bottom0 = rows_of(product_mask(rgb))
+
+    out, _ = reshape.reshape(rgb, "dress", [parse_change("length", "shorter by 20%")])
+    save_log(f"reshape_shorter_{name.split('/')[1][:-4]}", rgb, out)
+
+    top1, bottom1 = rows_of(product_mask(out))
+    change = 1.0 - (bottom1 - top1) / (bottom0 - top0)
+    assert 0.15 <= change <= 0.25, f"{change:.3f}"
+    assert abs(top1 - top0) <= 3
+    # Below the new hem: backdrop like the rest of the border, no hole, no ghost of the skirt.
+    # Each row is compared with the backdrop beside it in that row (sweeps have gradients).
+    outside = ~cv2.dilate(product_mask(rgb).astype(np.uint8), np.ones((15, 15), np.uint8)).astype(
+        bool
+    )
+    gone = product_mask(rgb) & ~product_mask(out)
+    lab_out, lab_in = srgb8_to_oklab(out), srgb8_to_oklab(rgb)
+    d = []
+    for y in range(bottom1 + 6, bottom0 + 1):
+        if gone[y].any() and outside[y].sum() > 10:
+            ref = np.median(lab_in[y][outside[y]], axis=0)
+            d.append(np.linalg.norm(lab_out[y][gone[y]] - ref, axis=-1))
+    d_all = np.concatenate(d)
+    assert out[bottom1 + 6 : bottom0 + 1].min() > 0
+    assert float(np.percentile(d_all, 95)) < 0.03
+
+
+def test_longer_extends_a_dress_downwards() -> None:
+    rgb = load("garment/052234_1.jpg")
+    top0, bottom0 = rows_of(product_mask(rgb))
+    out, _ = reshape.reshape(rgb, "dress", [parse_change("hem", "longer by 10%")])
+    save_log("reshape_longer_052234_1", rgb, out)
+    top1, bottom1 = rows_of(product_mask(out))
+    assert 0.06 <= (bottom1 - top1) / (bottom0 - top0) - 1.0 <= 0.14
+
+
+def test_trousers_to_the_knee_are_about_half_as_long() -> None:
+    rgb = load("garment/051988_1.jpg")
+    top0, bottom0 = rows_of(product_mask(rgb))
+    out, _ = reshape.reshape(rgb, "trousers / pants", [parse_change("length", "to the knee")])
+    save_log("reshape_knee_051988_1", rgb, out)
+    top1, bottom1 = rows_of(product_mask(out))
+    assert 0.45 <= (bottom1 - top1) / (bottom0 - top0) <= 0.7
+
+
+def test_sleeves_removed_on_a_product_shot_leave_backdrop() -> None:
+    rgb = load("garment/00055_00.jpg")
+    before = product_mask(rgb)
+
+    out, mask = reshape.reshape(rgb, "t-shirt", [parse_change("sleeves", "sleeves removed")])
+    save_log("reshape_sleeves_removed_00055_00", rgb, out)
+
+    after = product_mask(out)
+    sleeves = before & ~mask
+    assert sleeves.sum() > 0.08 * before.sum()  # both sleeves were found and taken off
+    assert (sleeves & after).sum() < 0.05 * sleeves.sum()
+    # Filled with backdrop: close to the border colour, no black or unfilled pixels.
+    border = np.median(rgb[:6].reshape(-1, 3), axis=0).astype(np.uint8)
+    d = np.linalg.norm(srgb8_to_oklab(out[sleeves]) - srgb8_to_oklab(border[None])[0], axis=-1)
+    assert out[sleeves].min() > 0
+    assert float(np.percentile(d, 95)) < 0.03
+    # The body of the shirt is the same pixels.
+    body = before & mask
+    body = np.asarray(Image.fromarray(body.astype(np.uint8)).resize(body.shape[::-1])) > 0
+    assert np.abs(out[body].astype(int) - rgb[body].astype(int)).mean() < 3.0
+
+
+def test_sleeves_removed_on_a_worn_top_leave_arms() -> None:
+    rgb = load("model/02849_00.jpg")
+    gm = garment_mod.garment_mask(rgb, "top")
+    arm_skin = (gm.skin > 0.6) & ~(gm.mask > 0.5)
+
+    out, mask = reshape.reshape(rgb, "top", [parse_change("sleeves", "removed")])
+    save_log("reshape_sleeves_removed_02849_00", rgb, out)
+
+    gone = (gm.mask > 0.5) & ~mask
+    assert gone.sum() > 300
+    lab_out, lab_in = srgb8_to_oklab(out), srgb8_to_oklab(rgb)
+    skin = np.median(lab_in[arm_skin], axis=0)
+    sleeve = np.median(lab_in[gone], axis=0)
+    filled = np.median(lab_out[gone], axis=0)
+    assert out[gone].min() > 0
+    # Now arm (or backdrop beside it), not the white sleeve: nearer skin than the sleeve was.
+    assert np.linalg.norm(filled - skin) < np.linalg.norm(sleeve - skin) * 0.5
+
+
+def test_deeper_v_neckline_opens_the_front() -> None:
+    rgb = load("garment/050191_1.jpg")
+    before = product_mask(rgb)
+    out, mask = reshape.reshape(rgb, "t-shirt", [parse_change("neckline", "deeper V")])
+    save_log("reshape_neckline_050191_1", rgb, out)
+    cut = before & ~mask
+    assert cut.sum() > 0.003 * before.sum()
+    ys, xs = np.nonzero(cut)
+    assert abs(xs.mean() - np.nonzero(before)[1].mean()) < 0.1 * rgb.shape[1]  # centred
+    assert ys.mean() < rows_of(before)[0] + 0.3 * (rows_of(before)[1] - rows_of(before)[0])
+
+
+def test_looser_fit_widens_the_garment() -> None:
+    rgb = load("garment/052234_1.jpg")
+    before = product_mask(rgb)
+    out, _ = reshape.reshape(rgb, "dress", [parse_change("fit", "looser by 10%")])
+    save_log("reshape_looser_052234_1", rgb, out)
+    after = product_mask(out)
+    ratio = after.sum() / before.sum()
+    assert 1.05 <= ratio <= 1.16
+
+
+def test_run_applies_several_changes_and_returns_a_png() -> None:
+    data = (FIXTURES / "garment" / "053319_1.jpg").read_bytes()
+    outputs = reshape.run(
+        {
+            "image": data,
+            "target_garment": "dress",
+            "changes": [
+                {"place": "length", "instruction": "shorter by 10%"},
+                {"place": "waist", "instruction": "tighter"},
+            ],
+        },
+        noop_progress,
+    )
+    assert len(outputs) == 1 and outputs[0].content_type == "image/png"
+    assert (
+        Image.open(io.BytesIO(outputs[0].data)).size
+        == Image.open(FIXTURES / "garment" / "053319_1.jpg").size
+    )
+
+
+def test_run_refuses_gibberish_before_reading_the_image() -> None:
+    with pytest.raises(EngineError) as err:
+        reshape.run(
+            {
+                "image": b"unread",
+                "target_garment": "dress",
+                "changes": [{"place": "hem", "instruction": "qwzx"}],
+            },
+            noop_progress,
+        )
+    assert err.value.code == "unsupported_instruction"

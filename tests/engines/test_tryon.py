@@ -1,0 +1,246 @@
+"""Try-on core and its four entry points on real catalogue photos (384x512), measured.
+
+Every test writes before/after PNGs to var/test-logs/engines/ for a person to look at.
+"""
+
+from __future__ import annotations
+
+import io
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image
+from skimage.metrics import structural_similarity
+
+from tests.engines.conftest import FIXTURES, noop_progress, save_log
+from workers.engines import tryon
+from workers.engines.base import EngineError
+from workers.engines.imaging import warp
+from workers.engines.imaging.color import delta_e2000
+from workers.engines.imaging.cutout import cut_out_product
+
+
+def raw(name: str) -> bytes:
+    return (FIXTURES / name).read_bytes()
+
+
+def rgb_of(data: bytes) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(data)).convert("RGB"))
+
+
+def dominant_colours(garment: bytes, k: int = 4) -> list[tuple[np.ndarray, float]]:
+    """The product's main colours (uint8 RGB) with their share, largest first."""
+    cut = cut_out_product(rgb_of(garment))
+    px = cut.rgb[cut.alpha > 0.9].astype(np.float32)
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    _, labels, centres = cv2.kmeans(px, k, None, crit, 2, cv2.KMEANS_PP_CENTERS)
+    share = np.bincount(labels.ravel(), minlength=k) / len(labels)
+    order = np.argsort(-share)
+    return [(centres[i].astype(np.uint8), float(share[i])) for i in order]
+
+
+def gray(rgb: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+
+
+def ssim(a: np.ndarray, b: np.ndarray) -> float:
+    return float(structural_similarity(gray(a), gray(b), data_range=255))
+
+
+def changed(before: np.ndarray, after: np.ndarray, thr: int = 30) -> np.ndarray:
+    d = np.abs(before.astype(np.int16) - after.astype(np.int16)).max(axis=2) > thr
+    return cv2.morphologyEx(d.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
+
+
+TOPS_ON_MODELS = [
+    ("model/02849_00.jpg", "garment/050191_1.jpg"),  # green tee on a white top and skirt
+    ("model/model_1.png", "garment/00126_00.jpg"),  # colour-block tee on a tank top
+    ("model/051918_0.jpg", "garment/00055_00.jpg"),  # lilac tee on a black tee
+    ("model/model_8.png", "garment/050181_1.jpg"),  # navy tee on a tank top
+]
+
+
+def check_top_on_model(entry, key: str, model_name: str, garment_name: str, log: str) -> None:  # type: ignore[no-untyped-def]
+    model_b, garment_b = raw(model_name), raw(garment_name)
+    before = rgb_of(model_b)
+    outputs = entry({key: model_b, "garment": garment_b}, noop_progress)
+    assert len(outputs) == 1 and outputs[0].content_type == "image/png"
+    after = rgb_of(outputs[0].data)
+    assert after.shape == before.shape
+    save_log(log, rgb_of(garment_b)[:, :, :3] if rgb_of(garment_b).shape[0] == before.shape[0] else
+             cv2.resize(rgb_of(garment_b), (before.shape[1], before.shape[0])), before, after)
+
+    body = tryon.analyse_body(before)
+    sm, hm = body.shoulder_mid, body.hip_mid
+    torso = body.torso_len
+    # The garment's dominant colours in the torso (between the shoulders, chest to waist).
+    x0 = int(min(body.left["shoulder"][0], body.right["shoulder"][0]) + 0.1 * body.shoulder_width)
+    x1 = int(max(body.left["shoulder"][0], body.right["shoulder"][0]) - 0.1 * body.shoulder_width)
+    y0, y1 = int(sm[1] + 0.05 * torso), int(hm[1] - 0.15 * torso)
+    torso_px = after[y0:y1, x0:x1].reshape(-1, 3)
+    for colour, share in dominant_colours(garment_b)[:2]:
+        if share < 0.25:
+            continue
+        de = delta_e2000(torso_px, np.broadcast_to(colour, torso_px.shape))
+        # A colour block of a quarter of the garment covers at least a twentieth of the torso.
+        assert float((de < 8).mean()) > 0.05, (colour, share, float(np.percentile(de, 10)))
+
+    # The shoulder line: where the garment covers the row just below the shoulder joints,
+    # against the body's width on that row.
+    row = int(sm[1] + 0.1 * body.shoulder_width)
+    diff = changed(before, after)[row]
+    body_row = np.nonzero(body.mask[row] > 0.5)[0]
+    cols = np.nonzero(diff)[0]
+    body_w = float(body_row[-1] - body_row[0])
+    garment_w = float(cols[-1] - cols[0])
+    assert abs(garment_w - body_w) <= 0.1 * body_w, (garment_w, body_w)
+
+    # The face untouched.
+    assert body.face_box is not None
+    fx0, fy0, fx1, fy1 = body.face_box
+    assert ssim(before[fy0:fy1, fx0:fx1], after[fy0:fy1, fx0:fx1]) >= 0.95
+
+    # The lower body untouched by a top (from mid-thigh down).
+    ly = int(hm[1] + 0.55 * torso)
+    if ly < before.shape[0] - 20:
+        assert ssim(before[ly:], after[ly:]) >= 0.95
+
+
+@pytest.mark.parametrize(("model_name", "garment_name"), TOPS_ON_MODELS)
+def test_virtual_try_on_puts_the_top_on_the_torso(model_name: str, garment_name: str) -> None:
+    log = f"tryon-{model_name.split('/')[1][:-4]}-{garment_name.split('/')[1][:-4]}"
+    check_top_on_model(tryon.virtual_try_on, "model", model_name, garment_name, log)
+
+
+@pytest.mark.parametrize(("model_name", "garment_name"), TOPS_ON_MODELS[:2])
+def test_restyle_puts_the_top_on_the_outfit(model_name: str, garment_name: str) -> None:
+    log = f"restyle-{model_name.split('/')[1][:-4]}-{garment_name.split('/')[1][:-4]}"
+    check_top_on_model(tryon.restyle, "outfit", model_name, garment_name, log)
+    out = tryon.restyle({"outfit": raw(model_name), "garment": raw(garment_name)}, noop_progress)
+    assert out[0].filename == "restyle-1.png"
+
+
+def test_trousers_replace_the_lower_body_and_keep_the_top() -> None:
+    before = rgb_of(raw("model/049205_0.jpg"))
+    out = tryon.virtual_try_on({"model": raw("model/049205_0.jpg"),
+                                "garment": raw("garment/051988_1.jpg")}, noop_progress)
+    after = rgb_of(out[0].data)
+    save_log("tryon-049205_0-051988_1", cv2.resize(rgb_of(raw("garment/051988_1.jpg")), (384, 512)), before, after)
+    body = tryon.analyse_body(before)
+    # Cream trousers over blue ones: the thighs turn cream, the chest stays as it was.
+    thigh_y = int(body.hip_mid[1] + 0.4 * body.torso_len)
+    cx = int(body.hip_mid[0])
+    patch = after[thigh_y - 8:thigh_y + 8, cx - 30:cx + 30].reshape(-1, 3)
+    cream = dominant_colours(raw("garment/051988_1.jpg"))[0][0]
+    assert float(np.median(delta_e2000(patch, np.broadcast_to(cream, patch.shape)))) < 12
+    chest = slice(int(body.shoulder_mid[1]), int(body.shoulder_mid[1] + 0.5 * body.torso_len))
+    assert ssim(before[chest], after[chest]) >= 0.9
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("garment/00055_00.jpg", warp.UPPER),
+        ("garment/050191_1.jpg", warp.UPPER),
+        ("garment/00151_00.jpg", warp.UPPER),
+        ("garment/051988_1.jpg", warp.LOWER),
+        ("garment/051827_1.jpg", warp.LOWER),
+        ("garment/052234_1.jpg", warp.ONE_PIECE),
+    ],
+)
+def test_product_shots_are_classified_by_shape(name: str, expected: str) -> None:
+    g = tryon.prepare_garment(raw(name))
+    assert g.shape.category == expected
+
+
+def test_caller_category_wins_and_bad_category_is_refused() -> None:
+    assert tryon.prepare_garment(raw("garment/00055_00.jpg"), "dress").shape.category == warp.ONE_PIECE
+    with pytest.raises(EngineError) as err:
+        tryon.prepare_garment(raw("garment/00055_00.jpg"), "hat")
+    assert err.value.code == "bad_category"
+
+
+def test_no_person_is_a_clear_error() -> None:
+    with pytest.raises(EngineError) as err:
+        tryon.virtual_try_on({"model": raw("garment/051988_1.jpg"),
+                              "garment": raw("garment/00055_00.jpg")}, noop_progress)
+    assert err.value.code == "no_person"
+
+
+def test_progress_rises_and_can_abort() -> None:
+    seen: list[int] = []
+
+    def progress(pct: int, message: str | None = None) -> None:
+        seen.append(pct)
+        if pct >= 50:
+            raise RuntimeError("canceled")
+
+    with pytest.raises(RuntimeError):
+        tryon.virtual_try_on({"model": raw("model/model_1.png"),
+                              "garment": raw("garment/00055_00.jpg")}, progress)
+    assert seen == sorted(seen) and seen[-1] >= 50
+
+
+def garment_lightness(before: np.ndarray, after: np.ndarray) -> float:
+    lab = cv2.cvtColor(after, cv2.COLOR_RGB2LAB).astype(np.float32)
+    return float(lab[..., 0][changed(before, after)].mean())
+
+
+def test_garment_integration_moves_the_garment_toward_the_scene() -> None:
+    # A navy tee into a bright editorial: its lightness rises toward the scene's.
+    params = {"outfit": raw("model/052964_0.jpg"), "garment": raw("garment/050181_1.jpg")}
+    before = rgb_of(params["outfit"])
+    plain = rgb_of(tryon.virtual_try_on({"model": params["outfit"], "garment": params["garment"]},
+                                        noop_progress)[0].data)
+    out = tryon.garment_integration(params, noop_progress)
+    assert out[0].content_type == "image/png"
+    integrated = rgb_of(out[0].data)
+    save_log("integration-052964_0-050181_1", before, plain, integrated)
+    scene_l = float(cv2.cvtColor(before, cv2.COLOR_RGB2LAB)[..., 0].mean())
+    plain_l = garment_lightness(before, plain)
+    integ_l = garment_lightness(before, integrated)
+    assert abs(integ_l - scene_l) < abs(plain_l - scene_l) - 2, (scene_l, plain_l, integ_l)
+
+
+def test_light_direction_follows_the_brighter_side() -> None:
+    ramp = np.tile(np.linspace(40, 220, 256, dtype=np.float32), (256, 1))
+    img = np.dstack([ramp] * 3).astype(np.uint8)
+    direction, power = tryon.light_direction(img)
+    assert direction[0] > 0.95 and power > 0.1
+
+
+def region_near(before: np.ndarray, after: np.ndarray) -> tuple[np.ndarray, float]:
+    d = changed(before, after, thr=25)
+    ys, xs = np.nonzero(d)
+    return np.array([xs.mean(), ys.mean()]), float(d.mean())
+
+
+def test_ecommerce_asset_places_a_bag_at_the_hand() -> None:
+    model_b = raw("model/049205_0.jpg")
+    before = rgb_of(model_b)
+    out = tryon.ecommerce_asset({"outfit": model_b, "garment": raw("accessory/bag_053514_0.jpg"),
+                                 "kind": "bag"}, noop_progress)
+    assert out[0].content_type == "image/jpeg"
+    after = rgb_of(out[0].data)
+    save_log("asset-bag-049205_0", before, after)
+    body = tryon.analyse_body(before)
+    centre, share = region_near(before, after)
+    # A handbag covers a few per cent of a full-length shot, next to a hand.
+    assert 0.003 < share < 0.06, share
+    wrists = [c["wrist"] for c in (body.left, body.right) if "wrist" in c]
+    assert min(np.linalg.norm(centre - w) for w in wrists) < 0.6 * body.shoulder_width
+
+
+def test_ecommerce_asset_places_a_hat_on_the_head() -> None:
+    model_b = raw("model/02849_00.jpg")
+    before = rgb_of(model_b)
+    out = tryon.ecommerce_asset({"outfit": model_b, "garment": raw("accessory/bag_053514_0.jpg"),
+                                 "kind": "hat"}, noop_progress)
+    after = rgb_of(out[0].data)
+    save_log("asset-hat-02849_00", before, after)
+    body = tryon.analyse_body(before)
+    centre, share = region_near(before, after)
+    fx0, fy0, fx1, fy1 = body.face_box
+    assert 0.003 < share < 0.08, share
+    assert fx0 <= centre[0] <= fx1 and centre[1] < (fy0 + fy1) / 2

@@ -1,0 +1,1 @@
+"""Image building blocks the engines share: decoding, colour, masks, pose and cut-outs."""

@@ -1,0 +1,319 @@
+"""Product cut-out on plain backgrounds (earrings, bags, garments shot on a sweep).
+
+The background is modelled from the image border (a few Lab colour clusters, since sweeps are
+rarely flat), pixels far from it seed GrabCut, and the edge gets a soft alpha from the colour
+distance so thin chains, hoops and straps keep their antialiased rim. Edge colours are
+decontaminated (the background's share removed) so a white sweep leaves no halo on skin.
+
+Also hosts the image read/write helpers the placement engines share; they defer to
+``workers.engines.imaging.decode`` when that module is present.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from workers.engines.base import EngineError
+
+# Pixels above which we refuse to decode: far below Pillow's bomb limit, far above any photo
+# a catalogue sends us (a 24 MP camera frame).
+MAX_PIXELS = 40_000_000
+
+
+@dataclass(frozen=True)
+class Cutout:
+    rgb: np.ndarray  # uint8 HxWx3, cropped to the object (plus a small margin), decontaminated
+    alpha: np.ndarray  # float32 HxW in [0, 1]
+
+    @property
+    def height(self) -> int:
+        return int(self.alpha.shape[0])
+
+    @property
+    def width(self) -> int:
+        return int(self.alpha.shape[1])
+
+
+# --- image I/O -------------------------------------------------------------------------------
+
+
+def load_image(
+    data: bytes, *, max_pixels: int = MAX_PIXELS
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """Decoded RGB uint8 and alpha as float32 [0, 1] (None when the image has none)."""
+    try:
+        from workers.engines.imaging.decode import decode_image
+    except ImportError:
+        rgb, alpha = _decode_with_pillow(data, max_pixels)
+    else:
+        rgb, alpha = decode_image(data, max_pixels=max_pixels)
+    if alpha is not None:
+        alpha = np.asarray(alpha)
+        alpha = (
+            alpha.astype(np.float32) / 255.0
+            if alpha.dtype == np.uint8
+            else alpha.astype(np.float32)
+        )
+        if alpha.ndim == 3:
+            alpha = alpha[..., 0]
+    return np.ascontiguousarray(rgb[..., :3]), alpha
+
+
+def png_bytes(rgb: np.ndarray, alpha: np.ndarray | None = None) -> bytes:
+    try:
+        from workers.engines.imaging.decode import encode_png
+    except ImportError:
+        return _encode_with_pillow(rgb, alpha, "PNG")
+    if alpha is not None and alpha.dtype != np.uint8:
+        alpha = np.clip(alpha * 255.0 + 0.5, 0, 255).astype(np.uint8)
+    return encode_png(rgb, alpha)
+
+
+def jpeg_bytes(rgb: np.ndarray, quality: int = 92) -> bytes:
+    try:
+        from workers.engines.imaging.decode import encode_jpeg
+    except ImportError:
+        return _encode_with_pillow(rgb, None, "JPEG", quality=quality)
+    return encode_jpeg(rgb, quality=quality)
+
+
+def _decode_with_pillow(data: bytes, max_pixels: int) -> tuple[np.ndarray, np.ndarray | None]:
+    import warnings
+
+    from PIL import Image, ImageOps
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            im = Image.open(io.BytesIO(data))
+            if im.width * im.height > max_pixels:
+                raise EngineError("image_too_large", "The image has too many pixels.")
+            im = ImageOps.exif_transpose(im)
+            im.load()
+    except EngineError:
+        raise
+    except Exception as exc:  # Pillow raises many types for broken files
+        raise EngineError("bad_image", "The image could not be read.") from exc
+    if im.mode in ("RGBA", "LA", "PA") or (im.mode == "P" and "transparency" in im.info):
+        rgba = np.asarray(im.convert("RGBA"))
+        return np.ascontiguousarray(rgba[..., :3]), rgba[..., 3].astype(np.float32) / 255.0
+    return np.asarray(im.convert("RGB")).copy(), None
+
+
+def _encode_with_pillow(rgb: np.ndarray, alpha: np.ndarray | None, fmt: str, **kw: int) -> bytes:
+    from PIL import Image
+
+    if alpha is not None:
+        a = (
+            alpha
+            if alpha.dtype == np.uint8
+            else np.clip(alpha * 255 + 0.5, 0, 255).astype(np.uint8)
+        )
+        im = Image.fromarray(np.dstack([rgb, a]), "RGBA")
+    else:
+        im = Image.fromarray(rgb, "RGB")
+    buf = io.BytesIO()
+    im.save(buf, fmt, **kw)
+    return buf.getvalue()
+
+
+# --- cut-out ---------------------------------------------------------------------------------
+
+
+def cut_out(rgb: np.ndarray, alpha: np.ndarray | None = None, *, what: str = "product") -> Cutout:
+    """The object on a plain background, cropped, with a soft alpha matte.
+
+    An input that already carries real transparency (a PNG cut-out) is trusted as is.
+    """
+    if alpha is not None and float((alpha < 0.5).mean()) > 0.01:
+        matte = alpha.astype(np.float32)
+    else:
+        matte = _matte_from_background(rgb)
+    ys, xs = np.nonzero(matte > 0.02)
+    if len(ys) < max(30, 0.001 * matte.size):
+        raise EngineError(f"no_{what}", f"No {what} could be separated from the background.")
+    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    return Cutout(
+        rgb=np.ascontiguousarray(rgb[y0:y1, x0:x1]), alpha=np.ascontiguousarray(matte[y0:y1, x0:x1])
+    )
+
+
+def _matte_from_background(rgb: np.ndarray) -> np.ndarray:
+    h, w = rgb.shape[:2]
+    # GrabCut's cost grows with pixels; a 480 px working copy keeps it well under a second and
+    # the soft edge is recomputed at full resolution afterwards.
+    scale = min(1.0, 480.0 / max(h, w))
+    small = (
+        cv2.resize(
+            rgb, (max(8, round(w * scale)), max(8, round(h * scale))), interpolation=cv2.INTER_AREA
+        )
+        if scale < 1
+        else rgb
+    )
+    dist_small, thr = _background_distance(small)
+    sh, sw = small.shape[:2]
+    border = max(2, round(0.01 * max(sh, sw)))
+
+    gc = np.full((sh, sw), cv2.GC_PR_BGD, np.uint8)
+    gc[dist_small > thr] = cv2.GC_PR_FGD
+    gc[dist_small > 3 * thr] = cv2.GC_FGD
+    gc[:border, :] = cv2.GC_BGD
+    gc[-border:, :] = cv2.GC_BGD
+    gc[:, :border] = cv2.GC_BGD
+    gc[:, -border:] = cv2.GC_BGD
+    if (gc == cv2.GC_FGD).sum() < 10:
+        gc[dist_small > 1.5 * thr] = cv2.GC_FGD
+    if ((gc == cv2.GC_FGD) | (gc == cv2.GC_PR_FGD)).sum() < 10:
+        return np.zeros((h, w), np.float32)
+    bgd = np.zeros((1, 65), np.float64)
+    fgd = np.zeros((1, 65), np.float64)
+    try:
+        cv2.grabCut(
+            cv2.cvtColor(small, cv2.COLOR_RGB2BGR), gc, None, bgd, fgd, 3, cv2.GC_INIT_WITH_MASK
+        )
+    except cv2.error:
+        pass  # degenerate colour models: keep the distance seeds
+    hard_small = ((gc == cv2.GC_FGD) | (gc == cv2.GC_PR_FGD)).astype(np.uint8)
+    hard_small = _drop_specks(hard_small)
+
+    hard = (
+        cv2.resize(hard_small * 255, (w, h), interpolation=cv2.INTER_LINEAR)
+        if scale < 1
+        else hard_small * 255
+    )
+    hard = hard > 127
+    # Soft edge: inside a band around the GrabCut boundary, alpha follows the colour distance
+    # to the background (antialiased rims, fine chains); deep inside it is opaque, outside clear.
+    dist, thr_full = _background_distance(rgb)
+    band_r = max(2, round(0.006 * max(h, w)))
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * band_r + 1, 2 * band_r + 1))
+    inner = cv2.erode(hard.astype(np.uint8), k) > 0
+    outer = cv2.dilate(hard.astype(np.uint8), k) > 0
+    soft = np.clip((dist - 0.5 * thr_full) / (2.0 * thr_full), 0.0, 1.0)
+    matte = np.where(inner, 1.0, np.where(outer, np.maximum(soft, 0.6 * hard), 0.0)).astype(
+        np.float32
+    )
+    matte = cv2.GaussianBlur(matte, (0, 0), 0.6)
+    matte[~outer] = 0.0
+    return matte
+
+
+def _background_distance(rgb: np.ndarray) -> tuple[np.ndarray, float]:
+    """Lab distance of every pixel to the nearest border colour cluster, and a noise threshold."""
+    lab = cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB).astype(np.float32)
+    h, w = lab.shape[:2]
+    b = max(2, round(0.01 * max(h, w)))
+    ring = np.concatenate(
+        [
+            lab[:b].reshape(-1, 3),
+            lab[-b:].reshape(-1, 3),
+            lab[:, :b].reshape(-1, 3),
+            lab[:, -b:].reshape(-1, 3),
+        ]
+    )
+    k = 3 if len(ring) > 60 else 1
+    _, labels, centers = cv2.kmeans(
+        ring,
+        k,
+        None,
+        (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5),
+        2,
+        cv2.KMEANS_PP_CENTERS,
+    )
+    d = np.full((h, w), np.inf, np.float32)
+    for c in centers:
+        d = np.minimum(d, np.linalg.norm(lab - c, axis=2))
+    ring_d = np.min(np.linalg.norm(ring[:, None, :] - centers[None], axis=2), axis=1)
+    # Sensor noise and JPEG ringing on the sweep set the floor; 10 Lab units is already a
+    # visible difference, so never demand more than that for a pixel to count as product.
+    thr = float(np.clip(np.percentile(ring_d, 99) * 1.5, 6.0, 10.0))
+    return d, thr
+
+
+def _drop_specks(mask: np.ndarray) -> np.ndarray:
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if n <= 2:
+        return mask
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    keep = np.zeros(n, bool)
+    keep[1:] = areas >= max(12, 0.02 * areas.max())
+    return keep[labels].astype(np.uint8)
+
+
+def decontaminate(rgb: np.ndarray, alpha: np.ndarray, background: np.ndarray) -> np.ndarray:
+    """Foreground colour with the background's share removed where alpha is partial."""
+    a = alpha[..., None].astype(np.float32)
+    bg = background.astype(np.float32).reshape(1, 1, 3)
+    fg = (rgb.astype(np.float32) - (1.0 - a) * bg) / np.maximum(a, 0.15)
+    out = np.where(a > 0.98, rgb.astype(np.float32), fg)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def border_colour(rgb: np.ndarray) -> np.ndarray:
+    h, w = rgb.shape[:2]
+    b = max(2, round(0.01 * max(h, w)))
+    ring = np.concatenate(
+        [
+            rgb[:b].reshape(-1, 3),
+            rgb[-b:].reshape(-1, 3),
+            rgb[:, :b].reshape(-1, 3),
+            rgb[:, -b:].reshape(-1, 3),
+        ]
+    )
+    return np.median(ring, axis=0)
+
+
+def cut_out_product(
+    rgb: np.ndarray, alpha: np.ndarray | None = None, *, what: str = "product"
+) -> Cutout:
+    """``cut_out`` plus edge decontamination against the sweep colour."""
+    has_alpha = alpha is not None and float((alpha < 0.5).mean()) > 0.01
+    cut = cut_out(rgb, alpha, what=what)
+    if has_alpha:
+        return cut
+    return Cutout(rgb=decontaminate(cut.rgb, cut.alpha, border_colour(rgb)), alpha=cut.alpha)
+
+
+# --- compositing -----------------------------------------------------------------------------
+
+
+def composite(base: np.ndarray, fg: np.ndarray, alpha: np.ndarray, x: int, y: int) -> np.ndarray:
+    """Alpha-composite fg (top-left at x, y) onto a copy of base, clipped to base."""
+    out = base.copy()
+    h, w = alpha.shape
+    bx0, by0 = max(0, x), max(0, y)
+    bx1, by1 = min(base.shape[1], x + w), min(base.shape[0], y + h)
+    if bx1 <= bx0 or by1 <= by0:
+        return out
+    fx0, fy0 = bx0 - x, by0 - y
+    a = alpha[fy0 : fy0 + by1 - by0, fx0 : fx0 + bx1 - bx0, None]
+    f = fg[fy0 : fy0 + by1 - by0, fx0 : fx0 + bx1 - bx0].astype(np.float32)
+    region = out[by0:by1, bx0:bx1].astype(np.float32)
+    out[by0:by1, bx0:bx1] = np.clip(f * a + region * (1 - a) + 0.5, 0, 255).astype(np.uint8)
+    return out
+
+
+def darken(base: np.ndarray, shade: np.ndarray, x: int, y: int, strength: float) -> np.ndarray:
+    """Multiply base by (1 - strength * shade) where shade (float [0, 1]) lands at x, y."""
+    out = base.copy()
+    h, w = shade.shape
+    bx0, by0 = max(0, x), max(0, y)
+    bx1, by1 = min(base.shape[1], x + w), min(base.shape[0], y + h)
+    if bx1 <= bx0 or by1 <= by0:
+        return out
+    s = shade[by0 - y : by1 - y, bx0 - x : bx1 - x, None]
+    region = out[by0:by1, bx0:bx1].astype(np.float32)
+    out[by0:by1, bx0:bx1] = np.clip(region * (1 - strength * s) + 0.5, 0, 255).astype(np.uint8)
+    return out
+
+
+def soft_shadow(alpha: np.ndarray, blur_px: float, pad: int) -> np.ndarray:
+    """The matte, padded and blurred: a contact shadow to offset below the object."""
+    padded = cv2.copyMakeBorder(
+        alpha.astype(np.float32), pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0
+    )
+    return cv2.GaussianBlur(padded, (0, 0), max(0.5, blur_px))

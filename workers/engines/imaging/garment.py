@@ -1,0 +1,515 @@
+"""Where the garment is: on a product shot (one garment on a plain background) or worn.
+
+No package ships weights for clothes parsing here, so masks are built from what does run
+offline: the image border's colour and GrabCut for product shots; for worn outfits mediapipe's
+person segmentation, pose landmarks (shoulders, hips, knees, ankles) to place the garment's band,
+colour clusters seeded inside that band, and a skin colour model (YCrCb, seeded from the face)
+so arms, legs, neck and face never get edited.
+
+Masks are computed at a working size (long side 512) and returned at full size as float32 in
+[0, 1] with a soft, edge-aware rim: at 512 px a garment's outline is still a few pixels wide and
+the whole step stays well under a second.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import cv2
+import numpy as np
+
+from workers.engines.base import EngineError
+from workers.engines.imaging.color import srgb8_to_oklab
+
+WORK_SIDE = 512
+
+Region = Literal["upper", "lower", "full"]
+
+UPPER = frozenset(
+    {
+        "blazer", "blouse", "cardigan", "hoodie", "jacket", "outerwear", "polo", "pullover",
+        "shirt", "sweater", "sweatshirt", "top", "tshirt", "t-shirt",
+    }
+)
+LOWER = frozenset({"jeans", "pants", "shorts", "skirt", "trousers", "trousers / pants"})
+FULL = frozenset(
+    {"coat", "dress", "full-garment", "full garment", "jumpsuit", "romper", "accessory"}
+)
+
+
+def garment_region(garment_type: str) -> Region:
+    """Which part of a worn outfit a garment type covers."""
+    key = str(garment_type or "").strip().lower().replace("_", "-")
+    if key in UPPER:
+        return "upper"
+    if key in LOWER:
+        return "lower"
+    if key in FULL:
+        return "full"
+    raise EngineError(
+        "invalid_garment_type",
+        f"{garment_type!r} is not a garment type we know: use one of "
+        + ", ".join(sorted(UPPER | LOWER | FULL)) + ".",
+    )
+
+
+@dataclass(frozen=True)
+class Scene:
+    """What the detectors saw: enough to tell a product shot from a worn outfit."""
+
+    pose: Any | None  # pose.Pose in the working size, or None
+    person: np.ndarray | None  # float32 HxW (working size)
+    faces: list[tuple[int, int, int, int]]  # working-size boxes
+
+    @property
+    def worn(self) -> bool:
+        return is_worn_pose(self.pose)
+
+
+@dataclass(frozen=True)
+class GarmentMask:
+    mask: np.ndarray  # float32 HxW in [0, 1], full size
+    skin: np.ndarray  # float32 HxW in [0, 1], full size (zeros on product shots)
+    worn: bool
+
+
+def is_worn_pose(pose: Any | None) -> bool:
+    """A body, not a garment: both shoulders and a hip, or a shoulder, a hip and the nose.
+
+    Pose models fire on shirts lying flat now and then, but they rarely place a full torso
+    with sensible proportions on one; the torso check below keeps those out.
+    """
+    if pose is None:
+        return False
+    pts = pose.points
+    shoulders = [p for p in ("left_shoulder", "right_shoulder") if p in pts]
+    hips = [p for p in ("left_hip", "right_hip") if p in pts]
+    if not shoulders or not hips:
+        return False
+    if len(shoulders) < 2 and "nose" not in pts:
+        return False
+    sy = np.mean([pts[p][1] for p in shoulders])
+    hy = np.mean([pts[p][1] for p in hips])
+    # The torso has to point down and be a plausible share of the frame.
+    return bool(hy - sy > 0.08 * pose.height)
+
+
+# --- entry points -----------------------------------------------------------------------------
+
+
+def working_copy(rgb: np.ndarray) -> tuple[np.ndarray, float]:
+    h, w = rgb.shape[:2]
+    scale = min(1.0, WORK_SIDE / max(h, w))
+    if scale >= 1.0:
+        return rgb, 1.0
+    small = cv2.resize(rgb, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    return small, scale
+
+
+def look(small: np.ndarray) -> Scene:
+    """Run the detectors once on the working copy."""
+    from workers.engines.imaging import pose as pose_mod  # mediapipe is heavy: import on use
+
+    p = pose_mod.detect_pose(small)
+    if not is_worn_pose(p):
+        return Scene(pose=p, person=None, faces=[])
+    person = pose_mod.person_mask(small).astype(np.float32)
+    faces = list(pose_mod.face_boxes(small))
+    return Scene(pose=p, person=person, faces=faces)
+
+
+def garment_mask(
+    rgb: np.ndarray, garment_type: str, *, scene: Scene | None = None
+) -> GarmentMask:
+    """The garment of that type in the photo, product shot or worn, at full size."""
+    region = garment_region(garment_type)
+    small, _ = working_copy(rgb)
+    if scene is None:
+        scene = look(small)
+    if scene.worn:
+        person = scene.person
+        if person is None:
+            from workers.engines.imaging import pose as pose_mod
+
+            person = pose_mod.person_mask(small).astype(np.float32)
+        mask_s, skin_s = worn_mask(small, region, scene.pose, person, scene.faces)
+    else:
+        mask_s = product_mask(small)
+        skin_s = np.zeros(mask_s.shape, np.float32)
+    if mask_s.sum() < 0.002 * mask_s.size:
+        raise EngineError(
+            "garment_not_found",
+            f"No {garment_type} was found in the image: send a product shot on a plain "
+            "background or a photo of a person wearing it.",
+        )
+    full = upsample_mask(mask_s, rgb)
+    skin = cv2.resize(skin_s, (rgb.shape[1], rgb.shape[0]), interpolation=cv2.INTER_LINEAR)
+    # Skin stays untouched even where the garment rim was feathered over it.
+    full = full * (1.0 - np.clip(skin, 0, 1))
+    return GarmentMask(mask=full.astype(np.float32), skin=skin.astype(np.float32),
+                       worn=scene.worn)
+
+
+# --- product shots ----------------------------------------------------------------------------
+
+
+def border_distance(rgb: np.ndarray) -> np.ndarray:
+    """OKLab distance of every pixel to the nearest of a few border colours (sweeps shade)."""
+    lab = srgb8_to_oklab(rgb)
+    h, w = rgb.shape[:2]
+    b = max(2, min(h, w) // 60)
+    border = np.concatenate(
+        [lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3), lab[:, :b].reshape(-1, 3),
+         lab[:, -b:].reshape(-1, 3)]
+    )
+    k = 3
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 1e-3)
+    _, labels, centres = cv2.kmeans(
+        border.astype(np.float32), k, None, crit, 1, cv2.KMEANS_PP_CENTERS
+    )
+    # Clusters that cover little of the border are garment parts touching the edge, not sweep.
+    share = np.bincount(labels.ravel(), minlength=k) / len(labels)
+    centres = centres[share > 0.15]
+    d = np.min(
+        np.linalg.norm(lab[:, :, None, :] - centres[None, None, :, :], axis=-1), axis=-1
+    )
+    return d.astype(np.float32)
+
+
+def product_mask(rgb: np.ndarray) -> np.ndarray:
+    """Garment on a plain background: border colour model, then GrabCut on its seeds."""
+    h, w = rgb.shape[:2]
+    d = border_distance(rgb)
+    d = cv2.GaussianBlur(d, (3, 3), 0)
+    # 0.035 OKLab is a little above JPEG noise and sweep shading; garments, even white ones,
+    # differ from the sweep by their shadows and seams, which then close the outline.
+    fg0 = (d > 0.035).astype(np.uint8)
+    fg0 = cv2.morphologyEx(fg0, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    bg_connected = _border_connected(1 - fg0)
+    inside = 1 - bg_connected  # the outline with its enclosed parts (white prints, labels)
+    if inside.sum() < 0.01 * h * w:
+        return np.zeros((h, w), np.float32)
+
+    gc = np.full((h, w), cv2.GC_PR_BGD, np.uint8)
+    gc[cv2.erode(inside, np.ones((7, 7), np.uint8)) > 0] = cv2.GC_PR_FGD
+    gc[cv2.erode(fg0 & inside, np.ones((9, 9), np.uint8)) > 0] = cv2.GC_FGD
+    sure_bg = cv2.erode(bg_connected.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
+    gc[sure_bg & (d < 0.02)] = cv2.GC_BGD
+    m = 1 - bg_connected
+    if (gc == cv2.GC_FGD).any() and (gc == cv2.GC_BGD).any():
+        bgd = np.zeros((1, 65), np.float64)
+        fgd = np.zeros((1, 65), np.float64)
+        # GrabCut is the slow step (it scales with pixels): run it at 320 px, where a garment's
+        # outline is still exact to a couple of working pixels, and bring the labels back up.
+        gscale = min(1.0, 320 / max(h, w))
+        size = (max(1, round(w * gscale)), max(1, round(h * gscale)))
+        small_rgb = cv2.resize(rgb, size, interpolation=cv2.INTER_AREA)
+        small_gc = cv2.resize(gc, size, interpolation=cv2.INTER_NEAREST)
+        try:
+            cv2.grabCut(small_rgb, small_gc, None, bgd, fgd, 2, cv2.GC_INIT_WITH_MASK)
+            fg = ((small_gc == cv2.GC_FGD) | (small_gc == cv2.GC_PR_FGD)).astype(np.float32)
+            m = (cv2.resize(fg, (w, h), interpolation=cv2.INTER_LINEAR) > 0.5).astype(np.uint8)
+            m[gc == cv2.GC_FGD] = 1
+            m[gc == cv2.GC_BGD] = 0
+        except cv2.error:
+            pass
+    m = _keep_large(m, 0.02)
+    m = _fill_holes(m)
+    return m.astype(np.float32)
+
+
+# --- worn outfits -----------------------------------------------------------------------------
+
+
+def skin_probability(
+    rgb: np.ndarray,
+    faces: list[tuple[int, int, int, int]],
+    *,
+    not_like: np.ndarray | None = None,
+    lab: np.ndarray | None = None,
+    sample_from: np.ndarray | None = None,
+) -> np.ndarray:
+    """Skin likelihood in [0, 1]: chroma close to the face's skin (YCrCb-equivalent test in
+    OKLab's a/b plane, where reds and tans separate better from skin than in CrCb).
+
+    ``not_like`` (OKLab colours) are the garment's own colours: a pixel is skin only when it is
+    closer to skin than to every one of them, which keeps beige, tan and red garments clothed.
+    Without a face, skin is seeded from pixels of ``sample_from`` passing a generic skin test.
+    """
+    if lab is None:
+        lab = srgb8_to_oklab(rgb)
+    samples = []
+    for x0, y0, x1, y1 in faces:
+        fw, fh = x1 - x0, y1 - y0
+        # Cheeks and nose: no eyes, brows, hair or lips.
+        sx0, sx1 = int(x0 + 0.25 * fw), int(x0 + 0.75 * fw)
+        sy0, sy1 = int(y0 + 0.45 * fh), int(y0 + 0.8 * fh)
+        patch = lab[max(sy0, 0):max(sy1, 0), max(sx0, 0):max(sx1, 0)].reshape(-1, 3)
+        if len(patch) > 30:
+            samples.append(patch)
+    generic = _generic_skin(lab)
+    if samples:
+        s = np.concatenate(samples)
+    elif sample_from is not None and (generic & sample_from).sum() > 50:
+        s = lab[generic & sample_from]
+    else:
+        s = np.array([[0.75, 0.045, 0.055]], np.float32)
+    centre = np.median(s, axis=0)
+    spread = np.percentile(np.hypot(s[:, 1] - centre[1], s[:, 2] - centre[2]), 90) if len(s) > 1 else 0.0
+    radius = float(np.clip(spread * 1.8, 0.035, 0.07))
+    d_skin = np.hypot(lab[..., 1] - centre[1], lab[..., 2] - centre[2])
+    p = np.clip((radius - d_skin) / (0.3 * radius) + 0.5, 0.0, 1.0)
+    # Skin in shade keeps its hue but loses lightness; very dark or white pixels are not skin.
+    p[(lab[..., 0] < 0.25) | (lab[..., 0] > 0.97)] = 0.0
+    if not_like is not None and len(not_like):
+        d_garment = np.sqrt(
+            ((lab[:, :, None, 1:] - not_like[None, None, :, 1:]) ** 2).sum(-1)
+        ).min(-1)
+        p[d_garment < d_skin] = 0.0
+    return p.astype(np.float32)
+
+
+def _generic_skin(lab: np.ndarray) -> np.ndarray:
+    """Skin tones of every complexion sit in a narrow hue wedge of moderate chroma."""
+    a, b = lab[..., 1], lab[..., 2]
+    hue = np.degrees(np.arctan2(b, a))
+    chroma = np.hypot(a, b)
+    return (hue > 25) & (hue < 80) & (chroma > 0.03) & (chroma < 0.16) & (lab[..., 0] > 0.3)
+
+
+def worn_mask(
+    rgb: np.ndarray,
+    region: Region,
+    pose: Any | None,
+    person: np.ndarray,
+    faces: list[tuple[int, int, int, int]],
+) -> tuple[np.ndarray, np.ndarray]:
+    """(garment mask, skin probability) on the working copy of a worn outfit."""
+    h, w = rgb.shape[:2]
+    body = person > 0.5
+    if body.sum() < 0.01 * h * w:
+        raise EngineError("garment_not_found", "No person was found wearing the garment.")
+    lm = _landmarks(pose, body)
+    lab = srgb8_to_oklab(rgb)
+    torso = max(lm["hip_y"] - lm["shoulder_y"], 0.1 * h)
+
+    head = np.zeros((h, w), bool)
+    for x0, y0, x1, y1 in faces:
+        fw, fh = x1 - x0, y1 - y0
+        head[max(0, int(y0 - 0.7 * fh)):min(h, int(y1 + 0.1 * fh)),
+             max(0, int(x0 - 0.35 * fw)):min(w, int(x1 + 0.35 * fw))] = True
+    # Nothing above the neck is ever clothing we edit (hair, hats are not in the enumerations).
+    neck_y = int(lm["shoulder_y"] - 0.22 * torso)
+    head[: max(0, neck_y)] = True
+    if "nose" in lm:
+        head[: max(0, int(lm["nose"] + 0.05 * torso))] = True
+
+    top_seed, bottom_seed = _seed_boxes(lm, torso, h, w)
+    candidates = body & ~head
+    # Necklines and midriffs show skin inside the seed boxes: leave it out of the garment's
+    # colours, unless nearly the whole box looks like skin (a nude or beige garment).
+    first_skin = skin_probability(rgb, faces, lab=lab, sample_from=candidates) > 0.5
+    top_c = _clusters(_seed_pixels(lab, top_seed & candidates, first_skin))
+    bottom_c = _clusters(_seed_pixels(lab, bottom_seed & candidates, first_skin))
+    garment_colours = [c for c in (top_c, bottom_c) if c is not None]
+    seen = np.concatenate(garment_colours) if garment_colours else None
+    skin = skin_probability(rgb, faces, not_like=seen, lab=lab,
+                            sample_from=candidates & ~top_seed & ~bottom_seed)
+    clothed = candidates & (skin < 0.5)
+
+    ankle_y = lm.get("ankle_y")
+    floor = h if ankle_y is None else min(h, int(ankle_y + 0.02 * h))
+    waist = lm["hip_y"]
+    rows = np.arange(h)[:, None]
+    if region == "upper":
+        band = (rows >= neck_y) & (rows < waist + 0.45 * torso)
+        own, other = top_c, bottom_c
+    elif region == "lower":
+        band = (rows >= waist - 0.45 * torso) & (rows < floor)
+        own, other = bottom_c, top_c
+    else:
+        band = (rows >= neck_y) & (rows < floor)
+        own = _merge(top_c, bottom_c)
+        other = None
+    if own is None:
+        raise EngineError("garment_not_found", "The garment's area is not visible in the photo.")
+
+    d_own = _nearest(lab, own)
+    mask = clothed & band & (d_own < 0.16)
+    if other is not None:
+        # Around the waist a pixel belongs to whichever outfit part it looks like.
+        d_other = _nearest(lab, other)
+        transition = (rows >= waist - 0.45 * torso) & (rows < waist + 0.45 * torso)
+        mask &= ~(transition & (d_other < d_own - 0.01))
+        # Away from the waist, the other part's band is out of bounds.
+        if region == "upper":
+            mask &= rows < waist + 0.45 * torso
+        else:
+            mask &= rows >= waist - 0.45 * torso
+    mask8 = mask.astype(np.uint8)
+    mask8 = cv2.morphologyEx(mask8, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    mask8 = _keep_touching(mask8, (top_seed if region == "upper" else bottom_seed)
+                           if region != "full" else (top_seed | bottom_seed))
+    # Prints, logos and buttons the colour or skin test missed, when the garment surrounds
+    # them; a large enclosed hole is only filled where it is not skin (a keyhole neckline).
+    holes = (_fill_holes(mask8) > 0) & (mask8 == 0)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(holes.astype(np.uint8), 8)
+    small = 1 + np.nonzero(stats[1:, cv2.CC_STAT_AREA] < 0.02 * max(1, mask8.sum()))[0]
+    mask8[np.isin(labels, small) | (holes & clothed)] = 1
+    m = mask8.astype(np.float32) * np.clip(person * 1.25, 0, 1)
+    return m, skin
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+def upsample_mask(mask_small: np.ndarray, rgb: np.ndarray) -> np.ndarray:
+    """Working-size mask to full size with a soft rim about 1.5 working pixels wide."""
+    h, w = rgb.shape[:2]
+    m = cv2.GaussianBlur(mask_small.astype(np.float32), (0, 0), 0.8)
+    full = cv2.resize(m, (w, h), interpolation=cv2.INTER_LINEAR)
+    scale = max(h, w) / max(mask_small.shape)
+    if scale > 1.2:
+        full = cv2.GaussianBlur(full, (0, 0), 0.5 * scale)
+    # Re-steepen so the interior is 1 and only the rim is soft.
+    return np.clip((full - 0.5) * 2.2 + 0.5, 0.0, 1.0).astype(np.float32)
+
+
+def _oklab_to_rgb8(lab: np.ndarray) -> np.ndarray:
+    from workers.engines.imaging.color import oklab_to_srgb8
+
+    return oklab_to_srgb8(lab)
+
+
+def _landmarks(pose: Any | None, body: np.ndarray) -> dict[str, float]:
+    """Shoulder, hip, knee and ankle rows and the torso's columns, from pose or the body box."""
+    ys, xs = np.nonzero(body)
+    top, bottom = float(ys.min()), float(ys.max())
+    left, right = float(xs.min()), float(xs.max())
+    height = bottom - top
+    out: dict[str, float] = {
+        "shoulder_y": top + 0.2 * height,
+        "hip_y": top + 0.5 * height,
+        "x0": left + 0.3 * (right - left),
+        "x1": left + 0.7 * (right - left),
+    }
+    if pose is None:
+        return out
+    pts = pose.points
+
+    def mean(names: tuple[str, ...], axis: int) -> float | None:
+        vals = [pts[n][axis] for n in names if n in pts]
+        return float(np.mean(vals)) if vals else None
+
+    sy = mean(("left_shoulder", "right_shoulder"), 1)
+    hy = mean(("left_hip", "right_hip"), 1)
+    ky = mean(("left_knee", "right_knee"), 1)
+    ay = mean(("left_ankle", "right_ankle"), 1)
+    if sy is not None:
+        out["shoulder_y"] = sy
+    if hy is not None:
+        out["hip_y"] = hy
+    if ky is not None:
+        out["knee_y"] = ky
+    if ay is not None and ay < body.shape[0]:
+        out["ankle_y"] = ay
+    xs_sh = [pts[n][0] for n in ("left_shoulder", "right_shoulder") if n in pts]
+    xs_hip = [pts[n][0] for n in ("left_hip", "right_hip") if n in pts]
+    if len(xs_sh) == 2:
+        out["x0"], out["x1"] = float(min(xs_sh)), float(max(xs_sh))
+    if len(xs_hip) == 2:
+        out["hx0"], out["hx1"] = float(min(xs_hip)), float(max(xs_hip))
+    if "nose" in pts:
+        out["nose"] = float(pts["nose"][1])
+    return out
+
+
+def _seed_boxes(
+    lm: dict[str, float], torso: float, h: int, w: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Where the top surely is (the chest) and where the bottom surely is (the thighs)."""
+    top = np.zeros((h, w), bool)
+    bottom = np.zeros((h, w), bool)
+    x0, x1 = lm["x0"], lm["x1"]
+    inset = 0.2 * (x1 - x0)
+    ty0 = int(lm["shoulder_y"] + 0.15 * torso)
+    ty1 = int(lm["hip_y"] - 0.3 * torso)
+    top[max(0, ty0):max(ty0 + 1, ty1), max(0, int(x0 + inset)):max(1, int(x1 - inset))] = True
+    hx0, hx1 = lm.get("hx0", x0), lm.get("hx1", x1)
+    pad = 0.25 * (hx1 - hx0)
+    by0 = int(lm["hip_y"] + 0.2 * torso)
+    by1 = int(lm.get("knee_y", lm["hip_y"] + 0.9 * torso) - 0.1 * torso)
+    bottom[max(0, by0):min(h, max(by0 + 1, by1)),
+           max(0, int(hx0 - pad)):min(w, int(hx1 + pad))] = True
+    return top, bottom
+
+
+def _seed_pixels(lab: np.ndarray, seed: np.ndarray, skin: np.ndarray) -> np.ndarray:
+    clothed = seed & ~skin
+    if clothed.sum() >= 0.3 * max(1, seed.sum()):
+        return lab[clothed]
+    return lab[seed]
+
+
+def _clusters(px: np.ndarray, k: int = 4) -> np.ndarray | None:
+    if len(px) < 20:
+        return None
+    k = min(k, len(px) // 10)
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 1e-3)
+    _, labels, centres = cv2.kmeans(px.astype(np.float32), k, None, crit, 1,
+                                    cv2.KMEANS_PP_CENTERS)
+    share = np.bincount(labels.ravel(), minlength=k) / len(labels)
+    # Specks (a strand of hair over the chest, a hand) do not define the garment.
+    return centres[share > 0.06]
+
+
+def _merge(a: np.ndarray | None, b: np.ndarray | None) -> np.ndarray | None:
+    parts = [c for c in (a, b) if c is not None]
+    return np.concatenate(parts) if parts else None
+
+
+def _nearest(lab: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    # Lightness counts half: shading and folds move L far more than they move hue.
+    wts = np.array([0.5, 1.0, 1.0], np.float32)
+    diff = (lab[:, :, None, :] - centres[None, None, :, :]) * wts
+    return np.sqrt((diff**2).sum(-1)).min(-1)
+
+
+def _border_connected(mask: np.ndarray) -> np.ndarray:
+    """The parts of a binary mask connected to the image border."""
+    n, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=4)
+    edge = np.unique(
+        np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])
+    )
+    edge = edge[edge != 0]
+    return np.isin(labels, edge).astype(np.uint8) & mask.astype(np.uint8)
+
+
+def _fill_holes(mask: np.ndarray) -> np.ndarray:
+    m = mask.astype(np.uint8)
+    return (1 - _border_connected(1 - m)).astype(np.uint8)
+
+
+def _keep_large(mask: np.ndarray, share: float) -> np.ndarray:
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), 8)
+    if n <= 1:
+        return mask.astype(np.uint8)
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    keep = 1 + np.nonzero(areas >= share * areas.max())[0]
+    return np.isin(labels, keep).astype(np.uint8)
+
+
+def _keep_touching(mask: np.ndarray, seed: np.ndarray) -> np.ndarray:
+    n, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)
+    if n <= 1:
+        return mask.astype(np.uint8)
+    ids = np.unique(labels[seed & (mask > 0)])
+    ids = ids[ids != 0]
+    if len(ids) == 0:
+        return _keep_large(mask, 0.2)
+    # A sleeve cut off from the body by a print or a crease is still the garment.
+    areas = np.bincount(labels.ravel())
+    big = np.nonzero(areas >= 0.08 * areas[ids].max())[0]
+    keep = np.union1d(ids, big[big != 0])
+    return np.isin(labels, keep).astype(np.uint8)

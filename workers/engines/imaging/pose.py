@@ -1,0 +1,173 @@
+"""Body landmarks, person segmentation and face boxes from mediapipe's bundled models.
+
+mediapipe 0.10.21 ships pose (full, model complexity 1: lite and heavy try to download), selfie
+segmentation and face detection in its wheel, so all of this runs offline on CPU. Building a
+solution object loads a TFLite graph (tens of milliseconds to a second), so each is built once
+per process; a graph is not safe to run from two threads at once, so each has its own lock.
+
+Every detector sees the picture at most ``DETECT_SIDE`` pixels on its long side: the models
+resize to 256 px inside anyway, and handing them a 24 MP array only costs copies. Results are in
+the caller's pixel coordinates.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+DETECT_SIDE = 640
+MIN_VISIBILITY = 0.5
+
+# mediapipe's PoseLandmark order, lower-cased.
+LANDMARK_NAMES: tuple[str, ...] = (
+    "nose",
+    "left_eye_inner",
+    "left_eye",
+    "left_eye_outer",
+    "right_eye_inner",
+    "right_eye",
+    "right_eye_outer",
+    "left_ear",
+    "right_ear",
+    "mouth_left",
+    "mouth_right",
+    "left_shoulder",
+    "right_shoulder",
+    "left_elbow",
+    "right_elbow",
+    "left_wrist",
+    "right_wrist",
+    "left_pinky",
+    "right_pinky",
+    "left_index",
+    "right_index",
+    "left_thumb",
+    "right_thumb",
+    "left_hip",
+    "right_hip",
+    "left_knee",
+    "right_knee",
+    "left_ankle",
+    "right_ankle",
+    "left_heel",
+    "right_heel",
+    "left_foot_index",
+    "right_foot_index",
+)
+
+
+@dataclass(frozen=True)
+class Pose:
+    points: dict[str, tuple[float, float]]  # pixel (x, y), only landmarks with visibility >= 0.5
+    width: int
+    height: int
+
+
+class _Solution:
+    """One mediapipe solution object, built on first use, used by one thread at a time."""
+
+    def __init__(self, build: Callable[[], Any]) -> None:
+        self._build = build
+        self._obj: Any = None
+        self._lock = threading.Lock()
+
+    def process(self, rgb: np.ndarray) -> Any:
+        with self._lock:
+            if self._obj is None:
+                self._obj = self._build()
+            return self._obj.process(rgb)
+
+
+def _build_pose() -> Any:
+    import mediapipe as mp
+
+    return mp.solutions.pose.Pose(
+        static_image_mode=True,
+        model_complexity=1,
+        enable_segmentation=False,
+        min_detection_confidence=0.5,
+    )
+
+
+def _build_segmentation() -> Any:
+    import mediapipe as mp
+
+    # model_selection=0 is the "general" model (256x256, square input): better on full bodies
+    # than the landscape model, which is tuned for video-call framing.
+    return mp.solutions.selfie_segmentation.SelfieSegmentation(model_selection=0)
+
+
+def _build_face_detection() -> Any:
+    import mediapipe as mp
+
+    # model_selection=1 is the full-range model: faces small in a full-body shot.
+    return mp.solutions.face_detection.FaceDetection(
+        model_selection=1, min_detection_confidence=0.5
+    )
+
+
+_POSE = _Solution(_build_pose)
+_SEGMENTATION = _Solution(_build_segmentation)
+_FACES = _Solution(_build_face_detection)
+
+
+def _detector_input(rgb: np.ndarray) -> np.ndarray:
+    if rgb.ndim != 3 or rgb.shape[2] != 3:
+        raise ValueError("expected an RGB image (HxWx3)")
+    h, w = rgb.shape[:2]
+    scale = DETECT_SIDE / max(h, w)
+    if scale < 1.0:
+        rgb = cv2.resize(
+            rgb, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA
+        )
+    return np.ascontiguousarray(rgb, dtype=np.uint8)
+
+
+def detect_pose(rgb: np.ndarray) -> Pose | None:
+    """The most prominent person's landmarks, or None when there is no body in the picture."""
+    h, w = rgb.shape[:2]
+    result = _POSE.process(_detector_input(rgb))
+    if result.pose_landmarks is None:
+        return None
+    points: dict[str, tuple[float, float]] = {}
+    for name, lm in zip(LANDMARK_NAMES, result.pose_landmarks.landmark, strict=True):
+        if lm.visibility >= MIN_VISIBILITY:
+            points[name] = (float(lm.x * w), float(lm.y * h))
+    if not points:
+        return None
+    return Pose(points=points, width=int(w), height=int(h))
+
+
+def person_mask(rgb: np.ndarray) -> np.ndarray:
+    """Probability that each pixel belongs to a person, float32 HxW in [0, 1]."""
+    h, w = rgb.shape[:2]
+    result = _SEGMENTATION.process(_detector_input(rgb))
+    mask = result.segmentation_mask
+    if mask is None:
+        return np.zeros((h, w), np.float32)
+    mask = np.asarray(mask, np.float32)
+    if mask.shape != (h, w):
+        mask = cv2.resize(mask, (w, h), interpolation=cv2.INTER_LINEAR)
+    return np.clip(mask, 0.0, 1.0).astype(np.float32)
+
+
+def face_boxes(rgb: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """Boxes (x0, y0, x1, y1) of the faces in frame, clipped to the image, largest first."""
+    h, w = rgb.shape[:2]
+    result = _FACES.process(_detector_input(rgb))
+    boxes: list[tuple[int, int, int, int]] = []
+    for det in result.detections or []:
+        rb = det.location_data.relative_bounding_box
+        x0 = int(np.clip(np.floor(rb.xmin * w), 0, w))
+        y0 = int(np.clip(np.floor(rb.ymin * h), 0, h))
+        x1 = int(np.clip(np.ceil((rb.xmin + rb.width) * w), 0, w))
+        y1 = int(np.clip(np.ceil((rb.ymin + rb.height) * h), 0, h))
+        if x1 - x0 >= 2 and y1 - y0 >= 2:
+            boxes.append((x0, y0, x1, y1))
+    boxes.sort(key=lambda b: (b[2] - b[0]) * (b[3] - b[1]), reverse=True)
+    return boxes

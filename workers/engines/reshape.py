@@ -1,0 +1,1102 @@
+"""Reshape: change a garment's length, width, sleeves or neckline from plain instructions.
+
+Each change (a place and an instruction such as "shorter by 20%", "to the knee", "tighter",
+"sleeves removed", "deeper V") is parsed into one geometric edit of the garment mask, applied to
+the photo in order:
+
+- length: shortening cuts the garment and moves its original hem band (the stitched edge, a lace
+  trim, a ruffle) up to the new hem, fitted to the garment's width there; lengthening stretches
+  the lower part of the garment down with ``cv2.remap``, so the hem comes along;
+- width: a smooth horizontal scale about the garment's centre line over the rows of that place
+  (the whole garment, the waist, the shoulders), falling off outside the garment so the backdrop
+  gives way without a seam;
+- sleeves: sleeve pixels beyond the new length are removed; the cuff band moves up to the new
+  end on product shots; extensions stretch the cuff band along the sleeve;
+- neckline: a V, round or square opening cut deeper, or closed higher with the garment's own
+  fabric.
+
+What an edit uncovers is filled cleanly: backdrop by inpainting from the backdrop only (never
+smearing the garment into it), skin where the uncovered part lies on the body of a person
+wearing the garment (arms, legs, chest), and the inside of the garment for necklines on product
+shots. Product shots and worn outfits are told apart, and the garment found, by
+``imaging.garment``; distances in cm use the body (worn) or the garment's usual length
+(product shot) as the scale.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from workers.engines.base import EngineError, EngineOutput, Progress
+from workers.engines.imaging import garment as garment_mod
+from workers.engines.imaging.decode import decode_image, encode_png
+from workers.engines.rebody import person_weight
+
+PLACES = (
+    "back",
+    "collar",
+    "fit",
+    "hem",
+    "length",
+    "neckline",
+    "shoulders",
+    "silhouette",
+    "sleeves",
+    "waist",
+)
+MAX_CHANGES = 10
+FILL_SIDE = 512  # inpainting works on this long side: fills are smooth, full size costs 10x
+
+UNDERSTOOD = (
+    "length or hem: shorter or longer by N cm or N %, or to the knee, ankle, mid-thigh, hip or "
+    "waist (also mini, midi, maxi); fit, silhouette, waist, shoulders or back: wider, narrower, "
+    "looser or tighter, optionally by N % or N cm; sleeves: removed, short, long, three-quarter, "
+    "or shorter/longer by N % or N cm; neckline or collar: deeper or higher (optionally by N cm), "
+    "V, round or square"
+)
+
+# A body landmark's drop below the shoulder line, cm, for a woman of about 170 cm. Used on
+# product shots, where there is no body to measure, and for "to the knee" on upper garments.
+LANDMARK_BELOW_SHOULDER_CM = {
+    "waist": 33.0,
+    "hip": 52.0,
+    "mid-thigh": 72.0,
+    "knee": 92.0,
+    "mid-calf": 112.0,
+    "ankle": 132.0,
+}
+# A garment's usual length laid flat, cm: the scale for "by N cm" on a product shot.
+TYPICAL_LENGTH_CM = {
+    "dress": 100.0,
+    "full garment": 100.0,
+    "full-garment": 100.0,
+    "jumpsuit": 140.0,
+    "romper": 80.0,
+    "coat": 100.0,
+    "outerwear": 80.0,
+    "skirt": 55.0,
+    "shorts": 40.0,
+    "jeans": 100.0,
+    "trousers / pants": 100.0,
+    "trousers": 100.0,
+    "pants": 100.0,
+}
+DEFAULT_TOP_LENGTH_CM = 65.0
+TORSO_CM = 52.0  # shoulder to hip joint, vertical: the scale on a worn outfit
+
+
+# --- the parser -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Edit:
+    place: str
+    kind: str  # "length", "width", "sleeves", "neckline"
+    direction: int = 0  # +1 longer / wider / higher; -1 shorter / narrower / deeper
+    amount: float | None = None
+    unit: str | None = None  # "%" or "cm"
+    landmark: str | None = None  # length: "knee", "ankle", ...
+    sleeve: str | None = None  # sleeves: "removed", "short", "three-quarter", "long"
+    shape: str | None = None  # neckline: "v", "round", "square"
+
+
+_AMOUNT = re.compile(
+    r"(\d+(?:[.,]\d+)?)\s*(%|percent|per\s*cent|cm|centimet(?:er|re)s?|mm|millimet(?:er|re)s?"
+    r"|inch(?:es)?|in\b|\")"
+)
+_LANDMARKS = (
+    (r"mid[\s-]*thighs?|upper\s+thighs?|\bmini\b", "mid-thigh"),
+    (r"mid[\s-]*calf|calf|calves|\bmidi\b", "mid-calf"),
+    (r"knees?", "knee"),
+    (r"ankles?|floor|\bmaxi\b|full[\s-]*length", "ankle"),
+    (r"\bhips?\b", "hip"),
+    (r"waist(?:line)?|navel|belly\s*button", "waist"),
+)
+_SHORTER = r"shorter|shorten|\bcrop(?:ped)?\b|raise|higher|\bup\b|less\s+long|trim"
+_LONGER = r"longer|lengthen|extend|lower|\bdown\b|drop|more\s+length"
+_WIDER = (
+    r"wider|widen|looser|loosen|loose|relaxed|roomier|oversized?|broader|broaden|fuller"
+    r"|flared?|boxier|baggier|bigger|larger|\bexpand"
+)
+_NARROWER = (
+    r"narrower|narrow|tighter|tighten|tight|slimmer|slim|fitted|skinny|taper(?:ed)?"
+    r"|snug|cinch(?:ed)?|nipped|smaller|closer|\btake\s+in|form[\s-]*fitting"
+)
+
+
+def _amount(text: str) -> tuple[float | None, str | None]:
+    m = _AMOUNT.search(text)
+    if not m:
+        return None, None
+    value = float(m.group(1).replace(",", "."))
+    unit = m.group(2).lower()
+    if unit.startswith(("%", "per")):
+        return value, "%"
+    if unit.startswith(("mm", "milli")):
+        return value / 10.0, "cm"
+    if unit.startswith(("in", '"')):
+        return value * 2.54, "cm"
+    return value, "cm"
+
+
+def _landmark(text: str) -> str | None:
+    for pattern, name in _LANDMARKS:
+        if re.search(pattern, text):
+            return name
+    return None
+
+
+def _has(pattern: str, text: str) -> bool:
+    return re.search(pattern, text) is not None
+
+
+def _unsupported(place: str, instruction: str) -> EngineError:
+    return EngineError(
+        "unsupported_instruction",
+        f"Reshape did not understand {instruction!r} for {place or 'that place'}. It "
+        f"understands: {UNDERSTOOD}.",
+    )
+
+
+def parse_change(place: Any, instruction: Any) -> Edit:
+    """One change card (place, plain-language instruction) as an edit, or EngineError."""
+    p = str(place or "").strip().lower()
+    raw = str(instruction or "").strip()
+    text = " " + raw.lower().replace("–", "-").replace("—", "-") + " "
+    if p not in PLACES:
+        raise EngineError(
+            "unsupported_instruction",
+            f"{place!r} is not a place Reshape knows: use one of {', '.join(PLACES)}.",
+        )
+    if not raw or len(raw) > 300:
+        raise _unsupported(p, raw)
+    amount, unit = _amount(text)
+    if amount is not None and not (0 < amount <= (90 if unit == "%" else 150)):
+        raise EngineError(
+            "unsupported_instruction",
+            f"{raw!r}: the amount is out of range (up to 90 % or 150 cm).",
+        )
+
+    if p in ("length", "hem"):
+        lm = _landmark(text)
+        shorter, longer = _has(_SHORTER, text), _has(_LONGER, text)
+        if lm is not None and (
+            _has(r"\bto\b|length|\bat\b|\bmini\b|\bmidi\b|\bmaxi\b|level", text)
+            or not (shorter or longer)
+        ):
+            return Edit(p, "length", landmark=lm, direction=(1 if longer else -1 if shorter else 0))
+        if shorter != longer:
+            return Edit(
+                p,
+                "length",
+                direction=-1 if shorter else 1,
+                amount=amount if amount is not None else 10.0,
+                unit=unit or "%",
+            )
+        raise _unsupported(p, raw)
+
+    if p == "sleeves":
+        if _has(
+            r"remove|sleeveless|no\s+sleeves?|without|\bdrop\s+the\b|\bcut\s+off|\bnone\b"
+            r"|tank|strapless",
+            text,
+        ):
+            return Edit(p, "sleeves", sleeve="removed")
+        if _has(r"shorter|shorten", text):
+            return Edit(p, "sleeves", direction=-1, amount=amount or 25.0, unit=unit or "%")
+        if _has(r"longer|lengthen|extend", text):
+            return Edit(p, "sleeves", direction=1, amount=amount or 25.0, unit=unit or "%")
+        if _has(r"three[\s-]*quarters?|3/4|elbow", text):
+            return Edit(p, "sleeves", sleeve="three-quarter")
+        if _has(r"\bshort|\bcap\b|t-shirt", text):
+            return Edit(p, "sleeves", sleeve="short")
+        if _has(r"\blong|full[\s-]*length|wrist", text):
+            return Edit(p, "sleeves", sleeve="long")
+        raise _unsupported(p, raw)
+
+    if p in ("neckline", "collar"):
+        shape = None
+        if _has(r"\bv\b|v[\s-]*neck|plunge|plunging", text):
+            shape = "v"
+        elif _has(r"round|crew|scoop|\bu[\s-]*neck|boat", text):
+            shape = "round"
+        elif _has(r"square", text):
+            shape = "square"
+        direction = 0
+        if _has(r"deeper|deepen|lower|plung|\bdeep\b|open(?:er)?\b", text):
+            direction = -1
+        elif _has(r"higher|raise|shallower|close[dr]?\b|modest|\bhigh\b", text):
+            direction = 1
+        if shape is not None or direction != 0:
+            return Edit(p, "neckline", direction=direction, shape=shape, amount=amount, unit=unit)
+        if p == "collar":
+            wider, narrower = _has(_WIDER, text), _has(_NARROWER, text)
+            if wider != narrower:
+                return Edit(
+                    p,
+                    "width",
+                    direction=1 if wider else -1,
+                    amount=amount if amount is not None else 10.0,
+                    unit=unit or "%",
+                )
+        raise _unsupported(p, raw)
+
+    # fit, silhouette, waist, shoulders, back
+    wider, narrower = _has(_WIDER, text), _has(_NARROWER, text)
+    if wider and narrower:
+        # "less tight" / "not so loose": the negation flips the word it qualifies.
+        if _has(r"less\s+(tight|fitted|slim|narrow)", text):
+            narrower = False
+        elif _has(r"less\s+(loose|wide|baggy|relaxed)", text):
+            wider = False
+    elif _has(r"\bless\s+", text):
+        wider, narrower = narrower, wider
+    if wider != narrower:
+        return Edit(
+            p,
+            "width",
+            direction=1 if wider else -1,
+            amount=amount if amount is not None else 10.0,
+            unit=unit or "%",
+        )
+    raise _unsupported(p, raw)
+
+
+def parse_changes(changes: Any) -> list[Edit]:
+    if not isinstance(changes, list | tuple) or not changes:
+        raise EngineError(
+            "invalid_changes", "Give at least one change (a place and an instruction)."
+        )
+    if len(changes) > MAX_CHANGES:
+        raise EngineError("invalid_changes", f"At most {MAX_CHANGES} changes per image.")
+    edits = []
+    for c in changes:
+        if not isinstance(c, dict):
+            raise EngineError("invalid_changes", "Each change needs a place and an instruction.")
+        edits.append(parse_change(c.get("place"), c.get("instruction")))
+    return edits
+
+
+# --- scene: the garment and the body around it ------------------------------------------------
+
+
+@dataclass
+class Scene:
+    rgb: np.ndarray  # full size, edited in place as edits apply
+    mask: np.ndarray  # bool, the garment as it is now
+    garment: str
+    region: str  # "upper", "lower", "full"
+    worn: bool
+    body: np.ndarray | None  # bool: where skin would show if clothing were removed (worn)
+    skin: np.ndarray  # bool: skin seen in the photo (worn; empty on product shots)
+    person: np.ndarray | None  # bool: the person (worn)
+    skin_rgb: np.ndarray  # the wearer's skin colour (worn)
+    points: dict[str, tuple[float, float]]  # pose landmarks at full size (worn)
+    ppcm: float  # pixels per cm
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.mask.shape  # type: ignore[return-value]
+
+
+def _mean_point(pts: dict[str, tuple[float, float]], *names: str) -> np.ndarray | None:
+    got = [pts[n] for n in names if n in pts]
+    return np.array(got, np.float64).mean(axis=0) if got else None
+
+
+def _capsules(shape: tuple[int, int], chain: list[np.ndarray], radii: list[float]) -> np.ndarray:
+    """A limb: circles swept along a polyline with linearly changing radius."""
+    m = np.zeros(shape, np.uint8)
+    for (a, ra), (b, rb) in zip(
+        zip(chain, radii, strict=False), zip(chain[1:], radii[1:], strict=False), strict=False
+    ):
+        n = max(2, int(np.hypot(*(b - a)) / max(1.0, min(ra, rb) * 0.5)))
+        for t in np.linspace(0.0, 1.0, n):
+            c = a + (b - a) * t
+            cv2.circle(
+                m, (int(round(c[0])), int(round(c[1]))), max(1, int(ra + (rb - ra) * t)), 1, -1
+            )
+    return m > 0
+
+
+def _limbs(
+    pts: dict[str, tuple[float, float]], shape: tuple[int, int], sw: float
+) -> dict[str, np.ndarray]:
+    out = {}
+    for side in ("left", "right"):
+        arm = [
+            np.array(pts[f"{side}_{j}"])
+            for j in ("shoulder", "elbow", "wrist")
+            if f"{side}_{j}" in pts
+        ]
+        if len(arm) >= 2:
+            out[f"{side}_arm"] = _capsules(
+                shape, arm, [0.15 * sw, 0.12 * sw, 0.09 * sw][: len(arm)]
+            )
+        leg = [
+            np.array(pts[f"{side}_{j}"]) for j in ("hip", "knee", "ankle") if f"{side}_{j}" in pts
+        ]
+        if len(leg) >= 2:
+            out[f"{side}_leg"] = _capsules(
+                shape, leg, [0.22 * sw, 0.13 * sw, 0.08 * sw][: len(leg)]
+            )
+    return out
+
+
+def _torso_polygon(
+    pts: dict[str, tuple[float, float]], shape: tuple[int, int], sw: float
+) -> np.ndarray:
+    m = np.zeros(shape, np.uint8)
+    names = ("left_shoulder", "right_shoulder", "right_hip", "left_hip")
+    if all(n in pts for n in names):
+        poly = np.array([pts[n] for n in names], np.float64)
+        # Out to the body's sides: the landmarks are joints, the skin is a little outside them.
+        c = poly.mean(axis=0)
+        poly = c + (poly - c) * np.array([1.15, 1.0])
+        poly[:2, 1] -= 0.15 * sw  # up to the top of the shoulders and the base of the neck
+        cv2.fillPoly(m, [np.round(poly).astype(np.int32)], 1)
+    return m > 0
+
+
+def build_scene(rgb: np.ndarray, garment: str) -> Scene:
+    h, w = rgb.shape[:2]
+    small, scale = garment_mod.working_copy(rgb)
+    looked = garment_mod.look(small)
+    gm = garment_mod.garment_mask(rgb, garment, scene=looked)
+    mask = gm.mask > 0.5
+    region = garment_mod.garment_region(garment)
+    rows = np.nonzero(mask.any(axis=1))[0]
+    if len(rows) < 4:
+        raise EngineError("garment_not_found", f"No {garment} was found in the image.")
+    points: dict[str, tuple[float, float]] = {}
+    body = person = None
+    skin_rgb = np.array([196, 150, 124], np.float64)
+    if gm.worn and looked.pose is not None:
+        points = {k: (x / scale, y / scale) for k, (x, y) in looked.pose.points.items()}
+        ps = cv2.resize(
+            looked.person if looked.person is not None else np.zeros(small.shape[:2], np.float32),
+            (w, h),
+            interpolation=cv2.INTER_LINEAR,
+        )
+        person = ps > 0.5
+        sh = _mean_point(points, "left_shoulder", "right_shoulder")
+        hp = _mean_point(points, "left_hip", "right_hip")
+        sw = (
+            float(np.hypot(*(np.array(points["left_shoulder"]) - points["right_shoulder"])))
+            if "left_shoulder" in points and "right_shoulder" in points
+            else 0.25 * w
+        )
+        torso = float(hp[1] - sh[1]) if sh is not None and hp is not None else 1.5 * sw
+        ppcm = max(torso, 1.0) / TORSO_CM
+        limbs = _limbs(points, (h, w), sw)
+        body = _torso_polygon(points, (h, w), sw)
+        for m in limbs.values():
+            body |= m
+        body &= cv2.dilate(person.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+        skin = (gm.skin > 0.6) & ~mask
+        if skin.sum() > 200:
+            skin_rgb = np.median(rgb[skin].reshape(-1, 3), axis=0)
+    else:
+        length = float(rows[-1] - rows[0] + 1)
+        typical = TYPICAL_LENGTH_CM.get(garment.strip().lower(), DEFAULT_TOP_LENGTH_CM)
+        ppcm = length / typical
+    return Scene(
+        rgb=rgb.copy(),
+        mask=mask,
+        garment=garment.strip().lower(),
+        region=region,
+        worn=bool(gm.worn),
+        body=body,
+        skin=gm.skin > 0.5,
+        person=person,
+        skin_rgb=skin_rgb,
+        points=points,
+        ppcm=ppcm,
+    )
+
+
+# --- fills ------------------------------------------------------------------------------------
+
+
+def _small(img: np.ndarray, side: int = FILL_SIDE) -> tuple[np.ndarray, float]:
+    h, w = img.shape[:2]
+    s = min(1.0, side / max(h, w))
+    if s >= 1.0:
+        return img, 1.0
+    return cv2.resize(
+        img, (max(1, round(w * s)), max(1, round(h * s))), interpolation=cv2.INTER_AREA
+    ), s
+
+
+def inpaint_from(rgb: np.ndarray, region: np.ndarray, source: np.ndarray) -> np.ndarray | None:
+    """Colours for ``region`` inpainted from the pixels of ``source`` only, full size.
+
+    Works on a crop around the region at the fill size; None when the crop holds nothing of
+    ``source`` to continue.
+    """
+    h, w = region.shape
+    ys, xs = np.nonzero(region)
+    if not len(ys):
+        return None
+    margin = int(0.12 * max(h, w)) + 4
+    y0, y1 = max(0, ys.min() - margin), min(h, ys.max() + margin + 1)
+    x0, x1 = max(0, xs.min() - margin), min(w, xs.max() + margin + 1)
+    known = source[y0:y1, x0:x1] & ~region[y0:y1, x0:x1]
+    if known.sum() < 20:
+        return None
+    crop, s = _small(rgb[y0:y1, x0:x1], side=int(FILL_SIDE * max(y1 - y0, x1 - x0) / max(h, w)) + 8)
+    ch, cw = crop.shape[:2]
+    known_s = cv2.resize(known.astype(np.uint8), (cw, ch), interpolation=cv2.INTER_AREA) > 0
+    known_s = cv2.erode(known_s.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    if known_s.sum() < 5:
+        return None
+    fill = cv2.inpaint(crop, (~known_s).astype(np.uint8), max(3, int(6 * s)), cv2.INPAINT_TELEA)
+    fill = cv2.GaussianBlur(fill, (0, 0), 1.0)
+    out = rgb.copy()
+    out[y0:y1, x0:x1] = cv2.resize(fill, (x1 - x0, y1 - y0), interpolation=cv2.INTER_LINEAR)
+    return out
+
+
+def _composite(dst: np.ndarray, src: np.ndarray, region: np.ndarray, feather: float) -> None:
+    a = region.astype(np.float32)
+    if feather > 0:
+        a = np.clip(cv2.GaussianBlur(a, (0, 0), feather) * 1.5, 0, 1) * (
+            cv2.dilate(region.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        )
+        a = np.maximum(a, region.astype(np.float32))
+    ys, xs = np.nonzero(a > 0)
+    if not len(ys):
+        return
+    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    aa = a[y0:y1, x0:x1, None]
+    blended = dst[y0:y1, x0:x1] * (1 - aa) + src[y0:y1, x0:x1] * aa
+    dst[y0:y1, x0:x1] = np.clip(blended + 0.5, 0, 255).astype(np.uint8)
+
+
+def _skin_fill(scene: Scene, region: np.ndarray) -> np.ndarray:
+    """Skin-coloured limbs, shaded round across their width like the real ones."""
+    h, w = region.shape
+    body = scene.body if scene.body is not None else region
+    dist = cv2.distanceTransform(body.astype(np.uint8), cv2.DIST_L2, 5)
+    ref = np.percentile(dist[body], 90) if body.any() else 1.0
+    shade = 0.78 + 0.22 * np.sqrt(np.clip(dist / max(ref, 1.0), 0, 1))
+    fill = scene.skin_rgb[None, None, :] * shade[:, :, None]
+    return np.clip(fill, 0, 255).astype(np.uint8)
+
+
+def fill_uncovered(scene: Scene, uncovered: np.ndarray, inside: str = "backdrop") -> None:
+    """Fill what an edit took the garment off: skin on a wearer's body, else the backdrop.
+
+    The region grows a few pixels into what is not garment, so the old outline's soft rim and
+    contact shadow go with it. ``inside="garment"`` (necklines on product shots) fills with the
+    garment's inside instead: its own colours from around, a shade darker.
+    """
+    if not uncovered.any():
+        return
+    h, w = uncovered.shape
+    rgb = scene.rgb
+    if inside == "garment":
+        fill = inpaint_from(rgb, uncovered, scene.mask & ~uncovered)
+        if fill is not None:
+            fill = (fill.astype(np.float32) * 0.82).astype(np.uint8)
+            _composite(rgb, fill, uncovered, 1.0)
+        return
+    r = max(2, int(0.006 * max(h, w)))
+    grown = cv2.dilate(uncovered.astype(np.uint8), np.ones((2 * r + 1, 2 * r + 1), np.uint8)) > 0
+    grown &= ~scene.mask
+    on_body = None
+    if scene.worn and scene.body is not None:
+        on_body = uncovered & scene.body
+        on_body = (
+            cv2.morphologyEx(on_body.astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+            > 0
+        )
+    rest = grown & ~on_body if on_body is not None else grown
+    if scene.worn and scene.person is not None:
+        # Keep the visible body (arms, legs beside the garment) out of the backdrop fill.
+        rest &= ~(scene.person & ~uncovered)
+    if rest.any():
+        backdrop = ~scene.mask & ~grown
+        if scene.person is not None:
+            backdrop &= ~scene.person
+        fill = inpaint_from(rgb, rest, backdrop)
+        if fill is None:
+            fill = np.empty_like(rgb)
+            fill[:] = np.median(rgb[backdrop].reshape(-1, 3), axis=0) if backdrop.any() else 255
+        _composite(rgb, fill, rest, 1.2)
+    if on_body is not None and on_body.any():
+        visible_skin = scene.skin & ~scene.mask & ~uncovered
+        fill = inpaint_from(rgb, on_body, visible_skin)
+        shaded = _skin_fill(scene, on_body)
+        if fill is None:
+            fill = shaded
+        else:
+            # Continue the visible skin's colour and light; round the limb off at its sides.
+            shade = shaded.astype(np.float32) / np.maximum(scene.skin_rgb[None, None, :], 1)
+            fill = np.clip(fill.astype(np.float32) * (0.55 + 0.45 * shade), 0, 255).astype(np.uint8)
+        _composite(rgb, fill, on_body, 1.2)
+
+
+# --- geometry helpers -------------------------------------------------------------------------
+
+
+def _rows(mask: np.ndarray) -> tuple[int, int]:
+    rows = np.nonzero(mask.any(axis=1))[0]
+    return int(rows[0]), int(rows[-1])
+
+
+def _extent(mask: np.ndarray, y: int) -> tuple[float, float] | None:
+    xs = np.nonzero(mask[int(np.clip(y, 0, mask.shape[0] - 1))])[0]
+    if len(xs) < 2:
+        return None
+    return float(xs[0]), float(xs[-1])
+
+
+def _landmark_y(scene: Scene, name: str, top: int) -> float:
+    p = scene.points
+    if scene.worn and p:
+        sh = _mean_point(p, "left_shoulder", "right_shoulder")
+        hp = _mean_point(p, "left_hip", "right_hip")
+        kn = _mean_point(p, "left_knee", "right_knee")
+        an = _mean_point(p, "left_ankle", "right_ankle")
+        if sh is not None and hp is not None:
+            t = hp[1] - sh[1]
+            kn_y = kn[1] if kn is not None else hp[1] + 1.05 * t
+            an_y = an[1] if an is not None else kn_y + 0.95 * t
+            return float(
+                {
+                    "waist": sh[1] + 0.62 * t,
+                    "hip": hp[1] + 0.1 * t,
+                    "mid-thigh": (hp[1] + kn_y) / 2,
+                    "knee": kn_y,
+                    "mid-calf": (kn_y + an_y) / 2,
+                    "ankle": an_y,
+                }[name]
+            )
+    # Product shot: a top, dress or coat starts at the shoulders, a bottom at the waist.
+    start = LANDMARK_BELOW_SHOULDER_CM["waist"] if scene.region == "lower" else 0.0
+    return top + (LANDMARK_BELOW_SHOULDER_CM[name] - start) * scene.ppcm
+
+
+def _to_px(scene: Scene, amount: float, unit: str | None, reference: float) -> float:
+    return amount / 100.0 * reference if unit == "%" else amount * scene.ppcm
+
+
+def _remap(
+    img: np.ndarray, map_x: np.ndarray, map_y: np.ndarray, nearest: bool = False
+) -> np.ndarray:
+    return cv2.remap(
+        img,
+        map_x.astype(np.float32),
+        map_y.astype(np.float32),
+        cv2.INTER_NEAREST if nearest else cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+
+
+# --- edits ------------------------------------------------------------------------------------
+
+
+def edit_length(scene: Scene, e: Edit) -> None:
+    h, w = scene.shape
+    top, bottom = _rows(scene.mask)
+    length = bottom - top + 1
+    if e.landmark is not None:
+        target = _landmark_y(scene, e.landmark, top)
+    else:
+        target = bottom + e.direction * _to_px(scene, e.amount or 10.0, e.unit, length)
+    target = float(np.clip(target, top + 0.1 * length, h - 1))
+    if abs(target - bottom) < 1.0:
+        return
+    if target < bottom:
+        _shorten(scene, top, bottom, int(round(target)))
+    else:
+        _lengthen(scene, top, bottom, int(round(target)))
+
+
+def _shorten(scene: Scene, top: int, bottom: int, new_bottom: int) -> None:
+    """Cut the garment at ``new_bottom`` and move its hem band up there, fitted to the width."""
+    mask, rgb = scene.mask, scene.rgb
+    h, w = mask.shape
+    length = bottom - top + 1
+    band = int(np.clip(0.06 * length, 3, max(3, (new_bottom - top) // 3)))
+    shift = bottom - new_bottom
+    cut = new_bottom - band
+    old = mask.copy()
+    new_mask = mask.copy()
+    new_mask[cut:] = False
+    src_ext = _extent(old, bottom - band)
+    dst_ext = _extent(old, cut)
+    ys, xs = np.mgrid[cut : new_bottom + 1, 0:w].astype(np.float32)
+    map_y = ys + shift
+    if src_ext and dst_ext and dst_ext[1] - dst_ext[0] > 4:
+        k = (src_ext[1] - src_ext[0]) / (dst_ext[1] - dst_ext[0])
+        map_x = src_ext[0] + (xs - dst_ext[0]) * k
+    else:
+        map_x = xs
+    band_rgb = _remap(rgb, map_x, map_y)
+    band_mask = _remap(old.astype(np.uint8), map_x, map_y, nearest=True) > 0
+    # The band's garment pixels replace whatever the cut garment had there.
+    new_mask[cut : new_bottom + 1] = band_mask
+    # Blend the band's top rows into the garment above so the seam does not show.
+    blend_rows = max(2, band // 3)
+    patch = rgb[cut : new_bottom + 1].astype(np.float32)
+    alpha = np.ones((new_bottom + 1 - cut, 1, 1), np.float32)
+    alpha[:blend_rows, 0, 0] = np.linspace(0.0, 1.0, blend_rows)
+    keep_above = old[cut : new_bottom + 1] & band_mask
+    a = np.where(keep_above[:, :, None], alpha, 1.0)
+    out = patch * (1 - a) + band_rgb.astype(np.float32) * a
+    sel = band_mask[:, :, None]
+    rgb[cut : new_bottom + 1] = np.where(sel, out, patch).astype(np.uint8)
+    uncovered = old & ~new_mask
+    scene.mask = new_mask
+    fill_uncovered(scene, uncovered)
+
+
+def _lengthen(scene: Scene, top: int, bottom: int, new_bottom: int) -> None:
+    """Stretch the lower part of the garment down to ``new_bottom`` (the hem comes along)."""
+    mask, rgb = scene.mask, scene.rgb
+    h, w = mask.shape
+    length = bottom - top + 1
+    extra = new_bottom - bottom
+    start = int(max(top + 0.3 * length, bottom - max(0.25 * length, 1.5 * extra)))
+    ys, xs = np.mgrid[start : new_bottom + 1, 0:w].astype(np.float32)
+    map_y = start + (ys - start) * (bottom - start) / max(1, new_bottom - start)
+    stretched = _remap(rgb, xs, map_y)
+    smask = _remap(mask.astype(np.uint8), xs, map_y, nearest=True) > 0
+    old = mask.copy()
+    new_mask = mask.copy()
+    new_mask[start : new_bottom + 1] = smask
+    sel = smask[:, :, None]
+    rgb[start : new_bottom + 1] = np.where(sel, stretched, rgb[start : new_bottom + 1])
+    scene.mask = new_mask
+    fill_uncovered(scene, old & ~new_mask)
+
+
+def _band_rows(scene: Scene, e: Edit) -> tuple[float, float, float]:
+    """(centre row, half height, smoothing) of the rows a width edit acts on."""
+    top, bottom = _rows(scene.mask)
+    length = bottom - top + 1
+    if e.place in ("fit", "silhouette"):
+        return (top + bottom) / 2, length / 2, 0.04 * length
+    if e.place == "waist":
+        if scene.region == "lower":
+            y = top + 0.08 * length
+        elif scene.worn and scene.points:
+            y = _landmark_y(scene, "waist", top)
+        else:
+            y = top + (0.45 if scene.region == "upper" else 0.3) * length
+        return y, 0.1 * length, 0.06 * length
+    if e.place == "collar":
+        return top + 0.06 * length, 0.06 * length, 0.03 * length
+    # shoulders, back
+    return top + 0.12 * length, 0.14 * length, 0.06 * length
+
+
+def edit_width(scene: Scene, e: Edit) -> None:
+    mask, rgb = scene.mask, scene.rgb
+    h, w = mask.shape
+    top, bottom = _rows(mask)
+    yc, half, smooth = _band_rows(scene, e)
+    xs_all = np.nonzero(mask)[1]
+    garment_w = (
+        float(np.percentile(xs_all, 98) - np.percentile(xs_all, 2)) if len(xs_all) else w / 3
+    )
+    change = (
+        _to_px(scene, e.amount or 10.0, e.unit, 100.0) / 100.0
+        if e.unit == "%"
+        else ((e.amount or 5.0) * scene.ppcm / max(garment_w, 1.0))
+    )
+    change = float(np.clip(e.direction * change, -0.4, 0.6))
+    # Work at low resolution: the field is smooth.
+    small_side = 512
+    s = min(1.0, small_side / max(h, w))
+    sh, sw_ = max(1, round(h * s)), max(1, round(w * s))
+    m_small = cv2.resize(mask.astype(np.uint8), (sw_, sh), interpolation=cv2.INTER_NEAREST)
+    ys = np.arange(sh, dtype=np.float32) / s
+    inside = np.abs(ys - yc) <= half
+    edge = np.clip(1.0 - (np.abs(ys - yc) - half) / max(smooth * 2, 1.0), 0, 1)
+    profile = np.where(inside, 1.0, edge) * change
+    # The garment's own centre per row, smoothed; rows without garment use the overall centre.
+    cx_all = float(np.median(xs_all)) * s if len(xs_all) else sw_ / 2
+    cx = np.full(sh, cx_all, np.float32)
+    for y in range(sh):
+        xr = np.nonzero(m_small[y])[0]
+        if len(xr) > 2:
+            cx[y] = (xr[0] + xr[-1]) / 2
+    cx = cv2.GaussianBlur(cx[:, None], (1, 0), sigmaX=0.1, sigmaY=max(2.0, 0.05 * sh))[:, 0]
+    weight = person_weight(m_small.astype(np.float32), reach=0.25 * garment_w * s)
+    factor = 1.0 / (1.0 + profile) - 1.0
+    xs = np.arange(sw_, dtype=np.float32)[None, :]
+    dx = (xs - cx[:, None]) * factor[:, None].astype(np.float32) * weight
+    if scene.worn:
+        dx = _protect_hands_and_face(scene, dx, s)
+    dx_full = cv2.resize(dx.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR) / s
+    map_x = dx_full + np.arange(w, dtype=np.float32)[None, :]
+    map_y = np.repeat(np.arange(h, dtype=np.float32)[:, None], w, axis=1)
+    scene.rgb = _remap(rgb, map_x, map_y)
+    scene.mask = _remap(mask.astype(np.uint8), map_x, map_y, nearest=True) > 0
+    if scene.person is not None:
+        scene.person = _remap(scene.person.astype(np.uint8), map_x, map_y, nearest=True) > 0
+    if scene.body is not None:
+        scene.body = _remap(scene.body.astype(np.uint8), map_x, map_y, nearest=True) > 0
+
+
+def _protect_hands_and_face(scene: Scene, dx: np.ndarray, s: float) -> np.ndarray:
+    from workers.engines import rebody
+
+    h, w = dx.shape
+    pts = {k: (x * s, y * s) for k, (x, y) in scene.points.items()}
+    from workers.engines.imaging.pose import Pose
+
+    pose = Pose(points=pts, width=w, height=h)
+    sw = 0.25 * w
+    if "left_shoulder" in pts and "right_shoulder" in pts:
+        sw = float(np.hypot(*(np.array(pts["left_shoulder"]) - pts["right_shoulder"])))
+    dx = rebody.rigid_hands(dx, rebody.hand_discs(pose, sw))
+    if "nose" in pts:
+        nx, ny = pts["nose"]
+        box = (nx - 0.45 * sw, ny - 0.8 * sw, nx + 0.45 * sw, ny + 0.45 * sw)
+        dx = dx * (1.0 - rebody._smooth_box(dx.shape, box, 0.1 * sw))
+    return dx
+
+
+# --- sleeves ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Sleeve:
+    pixels: np.ndarray  # bool mask of this sleeve
+    origin: np.ndarray  # where it joins the body (x, y)
+    along: np.ndarray  # per-pixel distance along the sleeve from the origin (float32, HxW)
+    length: float  # current length (max of ``along`` over the sleeve)
+    axis: np.ndarray  # unit vector from the origin towards the cuff
+    reach: float | None = None  # full arm length (worn), for "long"
+
+
+def _runs(row: np.ndarray) -> list[tuple[int, int]]:
+    d = np.diff(np.concatenate([[0], row.astype(np.int8), [0]]))
+    return list(zip(np.nonzero(d == 1)[0], np.nonzero(d == -1)[0] - 1, strict=False))
+
+
+def _product_sleeves(mask: np.ndarray) -> list[Sleeve]:
+    """Sleeves on a flat product shot: what sticks out of the torso column.
+
+    The torso column is the run of garment around the centre in the lower rows (where sleeves
+    hanging beside the body are separate runs); going up, it is followed until the run jumps
+    wider (the armpits), and above them it is held at the armpit width.
+    """
+    h, w = mask.shape
+    top, bottom = _rows(mask)
+    length = bottom - top + 1
+    xs = np.nonzero(mask)[1]
+    cx = int(np.median(xs))
+    torso = np.zeros_like(mask)
+    ref_y = int(top + 0.8 * length)
+    left = right = None
+    for y in range(bottom, top - 1, -1):
+        runs = _runs(mask[y])
+        if not runs:
+            continue
+        run = min(
+            runs, key=lambda r: 0 if r[0] <= cx <= r[1] else min(abs(r[0] - cx), abs(r[1] - cx))
+        )
+        if y >= ref_y or left is None:
+            left, right = float(run[0]), float(run[1])
+        else:
+            # A side seam drifts outwards slowly; a sleeve joining at the armpit jumps. Letting
+            # the edges move out by at most a quarter pixel a row keeps the sleeves outside.
+            left = max(float(run[0]), left - 0.25)
+            right = min(float(run[1]), right + 0.25)
+        torso[y, int(left) : int(right) + 1] = True
+    rest = mask & ~cv2.dilate(torso.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    rest = cv2.morphologyEx(rest.astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    n, labels, stats, cent = cv2.connectedComponentsWithStats(rest)
+    total = mask.sum()
+    sleeves = []
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    torso_edge = cv2.dilate(torso.astype(np.uint8), np.ones((7, 7), np.uint8)).astype(bool) & ~torso
+    for i in range(1, n):
+        if stats[i, cv2.CC_STAT_AREA] < 0.01 * total:
+            continue
+        px = labels == i
+        seam = px & torso_edge
+        if seam.sum() < 3:
+            continue
+        sy, sx = np.nonzero(seam)
+        origin = np.array([sx.mean(), sy.mean()])
+        py, pxx = np.nonzero(px)
+        np.hypot(pxx - origin[0], py - origin[1])
+        # The sleeve's own direction (its principal axis), pointing away from the body: the
+        # cuff then lies across it, so cutting and stretching keep the cuff square.
+        pts = np.stack([pxx, py], axis=1).astype(np.float64)
+        _, vecs = np.linalg.eigh(np.cov((pts - pts.mean(axis=0)).T))
+        axis = vecs[:, -1]
+        if np.dot(pts.mean(axis=0) - origin, axis) < 0:
+            axis = -axis
+        along = ((xx - origin[0]) * axis[0] + (yy - origin[1]) * axis[1]).astype(np.float32)
+        sleeves.append(Sleeve(px, origin, along, float(along[px].max()), axis))
+    return sleeves
+
+
+def _worn_sleeves(scene: Scene) -> list[Sleeve]:
+    p = scene.points
+    h, w = scene.shape
+    sw = (
+        float(np.hypot(*(np.array(p["left_shoulder"]) - p["right_shoulder"])))
+        if ("left_shoulder" in p and "right_shoulder" in p)
+        else 0.25 * w
+    )
+    torso = _torso_polygon(p, (h, w), sw)
+    limbs = _limbs(p, (h, w), sw * 1.25)
+    sleeves = []
+    for side in ("left", "right"):
+        arm = limbs.get(f"{side}_arm")
+        if arm is None:
+            continue
+        chain = [
+            np.array(p[f"{side}_{j}"]) for j in ("shoulder", "elbow", "wrist") if f"{side}_{j}" in p
+        ]
+        # The sleeve is the garment beside the torso on this arm's side, above the hips
+        # (puffed sleeves reach well outside the arm itself).
+        centre_x = (
+            (p["left_shoulder"][0] + p["right_shoulder"][0]) / 2
+            if ("left_shoulder" in p and "right_shoulder" in p)
+            else w / 2
+        )
+        hip_y = max(
+            (p[f"{k}_hip"][1] for k in ("left", "right") if f"{k}_hip" in p), default=float(h)
+        )
+        side = np.zeros((h, w), bool)
+        sx = float(chain[0][0])
+        if sx >= centre_x:
+            side[: int(hip_y), int(centre_x) :] = True
+        else:
+            side[: int(hip_y), : int(centre_x)] = True
+        px = scene.mask & ~torso & side & (arm | (np.arange(h)[:, None] < chain[0][1] + 0.6 * sw))
+        if px.sum() < 30:
+            continue
+        # Distance along the arm, computed only over the arm's box (the rest is never read).
+        ys_a, xs_a = np.nonzero(arm | px)
+        y0, y1, x0, x1 = ys_a.min(), ys_a.max() + 1, xs_a.min(), xs_a.max() + 1
+        yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+        along = np.zeros((h, w), np.float32)
+        box_along = np.zeros(yy.shape, np.float32)
+        best = np.full(yy.shape, np.inf, np.float32)
+        acc = 0.0
+        for a, b in zip(chain, chain[1:], strict=False):
+            seg = b - a
+            ln = float(np.hypot(*seg)) or 1.0
+            t = np.clip(((xx - a[0]) * seg[0] + (yy - a[1]) * seg[1]) / (ln * ln), 0, 1)
+            dist = np.hypot(xx - (a[0] + t * seg[0]), yy - (a[1] + t * seg[1]))
+            closer = dist < best
+            best[closer] = dist[closer]
+            box_along[closer] = acc + t[closer] * ln
+            acc += ln
+        along[y0:y1, x0:x1] = box_along
+        axis = (chain[-1] - chain[0]) / max(np.hypot(*(chain[-1] - chain[0])), 1.0)
+        sleeves.append(Sleeve(px, chain[0], along, float(along[px].max()), axis, reach=acc))
+    return sleeves
+
+
+def edit_sleeves(scene: Scene, e: Edit) -> None:
+    if scene.region == "lower":
+        raise EngineError("unsupported_instruction", f"A {scene.garment} has no sleeves to change.")
+    sleeves = _worn_sleeves(scene) if scene.worn else _product_sleeves(scene.mask)
+    if not sleeves:
+        if e.sleeve == "removed" or e.direction < 0:
+            return  # already sleeveless
+        raise EngineError("unsupported_instruction", "The garment has no sleeves to lengthen.")
+    for sl in sleeves:
+        arm = sl.reach
+        if e.sleeve == "removed":
+            target = 0.04 * (arm or sl.length)
+        elif e.sleeve == "short":
+            target = 0.22 * arm if arm else min(sl.length, 0.45 * sl.length)
+        elif e.sleeve == "three-quarter":
+            target = 0.75 * arm if arm else 0.75 * sl.length
+        elif e.sleeve == "long":
+            target = 1.0 * arm if arm else 2.2 * sl.length
+        else:
+            target = sl.length + e.direction * _to_px(scene, e.amount or 25.0, e.unit, sl.length)
+        target = max(0.0, target)
+        if target < sl.length - 1:
+            _cut_sleeve(scene, sl, target, keep_cuff=not scene.worn and e.sleeve != "removed")
+        elif target > sl.length + 1:
+            _extend_sleeve(scene, sl, target)
+
+
+def _cut_sleeve(scene: Scene, sl: Sleeve, target: float, keep_cuff: bool) -> None:
+    old = scene.mask.copy()
+    gone = sl.pixels & (sl.along > target)
+    if keep_cuff and target > 0.2 * sl.length:
+        band = 0.12 * sl.length
+        shift = sl.length - target
+        h, w = scene.shape
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        map_x = xx + sl.axis[0] * shift
+        map_y = yy + sl.axis[1] * shift
+        moved_mask = _remap(sl.pixels.astype(np.uint8), map_x, map_y, nearest=True) > 0
+        moved_mask &= sl.along > target - band
+        moved_mask &= sl.along <= target
+        moved = _remap(scene.rgb, map_x, map_y)
+        scene.rgb[moved_mask] = moved[moved_mask]
+        keep = (sl.pixels & (sl.along <= target - band)) | moved_mask
+        gone = sl.pixels & ~keep
+        scene.mask = (scene.mask & ~sl.pixels) | keep
+    else:
+        scene.mask = scene.mask & ~gone
+    fill_uncovered(scene, old & ~scene.mask)
+
+
+def _extend_sleeve(scene: Scene, sl: Sleeve, target: float) -> None:
+    h, w = scene.shape
+    band = max(0.15 * sl.length, 4.0)
+    start = sl.length - band
+    along = sl.along
+    target = min(target, 1.5 * sl.length)  # beyond that the stretched cuff reads as a smear
+    grow = (along >= start) & (along <= target)
+    # Across the sleeve, no wider than its cuff band already is.
+    perp = np.array([-sl.axis[1], sl.axis[0]])
+    yy0, xx0 = np.nonzero(sl.pixels & (along >= start))
+    if len(yy0):
+        t = (xx0 - sl.origin[0]) * perp[0] + (yy0 - sl.origin[1]) * perp[1]
+        hh, ww = scene.shape
+        gy, gx = np.mgrid[0:hh, 0:ww].astype(np.float32)
+        tt = (gx - sl.origin[0]) * perp[0] + (gy - sl.origin[1]) * perp[1]
+        grow &= (tt >= t.min()) & (tt <= t.max())
+    # Stretch the cuff band along the sleeve's axis; across it, pixels keep their offset.
+    k = band / max(target - start, 1.0)
+    shift = (along - start) * (1.0 - k)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    map_x = xx - sl.axis[0] * shift
+    map_y = yy - sl.axis[1] * shift
+    smask = (_remap(sl.pixels.astype(np.uint8), map_x, map_y, nearest=True) > 0) & grow
+    if scene.worn and scene.body is not None:
+        smask &= cv2.dilate(scene.body.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
+    moved = _remap(scene.rgb, map_x, map_y)
+    scene.rgb[smask] = moved[smask]
+    scene.mask = scene.mask | smask
+
+
+# --- neckline ---------------------------------------------------------------------------------
+
+
+def edit_neckline(scene: Scene, e: Edit) -> None:
+    mask = scene.mask
+    h, w = mask.shape
+    top, bottom = _rows(mask)
+    length = bottom - top + 1
+    if scene.region == "lower":
+        raise EngineError("unsupported_instruction", f"A {scene.garment} has no neckline.")
+    p = scene.points
+    if scene.worn and "left_shoulder" in p and "right_shoulder" in p:
+        ls, rs = np.array(p["left_shoulder"]), np.array(p["right_shoulder"])
+        sw = float(np.hypot(*(ls - rs)))
+        cx = float((ls[0] + rs[0]) / 2)
+        shoulder_y = float((ls[1] + rs[1]) / 2)
+        half = 0.24 * sw
+        edge_y = shoulder_y - 0.12 * sw  # where the neckline meets the shoulder seams
+    else:
+        cols = np.nonzero(mask[top : top + max(2, int(0.1 * length))].any(axis=0))[0]
+        cx = float((cols[0] + cols[-1]) / 2) if len(cols) else w / 2
+        xs = np.nonzero(mask[int(top + 0.25 * length)])[0]
+        body_w = float(xs[-1] - xs[0]) if len(xs) > 1 else 0.4 * w
+        half = 0.2 * body_w
+        edge_y = float(top)
+    col = mask[:, int(np.clip(cx, 0, w - 1))]
+    below = np.nonzero(col[int(edge_y) :])[0]
+    depth_y = float(edge_y + below[0]) if len(below) else edge_y + 0.1 * length
+    if not scene.worn:
+        # A flat shot shows the back's collar through the front opening, which the mask cannot
+        # tell from the front: take the front neckline as at least a crew neck's depth.
+        depth_y = max(depth_y, edge_y + 0.09 * length)
+    amount = _to_px(scene, e.amount, e.unit, depth_y - edge_y) if e.amount else 4.0 * scene.ppcm
+    new_depth = depth_y - e.direction * amount
+    new_depth = float(np.clip(new_depth, edge_y + 2, top + 0.6 * length))
+    shape = e.shape or "round"
+    opening = np.zeros((h, w), np.uint8)
+    x0, x1, y0 = int(cx - half), int(cx + half), int(edge_y - 0.05 * length)
+    yd = int(new_depth)
+    if shape == "v":
+        cv2.fillPoly(opening, [np.array([[x0, y0], [x1, y0], [int(cx), yd]], np.int32)], 1)
+    elif shape == "square":
+        cv2.rectangle(opening, (x0, y0), (x1, yd), 1, -1)
+    else:
+        cv2.ellipse(opening, (int(cx), y0), (int(half), max(1, yd - y0)), 0, 0, 180, 1, -1)
+        cv2.rectangle(opening, (x0, y0 - 2), (x1, y0), 1, -1)
+    opening_b = opening > 0
+    old = mask.copy()
+    # Where the old opening sits outside the new one (a higher or narrower neckline), the
+    # garment closes over it with its own fabric.
+    old_opening = np.zeros_like(mask)
+    band = np.zeros_like(mask)
+    band[max(0, y0) : int(max(depth_y, new_depth)) + 1, max(0, x0) : x1 + 1] = True
+    filled_holes = _fill_rows(mask, band)
+    old_opening = filled_holes & ~mask & band
+    close = old_opening & ~opening_b
+    if e.direction > 0 or (e.direction == 0 and close.any()):
+        if close.any():
+            fill = inpaint_from(scene.rgb, close, mask)
+            _composite(scene.rgb, fill, close, 1.0)
+            scene.mask = scene.mask | close
+    cut = scene.mask & opening_b
+    if cut.any():
+        scene.mask = scene.mask & ~opening_b
+        fill_uncovered(scene, cut, inside="backdrop" if scene.worn else "garment")
+    del old
+
+
+def _fill_rows(mask: np.ndarray, band: np.ndarray) -> np.ndarray:
+    """Within ``band``, each row's garment span closed (the neck opening counted as garment)."""
+    out = mask.copy()
+    ys = np.nonzero(band.any(axis=1))[0]
+    for y in ys:
+        xs = np.nonzero(mask[y] & band[y])[0]
+        if len(xs) > 1:
+            out[y, xs[0] : xs[-1] + 1] = True
+    return out
+
+
+EDITS = {
+    "length": edit_length,
+    "width": edit_width,
+    "sleeves": edit_sleeves,
+    "neckline": edit_neckline,
+}
+
+
+# --- the engine -------------------------------------------------------------------------------
+
+
+def reshape(
+    rgb: np.ndarray, garment: str, edits: list[Edit], progress: Progress | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """(edited photo, final garment mask)."""
+    scene = build_scene(rgb, garment)
+    if progress is not None:
+        progress(35)
+    for i, e in enumerate(edits):
+        EDITS[e.kind](scene, e)
+        if progress is not None:
+            progress(35 + int(55 * (i + 1) / len(edits)))
+    return scene.rgb, scene.mask
+
+
+def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
+    """params: image (bytes), target_garment (lower-case), changes [{place, instruction}]."""
+    garment = str(params.get("target_garment") or "").strip().lower()
+    garment_mod.garment_region(garment)  # a clear error for an unknown type, before any work
+    edits = parse_changes(params.get("changes"))
+    progress(5)
+    rgb, alpha = decode_image(params["image"])
+    progress(10)
+    out, _ = reshape(rgb, garment, edits, progress)
+    data = encode_png(out, alpha)
+    progress(100)
+    return [EngineOutput(data=data, content_type="image/png", filename="reshape.png")]
