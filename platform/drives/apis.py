@@ -66,7 +66,8 @@ def file_rows(request: Request, folder: DriveFolder, files: Any) -> list[dict[st
     return [
         {"id": f.id, "name": f.name, "size": f.size, "content_type": f.content_type,
          "modified_at": f.modified_at,
-         "url": request.build_absolute_uri(drive_file_signed_path(folder=folder, file_id=f.id))}
+         "url": request.build_absolute_uri(
+             drive_file_signed_path(folder=folder, file_id=f.id, name=f.name))}
         for f in files
     ]
 
@@ -138,7 +139,7 @@ class DriveSignedFileApi(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(responses={(200, "application/octet-stream"): OpenApiTypes.BINARY})
-    def get(self, request: Request, token: str) -> HttpResponse:
+    def get(self, request: Request, token: str, name: str = "") -> HttpResponse:
         found = drive_file_from_token(token)
         if found is None:
             raise NotFound("This link is not valid or has expired.")

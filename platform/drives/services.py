@@ -10,7 +10,7 @@ import posixpath
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from django.conf import settings
 from django.core import signing
@@ -93,8 +93,11 @@ def drive_file_token(*, folder: DriveFolder, file_id: str) -> str:
     return signing.dumps({"f": str(folder.pk), "i": file_id}, salt=_SALT, compress=True)
 
 
-def drive_file_signed_path(*, folder: DriveFolder, file_id: str) -> str:
-    return f"{SIGNED_PATH}{drive_file_token(folder=folder, file_id=file_id)}"
+def drive_file_signed_path(*, folder: DriveFolder, file_id: str, name: str = "") -> str:
+    """The link ends with the file's name, so it reads as the image it is (card pages accept
+    only URLs whose path ends in an image extension)."""
+    tail = f"/{quote(name)}" if name else ""
+    return f"{SIGNED_PATH}{drive_file_token(folder=folder, file_id=file_id)}{tail}"
 
 
 def drive_file_from_token(token: str) -> tuple[DriveFolder, str] | None:
@@ -114,7 +117,7 @@ def drive_file_from_url(url: str) -> tuple[DriveFolder, str] | None:
     path = urlsplit(url).path
     if not path.startswith(SIGNED_PATH):
         return None
-    return drive_file_from_token(path[len(SIGNED_PATH):].strip("/"))
+    return drive_file_from_token(path[len(SIGNED_PATH):].strip("/").split("/", 1)[0])
 
 
 def output_name(job: Job, output: JobOutput) -> str:

@@ -6,6 +6,7 @@ from drives.apis import DriveFileApi, DriveFilesApi, DriveListApi, DriveSignedFi
 urlpatterns = [
     *both("drives/", DriveListApi.as_view(), "drive-list"),
     path("drives/files/<str:token>", DriveSignedFileApi.as_view(), name="drive-signed-file"),
+    path("drives/files/<str:token>/<path:name>", DriveSignedFileApi.as_view()),
     *both("drives/<uuid:folder_id>/files", DriveFilesApi.as_view(), "drive-files"),
     path("drives/<uuid:folder_id>/files/<path:file_id>", DriveFileApi.as_view(),
          name="drive-file"),

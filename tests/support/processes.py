@@ -72,8 +72,8 @@ class RedisServer:
         redis.Redis(port=self.port).flushall()
 
 
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
+def _env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    env = dict(os.environ) | (extra or {})
     env["DJANGO_SETTINGS_MODULE"] = "tests.settings"
     env["ATELIER_TEST_WORKER"] = "1"
     env["PYTHONPATH"] = os.pathsep.join([str(REPO / "platform"), str(REPO)])
@@ -83,9 +83,10 @@ def _env() -> dict[str, str]:
 class CeleryProcess:
     """A real `celery worker` or `celery beat` process in its own process group."""
 
-    def __init__(self, args: list[str], name: str) -> None:
+    def __init__(self, args: list[str], name: str, env: dict[str, str] | None = None) -> None:
         self.name = name
         self.args = args
+        self.env = env
         LOGS.mkdir(parents=True, exist_ok=True)
         self.log = LOGS / f"{name}.log"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -95,7 +96,7 @@ class CeleryProcess:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "config.celery_app", *self.args,
              "--logfile", str(self.log), "--loglevel", "INFO"],
-            env=_env(), cwd=REPO, start_new_session=True,
+            env=_env(self.env), cwd=REPO, start_new_session=True,
             stdout=subprocess.DEVNULL, stderr=open(LOGS / f"{self.name}.stderr", "w"),
         )
 
@@ -123,11 +124,11 @@ class CeleryProcess:
 
 
 def start_worker(queues: str = "interactive,batch,video,drivesync", concurrency: int = 2,
-                 name: str | None = None) -> CeleryProcess:
+                 name: str | None = None, env: dict[str, str] | None = None) -> CeleryProcess:
     name = name or f"worker-{uuid.uuid4().hex[:6]}"
     proc = CeleryProcess(
         ["worker", "-Q", queues, "-c", str(concurrency), "-n", f"{name}@%h", "--pool", "prefork",
-         "--without-mingle", "--without-gossip"], name,
+         "--without-mingle", "--without-gossip"], name, env=env,
     )
     return proc.start("ready.")
 

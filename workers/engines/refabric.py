@@ -140,7 +140,9 @@ def refabric_image(
     l_med = float(np.median(L[inside]))
     # Shading = the garment's lightness without its old texture and prints' fine detail.
     sigma = max(1.5, garment_h * 0.006)
-    shade = _masked_blur(L, m, sigma)
+    # Edge-preserving: the old weave's small ripples go, a print's or a seam's edge stays sharp.
+    inner = _masked_blur(L, m, 0.5)  # background kept out of the rim before filtering
+    shade = cv2.bilateralFilter(inner.astype(np.float32), int(2 * round(sigma) + 1), 0.06, sigma)
     ab = np.dstack([_masked_blur(lab[..., 1], m, sigma * 0.7),
                     _masked_blur(lab[..., 2], m, sigma * 0.7)])
     # Keep prints and colour blocks: only the fine texture goes, not the garment's colours.
@@ -160,7 +162,9 @@ def refabric_image(
         sheen = 0.0
     elif fin == "metallic":
         sheen = max(sheen, 0.5) + 0.6
-    new_L = _apply_sheen(new_L, rel, l_med, sheen)
+    # Highlights stay off the last pixels of the outline, where the rim mixes in the background.
+    rim_fade = np.clip(cv2.distanceTransform(inside.astype(np.uint8), cv2.DIST_L2, 3) / 4.0, 0, 1)
+    new_L = new_L + (_apply_sheen(new_L, rel, l_med, sheen) - new_L) * rim_fade
     if fin == "matte":
         # Matte cloth scatters: flatter shading, no hot spots.
         new_L = l_med + (new_L - l_med) * 0.7

@@ -23,6 +23,18 @@ ENGINE_PATHS: dict[str, str] = {
     "garment_integration": "workers.engines.tryon:garment_integration",
     "ecommerce_asset": "workers.engines.tryon:ecommerce_asset",
     "flats": "workers.engines.flats:run",
+    "recolor": "workers.engines.recolor:run",
+    "refabric": "workers.engines.refabric:run",
+    "reshape": "workers.engines.reshape:run",
+    "rebody": "workers.engines.rebody:run",
+    "editorial_analyze": "workers.engines.adapters:editorial_analyze",
+    "tonelab_analyze": "workers.engines.adapters:tonelab_analyze",
+    "editorial_generate": "workers.engines.editorial.generate:run",
+    "tonelab_generate": "workers.engines.editorial.tonelab:run",
+    "editorial_product": "workers.engines.product:run",
+    "open_lab": "workers.engines.openlab:run",
+    "techpack_describe": "workers.engines.techpack:describe_run",
+    "techpack_process": "workers.engines.adapters:techpack_process",
 }
 
 

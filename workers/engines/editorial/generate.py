@@ -273,7 +273,8 @@ def refine_mask(rgb: np.ndarray, seg: np.ndarray) -> np.ndarray:
     if float(ring_lab.std(axis=0).max()) < 6.0:
         bg = np.median(ring_lab, axis=0)
         d = np.linalg.norm(lab - bg, axis=2)
-        colour_alpha = np.clip((d - 5.0) / 10.0, 0.0, 1.0)
+        # JPEG ringing on the sweep sits within a few units; start the edge above it.
+        colour_alpha = np.clip((d - 8.0) / 12.0, 0.0, 1.0)
         k_out = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(12 * unit) + 1,) * 2)
         k_in = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(8 * unit) + 1,) * 2)
         near = cv2.dilate((seg > 0.3).astype(np.uint8), k_out) > 0
@@ -281,7 +282,11 @@ def refine_mask(rgb: np.ndarray, seg: np.ndarray) -> np.ndarray:
         inside = cv2.GaussianBlur(inside, (0, 0), 3 * unit)
         alpha = np.where(near, np.maximum(colour_alpha, inside), 0.0).astype(np.float32)
         alpha = _largest_components(alpha)
-    return cv2.GaussianBlur(alpha.astype(np.float32), (0, 0), 0.6 * unit)
+    # Choke by about a pixel: the outermost ring holds the old backdrop's light, which reads
+    # as a bright outline on a darker new backdrop.
+    alpha = cv2.erode(alpha.astype(np.float32), np.ones((3, 3), np.uint8))
+    alpha = np.clip((alpha - 0.15) / 0.85, 0.0, 1.0)
+    return cv2.GaussianBlur(alpha, (0, 0), 0.6 * unit)
 
 
 def _largest_components(alpha: np.ndarray) -> np.ndarray:
@@ -517,7 +522,7 @@ def relight_subject(fg_lin: np.ndarray, alpha: np.ndarray, light: LightPlan) -> 
             side = np.clip(0.5 - 0.9 * d * xn, 0.15, 1.0)
             band = band * side
         rc = _col((255, 214, 160)) if light.rim_warmth > 0.5 else _col((255, 246, 235))
-        out = out + light.rim * 1.4 * band[..., None] * rc[None, None]
+        out = out + light.rim * 1.0 * band[..., None] * rc[None, None]
     return out.astype(np.float32)
 
 
@@ -595,7 +600,8 @@ def _variant_boxes(
     margin = 0.06 * torso
 
     def box(y_top: float, y_bottom: float) -> tuple[int, int, int, int]:
-        ch = max(16.0, y_bottom - y_top)
+        # Never enlarge more than 2.6 times: beyond that the crop is visibly soft.
+        ch = max(h / 2.6, y_bottom - y_top)
         ch = min(ch, float(h))
         cw = ch * aspect
         if cw > w:

@@ -165,8 +165,8 @@ LOOKS: dict[str, Look] = {
         vignette=0.3, grain=0.85, grain_size=1.5, sharpen=0.3,
     ),
     "Soft Pastel Portraits": Look(
-        exposure=0.35, contrast=-0.35, fade=0.08, rolloff=0.5, saturation=0.72,
-        shadow_tint=(0.008, -0.01), highlight_tint=(0.008, 0.004), bloom=0.45, grain=0.12,
+        exposure=0.2, contrast=-0.3, fade=0.07, rolloff=0.5, saturation=0.75,
+        shadow_tint=(0.008, -0.01), highlight_tint=(0.008, 0.004), bloom=0.35, grain=0.12,
     ),
     "Night Film with Red Halos": Look(
         exposure=-0.15, temperature=0.15, contrast=0.45, saturation=1.08,
@@ -285,9 +285,9 @@ def render_look(rgb: np.ndarray, look: Look, strength: float = 1.0, *, seed: int
                 # Inside a large bright area the halo only tints; it reads as a halo where it
                 # spills over darker surroundings, so most of its weight goes there.
                 hot = np.clip((lum - 0.55) / 0.45, 0.0, 1.0) ** 1.5
-                spread = _blur(hot, 14.0 * scale) + 0.6 * _blur(hot, 5.0 * scale)
+                spread = _blur(hot, 22.0 * scale) + 0.6 * _blur(hot, 7.0 * scale)
                 halo = np.maximum(spread - 1.2 * hot, 0.0) + 0.12 * spread
-                lin += (lk.halation * 0.9) * halo[..., None] * np.array([1.0, 0.16, 0.04], np.float32)
+                lin += (lk.halation * 1.3) * halo[..., None] * np.array([1.0, 0.16, 0.04], np.float32)
             if lk.bloom > 0:
                 glow = _blur(lin * np.clip((lum - 0.3) / 0.7, 0, 1)[..., None], 10.0 * scale)
                 lin = lin * (1.0 - 0.35 * lk.bloom) + glow * (0.9 * lk.bloom)

@@ -75,8 +75,8 @@ VOCABULARY: dict[str, dict[str, tuple[str, ...]]] = {
         "muted": ("desaturated", "muted tones", "subdued", "washed out", "faded", "matte", "understated"),
         "vivid": ("saturated", "oversaturated", "punchy", "rich colours", "rich colors", "bold colours", "bold colors", "vibrant", "bold", "rich"),
         "film": ("film look", "filmic", "analog", "analogue", "film stock", "colour negative", "color negative", "negative film", "slide film", "cine film", "kodachrome", "portra", "ektachrome", "cinestill", "velvia", "fuji", "kodak"),
-        "high contrast": ("contrasty", "hard contrast", "strong contrast", "punchy contrast", "crushed blacks", "deep blacks", "deep shadows"),
-        "low contrast": ("gentle contrast", "soft contrast", "flat", "lifted shadows", "lifted blacks", "faded blacks", "low-contrast", "moderate contrast"),
+        "high contrast": ("contrasty", "hard contrast", "strong contrast", "punchy contrast", "crushed blacks", "deep blacks", "rich blacks", "deep shadows"),
+        "low contrast": ("gentle contrast", "soft contrast", "flat", "lifted shadows", "lifted blacks", "faded blacks", "lifted faded blacks", "lifted", "low-contrast", "moderate contrast"),
         "cross processed": ("cross processing", "cross-processed", "green yellow shift", "green-yellow shift", "expired film", "expired"),
         "skin tones": ("natural skin tones", "skin", "flattering skin"),
         "tonal": ("tone on tone", "monochromatic palette", "earthy", "earth tones", "neutrals"),
@@ -110,7 +110,7 @@ VOCABULARY: dict[str, dict[str, tuple[str, ...]]] = {
         "grain": ("grainy", "film grain", "heavy grain", "coarse grain", "fine grain", "visible grain", "noise", "noisy", "grit", "gritty"),
         "no grain": ("clean", "grainless", "no noise", "clean digital", "digital"),
         "halation": ("red halos", "red halo", "halos", "halo", "glow around highlights", "halated"),
-        "vignette": ("vignetting", "vignetted", "dark corners", "corner falloff", "light falloff"),
+        "vignette": ("corner vignetting", "vignetting", "vignetted", "dark corners", "corner falloff", "light falloff"),
         "no vignette": ("no vignetting", "even corners"),
         "bloom": ("diffusion", "diffusion filter", "glow", "soft glow", "dreamy", "hazy", "pro mist", "black pro mist", "soft focus"),
         "sharp": ("crisp", "tack sharp", "razor sharp", "sharpness", "crisp detail", "detailed", "high detail"),
@@ -121,7 +121,9 @@ VOCABULARY: dict[str, dict[str, tuple[str, ...]]] = {
         "lo-fi": ("lo fi", "lofi", "toy camera", "plastic lens", "holga", "lomo", "lomography", "disposable camera"),
         "pushed": ("pushed two stops", "push processed", "push processing", "pushed film", "high speed film", "high-speed film"),
         "tungsten film": ("tungsten balanced", "800t", "500t", "cinestill 800t"),
+        "colour filter": ("red filter", "orange filter", "yellow filter", "green filter"),
         "soft corners": ("soft edges", "blurry corners"),
+        "highlight roll-off": ("highlight roll off", "highlight rolloff", "soft highlight roll off", "soft highlights", "roll off", "rolled off highlights", "bright highlights", "warm highlights", "highlights"),
     },
 }
 
@@ -162,7 +164,7 @@ FILLER: frozenset[str] = frozenset(
     front-facing faces face body frame's plain shadow shadows transitions ratio exposure mid
     whites saturation no focus corners darker cropped between top bottom torso square legs out
     both sides head model's weight feet foot hand hands arm arms angle hip hips knee knees
-    even cut edge sharp-focus readable away only upper lower""".split()
+    even cut edge sharp-focus readable away only upper lower portraits portrait's sources source cast around lifting""".split()
 )
 
 _NUMBER_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (

@@ -1,0 +1,180 @@
+"""Tonelab, local engine: a base photo graded to a reference's tone, then a camera look.
+
+With a reference, the base's colour statistics move to the reference's in OKLab: lightness by
+histogram matching (the reference's tone curve, not just its mean and spread), a and b by mean
+and standard deviation (Reinhard-style transfer; the spread ratio is clamped so a nearly grey
+base is not blown into false colour). The lighting text then shapes the light on the subject
+(the same relighting as Editorial, without restaging), and the camera and colour texts add the
+film look. Three outputs at strengths 0.5, 0.8 and 1.0 of the whole grade.
+
+Without a reference the texts alone drive the grade.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+
+from workers.engines.base import EngineError, EngineOutput, Progress
+from workers.engines.editorial.generate import LightPlan, light_plan, relight_subject
+from workers.engines.editorial.looks import look_from_text, render_look
+from workers.engines.editorial.vocabulary import parse
+from workers.engines.imaging.color import (
+    linear_to_oklab,
+    linear_to_srgb,
+    oklab_to_linear,
+    srgb_to_linear,
+)
+
+STRENGTHS = (0.5, 0.8, 1.0)
+MAX_SIDE = 1600
+STATS_SIDE = 256  # statistics are read on a small copy: the histogram does not need more
+
+
+def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
+    from workers.engines.imaging.decode import decode_image, encode_png
+
+    data = params.get("image") or params.get("base")
+    if not isinstance(data, (bytes, bytearray)) or not data:
+        raise EngineError("missing_image", "A base editorial image is needed.")
+    progress(3)
+    base, _ = decode_image(bytes(data))
+    base = _cap(base, MAX_SIDE)
+    ref_data = params.get("reference")
+    reference = None
+    if isinstance(ref_data, (bytes, bytearray)) and ref_data:
+        reference, _ = decode_image(bytes(ref_data))
+        reference = _cap(reference, MAX_SIDE)
+    texts = {k: str(params.get(k) or "") for k in ("lighting", "color_style", "camera_details")}
+    progress(10)
+
+    recognised, unknown = {}, {}
+    for key, text in texts.items():
+        settings, words = parse(text)
+        if settings:
+            recognised[key] = settings
+        if words:
+            unknown[key] = words
+    look = look_from_text(texts["camera_details"], texts["color_style"], texts["lighting"])
+    light_settings = recognised.get("lighting", {})
+    light = light_plan(light_settings) if light_settings.get("light") or light_settings.get("direction") else None
+
+    alpha = None
+    if light is not None:
+        from workers.engines.imaging.pose import person_mask
+
+        from workers.engines.editorial.generate import refine_mask
+
+        alpha = refine_mask(base, person_mask(base))
+    progress(30)
+
+    transfer = ToneTransfer.fit(base, reference) if reference is not None else None
+    progress(40)
+    outputs: list[EngineOutput] = []
+    for i, strength in enumerate(STRENGTHS):
+        out = grade(base, transfer=transfer, light=light, alpha=alpha, look=look, strength=strength, seed=21 + i)
+        outputs.append(EngineOutput(encode_png(out), "image/png", f"tonelab_{i + 1}.png"))
+        progress(40 + 18 * (i + 1))
+    notes = {
+        "engine": "tonelab.local",
+        "reference": "tone transferred (OKLab: L by histogram, a/b by mean and spread)" if transfer else "none: the texts alone drive the grade",
+        "recognised": recognised,
+        "unknown_words": unknown,
+        "applied": {
+            "lighting": light.label if light else "unchanged (no lighting words recognised)",
+            "look": list(look.notes) or ["neutral (no camera or colour words recognised)"],
+        },
+        "not_applied": [
+            {"field": k, "text": str(params.get(k)), "note": "not applied by the local engine: it needs a generative model"}
+            for k in ("outfit_changes", "model_features")
+            if str(params.get(k) or "").strip()
+        ],
+        "strengths": list(STRENGTHS),
+    }
+    outputs.append(EngineOutput(json.dumps(notes, ensure_ascii=False, indent=2).encode("utf-8"), "application/json", "notes.json"))
+    progress(100)
+    return outputs
+
+
+class ToneTransfer:
+    """The reference's OKLab statistics, fitted once and applied at any strength."""
+
+    def __init__(self, l_lut_x: np.ndarray, l_lut_y: np.ndarray, ab_mean: tuple[np.ndarray, np.ndarray], ab_scale: np.ndarray) -> None:
+        self.l_x = l_lut_x
+        self.l_y = l_lut_y
+        self.base_mean, self.ref_mean = ab_mean
+        self.ab_scale = ab_scale
+
+    @classmethod
+    def fit(cls, base: np.ndarray, reference: np.ndarray) -> ToneTransfer:
+        b = _oklab(_cap(base, STATS_SIDE)).reshape(-1, 3)
+        r = _oklab(_cap(reference, STATS_SIDE)).reshape(-1, 3)
+        # L: map base quantiles onto reference quantiles (a monotone tone curve).
+        q = np.linspace(0, 100, 257)
+        bx = np.percentile(b[:, 0], q)
+        ry = np.percentile(r[:, 0], q)
+        bx = np.maximum.accumulate(bx + np.arange(bx.size) * 1e-6)
+        b_mean, r_mean = b[:, 1:].mean(axis=0), r[:, 1:].mean(axis=0)
+        b_std, r_std = b[:, 1:].std(axis=0), r[:, 1:].std(axis=0)
+        # A near-grey base cannot gain more spread than 3x without inventing colour; a
+        # black-and-white reference (spread ~0) legitimately takes the colour out.
+        scale = np.clip(r_std / np.maximum(b_std, 1e-4), 0.0, 3.0)
+        return cls(bx.astype(np.float32), ry.astype(np.float32), (b_mean, r_mean), scale.astype(np.float32))
+
+    def apply(self, lab: np.ndarray, strength: float) -> np.ndarray:
+        s = float(np.clip(strength, 0.0, 1.0))
+        out = lab.copy()
+        mapped = np.interp(lab[..., 0], self.l_x, self.l_y).astype(np.float32)
+        out[..., 0] = lab[..., 0] + s * (mapped - lab[..., 0])
+        moved = (lab[..., 1:] - self.base_mean) * self.ab_scale + self.ref_mean
+        out[..., 1:] = lab[..., 1:] + s * (moved - lab[..., 1:])
+        return out
+
+
+def grade(
+    base: np.ndarray,
+    *,
+    transfer: ToneTransfer | None,
+    light: LightPlan | None,
+    alpha: np.ndarray | None,
+    look: Any,
+    strength: float,
+    seed: int = 21,
+) -> np.ndarray:
+    img = base
+    if transfer is not None:
+        lab = _oklab(img)
+        img = _srgb8(oklab_to_linear(transfer.apply(lab, strength)))
+    if light is not None and alpha is not None:
+        lin = srgb_to_linear(img.astype(np.float32) / 255.0)
+        relit = relight_subject(lin, alpha, _scaled_light(light, strength))
+        a = alpha[..., None]
+        lin = relit * a + lin * (1 - a) * (2.0 ** (light.backdrop_exposure * 0.5 * strength))
+        img = _srgb8(lin)
+    return render_look(img, look, strength, seed=seed)
+
+
+def _scaled_light(light: LightPlan, s: float) -> LightPlan:
+    from dataclasses import replace
+
+    return replace(light, strength=light.strength * s, warmth=light.warmth * s, rim=light.rim * s, exposure=light.exposure * s)
+
+
+def _oklab(rgb: np.ndarray) -> np.ndarray:
+    return linear_to_oklab(srgb_to_linear(rgb.astype(np.float32) / 255.0))
+
+
+def _srgb8(lin: np.ndarray) -> np.ndarray:
+    return np.clip(linear_to_srgb(lin) * 255.0 + 0.5, 0, 255).astype(np.uint8)
+
+
+def _cap(rgb: np.ndarray, side: int) -> np.ndarray:
+    import cv2
+
+    h, w = rgb.shape[:2]
+    s = side / max(h, w)
+    if s >= 1:
+        return rgb
+    return cv2.resize(rgb, (max(1, round(w * s)), max(1, round(h * s))), interpolation=cv2.INTER_AREA)
