@@ -50,7 +50,7 @@ def test_shell_from_sign_in_to_sign_out(page: Any) -> None:
     sign_in_from(page, "/recoloring")
     assert path_of(page) == "/recoloring"
     page.get_by_role("heading", level=1, name="Recolor").wait_for()
-    page.get_by_text("This tool's workspace opens in an upcoming release.").wait_for()
+    page.get_by_role("button", name="Run", exact=True).wait_for()
     status = page.get_by_role("group", name="Tool status")
     assert "System Ready" in status.text_content()
     assert "Queue0" in status.text_content()

@@ -1,4 +1,4 @@
-import { lazy } from 'react';
+import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 import { Route, Routes } from 'react-router-dom';
 
 import { RequireAuth } from '@/components/auth/require-auth';
@@ -12,7 +12,36 @@ const LoginPage = lazy(() =>
 const HomePage = lazy(() =>
   import(/* webpackChunkName: "route-home" */ '@/features/home/home-page').then((m) => ({ default: m.HomePage })),
 );
-// Until each tool's own page lands, every tool route shares this frame (one chunk).
+// Each tool's own page is its own chunk.
+const named = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) =>
+  lazy(() => load().then((m) => ({ default: m[name] })));
+
+const TOOL_PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
+  recolor: named(() => import(/* webpackChunkName: "route-recolor" */ '@/features/recolor/recolor-page'), 'RecolorPage'),
+  refabric: named(() => import(/* webpackChunkName: "route-refabric" */ '@/features/refabric/refabric-page'), 'RefabricPage'),
+  reshape: named(() => import(/* webpackChunkName: "route-reshape" */ '@/features/reshape/reshape-page'), 'ReshapePage'),
+  earfit: named(() => import(/* webpackChunkName: "route-earfit" */ '@/features/earfit/earfit-page'), 'EarfitPage'),
+  baghold: named(() => import(/* webpackChunkName: "route-baghold" */ '@/features/baghold/baghold-page'), 'BagholdPage'),
+  restyle: named(() => import(/* webpackChunkName: "route-restyle" */ '@/features/restyle/restyle-page'), 'RestylePage'),
+  'virtual-try-on': named(
+    () => import(/* webpackChunkName: "route-virtual-try-on" */ '@/features/virtual-try-on/virtual-try-on-page'),
+    'VirtualTryOnPage',
+  ),
+  'ecommerce-asset': named(
+    () => import(/* webpackChunkName: "route-ecommerce-asset" */ '@/features/ecommerce-asset/ecommerce-asset-page'),
+    'EcommerceAssetPage',
+  ),
+  'garment-integration': named(
+    () => import(/* webpackChunkName: "route-garment-integration" */ '@/features/garment-integration/garment-integration-page'),
+    'GarmentIntegrationPage',
+  ),
+  rebody: named(() => import(/* webpackChunkName: "route-rebody" */ '@/features/rebody/rebody-page'), 'RebodyPage'),
+  spinview: named(() => import(/* webpackChunkName: "route-spinview" */ '@/features/spinview/spinview-page'), 'SpinviewPage'),
+  flats: named(() => import(/* webpackChunkName: "route-flats" */ '@/features/flats/flats-page'), 'FlatsPage'),
+  remodel: named(() => import(/* webpackChunkName: "route-remodel" */ '@/features/remodel/remodel-page'), 'RemodelPage'),
+};
+
+// The tools whose own page has not landed yet share this frame (one chunk).
 const ToolFramePage = lazy(() =>
   import(/* webpackChunkName: "route-tool-frame" */ '@/features/tool-frame/tool-frame-page').then((m) => ({
     default: m.ToolFramePage,
@@ -54,10 +83,11 @@ export function AppRoutes() {
         <Route path="/login" element={<LoginPage />} />
         <Route element={<RequireAuth />}>
           <Route index element={<HomePage />} />
-          {TOOL_ROUTES.map(({ path, slug }) => (
-            // keyed by slug: moving between tools remounts the frame with the new tool's state
-            <Route key={path} path={path} element={<ToolFramePage key={slug} slug={slug} />} />
-          ))}
+          {TOOL_ROUTES.map(({ path, slug }) => {
+            const Page = TOOL_PAGES[slug];
+            // keyed by slug: moving between tools remounts the page with the new tool's state
+            return <Route key={path} path={path} element={Page ? <Page key={slug} /> : <ToolFramePage key={slug} slug={slug} />} />;
+          })}
           <Route path="/drives/:folder" element={<DriveBrowserPage />} />
           <Route path="/re-pattern" element={<RePatternPage />} />
           <Route path="/reface" element={<RefacePage />} />

@@ -1,3 +1,5 @@
+import type { ReactNode } from 'react';
+
 import { DriveLink } from '@/components/tool/drive-links';
 import { Dialog } from '@/components/ui/dialog';
 import { ProgressBar } from '@/components/ui/progress-bar';
@@ -38,13 +40,16 @@ type SuccessOverlayProps = {
   onStartNew: () => void;
   title?: string;
   message?: string;
+  /** Shown under the message, e.g. the batch's live progress. */
+  children?: ReactNode;
 };
 
-export function SuccessOverlay({ outputDrive, startNewLabel, onStartNew, title = 'Success!', message = SUCCESS_MESSAGE }: SuccessOverlayProps) {
+export function SuccessOverlay({ outputDrive, startNewLabel, onStartNew, title = 'Success!', message = SUCCESS_MESSAGE, children }: SuccessOverlayProps) {
   return (
     // The message repeats the title ('Success! …'): read it once.
     <Dialog title={title} hideTitle={message.startsWith(title)} className="success-overlay">
       <p>{message}</p>
+      {children}
       <div className="overlay-actions">
         {outputDrive ? (
           <DriveLink drive={outputDrive} className="secondary-button">

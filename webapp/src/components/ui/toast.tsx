@@ -5,6 +5,8 @@ export type ToastInput = {
   description?: string;
   /** Errors: announced assertively (role=alert) and drawn in the error colour. */
   variant?: 'default' | 'destructive';
+  /** How long it stays, in ms (TOAST_DURATION_MS unless the spec says otherwise). */
+  duration?: number;
 };
 
 type ToastItem = ToastInput & { id: number };
@@ -20,9 +22,9 @@ function ToastView({ item, onDismiss }: { item: ToastItem; onDismiss: (id: numbe
   const [paused, setPaused] = useState(false);
   useEffect(() => {
     if (paused) return undefined;
-    const timer = window.setTimeout(() => onDismiss(item.id), TOAST_DURATION_MS);
+    const timer = window.setTimeout(() => onDismiss(item.id), item.duration ?? TOAST_DURATION_MS);
     return () => window.clearTimeout(timer);
-  }, [item.id, onDismiss, paused]);
+  }, [item.id, item.duration, onDismiss, paused]);
 
   return (
     <li

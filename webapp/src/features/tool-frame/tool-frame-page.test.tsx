@@ -15,11 +15,11 @@ function mockTool(queues = [queueRow('recolor')], tools = catalogue()) {
   });
 }
 
-test('a tool route shows the header, System Ready with queue 0 and a dash, and the upcoming-workspace note', async () => {
-  mockTool();
-  renderApp('/recoloring');
+test('a tool route without its own page yet shows the header, System Ready with queue 0 and a dash, and the upcoming-workspace note', async () => {
+  mockTool([queueRow('editorial')]);
+  renderApp('/editorial');
 
-  expect(await screen.findByRole('heading', { level: 1, name: 'Recolor V1.0' })).toBeInTheDocument();
+  expect(await screen.findByRole('heading', { level: 1, name: 'Editorial V1.0' })).toBeInTheDocument();
   expect(await screen.findByText('System Ready')).toBeInTheDocument();
   expect(within(statusBar()).getByText('Queue').nextElementSibling).toHaveTextContent('0');
   expect(within(statusBar()).getByText('ETA').nextElementSibling).toHaveTextContent('—');

@@ -1,0 +1,93 @@
+import { ProgressBar } from '@/components/ui/progress-bar';
+import { type BatchSubmitted, summarizeBatch, useBatchJobs } from '@/lib/batches';
+import { formatEta } from '@/lib/format';
+import type { Job } from '@/types/api';
+
+const SOURCE_KEYS = ['image_url', 'ring_image', 'Bag_Url', 'file_name', 'filename', 'name', 'source', 'code'];
+
+function lastSegment(value: string): string {
+  try {
+    const path = new URL(value).pathname;
+    return decodeURIComponent(path.split('/').filter(Boolean).at(-1) ?? value);
+  } catch {
+    return value.split('/').at(-1) || value;
+  }
+}
+
+/** A short name for a job of a batch: its image (or drive file) and, for library jobs, the model. */
+export function describeJob(job: Job, index: number): string {
+  const input = (job.input && typeof job.input === 'object' ? job.input : {}) as Record<string, unknown>;
+  const key = SOURCE_KEYS.find((name) => typeof input[name] === 'string' && input[name]);
+  const source = key ? lastSegment(String(input[key])) : `Job ${index + 1}`;
+  const model = typeof input.model_name === 'string' && input.model_name ? ` · ${input.model_name}` : '';
+  return `${index + 1}. ${source}${model}`;
+}
+
+export function jobStatusText(job: Job): string {
+  switch (job.status) {
+    case 'queued': {
+      const parts = ['Queued'];
+      if (job.queue_position) parts.push(`position ${job.queue_position}`);
+      if (typeof job.eta_seconds === 'number') parts.push(`ETA ${formatEta(job.eta_seconds)}`);
+      return parts.join(' · ');
+    }
+    case 'running':
+      return `Running · ${Math.round(job.progress)}%${typeof job.eta_seconds === 'number' ? ` · ETA ${formatEta(job.eta_seconds)}` : ''}`;
+    case 'succeeded':
+      return 'Done';
+    case 'canceled':
+      return `Canceled${job.error?.message ? `: ${job.error.message}` : ''}`;
+    default:
+      return `Failed: ${job.error?.message || 'no reason given'}`;
+  }
+}
+
+/** The jobs of a batch as they progress: n of N done, each job's state, failures with reasons. */
+export function BatchProgressView({ jobs, skipped = [], title = 'Batch progress' }: { jobs: Job[]; skipped?: BatchSubmitted['skipped']; title?: string }) {
+  const summary = summarizeBatch(jobs);
+  return (
+    <section className="batch-progress" aria-label={title}>
+      <h2 className="batch-title">{title}</h2>
+      <p className="batch-summary" role="status">
+        {summary.done} of {summary.total} done
+        {summary.failed ? ` · ${summary.failed} failed` : ''}
+        {summary.active && summary.etaSeconds !== null ? ` · ETA ${formatEta(summary.etaSeconds)}` : ''}
+      </p>
+      {summary.total ? <ProgressBar value={summary.progress} label={title} /> : null}
+      <ul className="batch-jobs">
+        {jobs.map((job, index) => (
+          <li key={job.id} className={`batch-job job-${job.status}`}>
+            <span className="batch-job-name">{describeJob(job, index)}</span>
+            <span className="batch-job-status">{jobStatusText(job)}</span>
+          </li>
+        ))}
+      </ul>
+      {skipped.length ? (
+        <>
+          <h3 className="batch-subtitle">Skipped</h3>
+          <ul className="batch-jobs">
+            {skipped.map((item) => (
+              <li key={item.name} className="batch-job job-skipped">
+                <span className="batch-job-name">{item.name}</span>
+                <span className="batch-job-status">{item.reason}</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+/** Live view of a submitted batch (polls GET /api/jobs/?batch=…). */
+export function BatchProgress({ batch, title }: { batch: BatchSubmitted; title?: string }) {
+  const query = useBatchJobs(batch.batch_id, batch.jobs);
+  const jobs = orderLike(query.data?.results ?? batch.jobs, batch.jobs);
+  return <BatchProgressView jobs={jobs} skipped={batch.skipped} title={title} />;
+}
+
+// Keep the order of the submit answer (card order); jobs it did not list go last.
+function orderLike(jobs: Job[], reference: Job[]): Job[] {
+  const rank = new Map(reference.map((job, index) => [job.id, index]));
+  return [...jobs].sort((a, b) => (rank.get(a.id) ?? Infinity) - (rank.get(b.id) ?? Infinity));
+}

@@ -1,0 +1,88 @@
+import type { ReactNode } from 'react';
+
+import { BatchProgress } from '@/components/tool/batch-progress';
+import { DriveLinks } from '@/components/tool/drive-links';
+import { type Example, ExamplesGallery } from '@/components/tool/examples-gallery';
+import { ProcessingOverlay, SuccessOverlay } from '@/components/tool/overlays';
+import type { BatchPhase } from '@/hooks/use-batch-run';
+import type { BatchSubmitted } from '@/lib/batches';
+import { useToolDrives } from '@/lib/drives';
+
+type CardToolWorkspaceProps = {
+  slug: string;
+  prep?: ReactNode;
+  getUrls: { onClick: () => void; loading: boolean; label?: string };
+  /** The card grid (or list). */
+  cards: ReactNode;
+  /** Between the cards and the run button, e.g. Baghold's Ready to Process panel. */
+  runArea: ReactNode;
+  phase: BatchPhase;
+  batch: BatchSubmitted | null;
+  errorMessage: string | null;
+  overlay: { title: string; message: string };
+  startNewLabel: string;
+  onStartNew: () => void;
+  successTitle?: string;
+  successMessage?: string;
+  examples?: Example[];
+};
+
+/** The frame every card tool shares: drives, Get URLs, cards, run, overlays and the batch. */
+export function CardToolWorkspace({
+  slug,
+  prep,
+  getUrls,
+  cards,
+  runArea,
+  phase,
+  batch,
+  errorMessage,
+  overlay,
+  startNewLabel,
+  onStartNew,
+  successTitle,
+  successMessage,
+  examples = [],
+}: CardToolWorkspaceProps) {
+  const [outputDrive] = useToolDrives(slug, 'output');
+  return (
+    <div className="tool-workspace">
+      {prep ? <div className="prep-note">{prep}</div> : null}
+      <div className="tool-toolbar">
+        <DriveLinks tool={slug} />
+        <button type="button" className="secondary-button" onClick={getUrls.onClick} disabled={getUrls.loading || phase === 'processing'}>
+          {getUrls.loading ? 'Fetching…' : (getUrls.label ?? 'Get URLs')}
+        </button>
+      </div>
+      {cards}
+      {errorMessage ? (
+        <p className="form-error" role="alert">
+          {errorMessage}
+        </p>
+      ) : null}
+      <div className="run-area">{runArea}</div>
+      {batch && phase !== 'success' ? <BatchProgress key={batch.batch_id} batch={batch} title="Last batch" /> : null}
+      {examples.length ? <ExamplesGallery examples={examples} /> : null}
+      {phase === 'processing' ? <ProcessingOverlay title={overlay.title} message={overlay.message} /> : null}
+      {phase === 'success' ? (
+        <SuccessOverlay outputDrive={outputDrive} startNewLabel={startNewLabel} onStartNew={onStartNew} title={successTitle} message={successMessage}>
+          {batch ? <BatchProgress key={batch.batch_id} batch={batch} /> : null}
+        </SuccessOverlay>
+      ) : null}
+    </div>
+  );
+}
+
+/** Per-card errors from the server's 400, under the card. */
+export function CardErrors({ messages }: { messages?: string[] }) {
+  if (!messages?.length) return null;
+  return (
+    <ul className="card-errors" role="alert">
+      {messages.map((message) => (
+        <li key={message} className="field-error small">
+          {message}
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,167 @@
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+
+import { ExamplesGallery, type Example } from '@/components/tool/examples-gallery';
+import { ImageUrlInput } from '@/components/tool/image-url-input';
+import { DownloadLink, JobProgress, OutputMedia } from '@/components/tool/job-result';
+import { ProcessingOverlay } from '@/components/tool/overlays';
+import { type LogLine, SystemLog } from '@/components/tool/system-log';
+import { ToolPage } from '@/components/tool/tool-page';
+import { type ToastInput, useToast } from '@/components/ui/toast';
+import { ApiError } from '@/lib/api-client';
+import { type ProgressTicker, TRY_ON_TICKER, useDirectJob } from '@/lib/direct-jobs';
+import type { Job } from '@/types/api';
+
+export const WAITING_LINE = 'Waiting for input URLs…';
+export const GENERATING_LINE = 'Generating…';
+export const REQUEST_SENT_LINE = 'Request sent. Waiting for result…';
+export const GENERATION_FAILED_LINE = 'Generation failed.';
+export const NETWORK_LINE = 'Network or server issue.';
+
+type DirectToolPageProps = {
+  slug: string;
+  endpoint: string;
+  /** The two URL inputs, in the page's order. */
+  labels: [string, string];
+  toBody: (first: string, second: string) => Record<string, unknown>;
+  /** Logged as SYSTEM ALERT when a URL is missing; null: Run is disabled instead (Restyle). */
+  missingMessage: string | null;
+  readyLine?: string;
+  exceptionLine?: string;
+  runLabel: string;
+  newLabel: string;
+  downloadLabel: string;
+  ticker?: ProgressTicker;
+  prep: ReactNode;
+  /** Full-screen overlay while running (Garment Integration). */
+  overlay?: { title: string; message: string };
+  /** Restyle tells the outcome in toasts instead of a system log. */
+  toasts?: { failed: (reason: string, error: unknown) => ToastInput; complete: ToastInput };
+  resultAlt: string;
+  examples?: Example[];
+};
+
+/** Why a request or job failed, as the log and toasts say it. */
+function failureLines(error: unknown, job: Job | undefined, exceptionLine: string): LogLine[] {
+  if (job?.error) return [{ level: 'error', text: GENERATION_FAILED_LINE }, { level: 'error', text: job.error.message }];
+  if (job && (job.status === 'failed' || job.status === 'canceled')) return [{ level: 'error', text: GENERATION_FAILED_LINE }];
+  if (error instanceof ApiError && error.status < 500) return [{ level: 'error', text: GENERATION_FAILED_LINE }, { level: 'error', text: error.message }];
+  if (error instanceof ApiError || error instanceof TypeError) return [{ level: 'error', text: NETWORK_LINE }];
+  return [{ level: 'error', text: exceptionLine }];
+}
+
+/** Restyle, Virtual Try-On, Ecommerce Asset and Garment Integration: two URLs in, one image out. */
+export function DirectToolPage({
+  slug,
+  endpoint,
+  labels,
+  toBody,
+  missingMessage,
+  readyLine = 'Preview ready.',
+  exceptionLine = 'Generation threw an exception.',
+  runLabel,
+  newLabel,
+  downloadLabel,
+  ticker = TRY_ON_TICKER,
+  prep,
+  overlay,
+  toasts,
+  resultAlt,
+  examples = [],
+}: DirectToolPageProps) {
+  const { toast } = useToast();
+  const [first, setFirst] = useState('');
+  const [second, setSecond] = useState('');
+  const [lines, setLines] = useState<LogLine[]>([{ level: 'log', text: WAITING_LINE }]);
+  const direct = useDirectJob(endpoint, ticker);
+  const settled = useRef<string | null>(null);
+  const running = direct.phase === 'running';
+  const bothGiven = Boolean(first.trim() && second.trim());
+
+  // Report each outcome once: the result line or the failure's reasons.
+  useEffect(() => {
+    const key = `${direct.phase}:${direct.job?.id ?? 'request'}`;
+    if ((direct.phase !== 'done' && direct.phase !== 'failed') || settled.current === key) return;
+    settled.current = key;
+    if (direct.phase === 'done') {
+      setLines((current) => [...current, { level: 'log', text: readyLine }]);
+      if (toasts) toast(toasts.complete);
+    } else {
+      const failure = failureLines(direct.requestError, direct.job, exceptionLine);
+      setLines((current) => [...current, ...failure]);
+      if (toasts) toast({ ...toasts.failed(failure.at(-1)?.text ?? GENERATION_FAILED_LINE, direct.requestError), variant: 'destructive' });
+    }
+  }, [direct.phase, direct.job, direct.requestError, readyLine, exceptionLine, toasts, toast]);
+
+  const run = () => {
+    if (!bothGiven) {
+      if (missingMessage) setLines((current) => [...current, { level: 'alert', text: missingMessage }]);
+      return;
+    }
+    settled.current = null;
+    setLines([
+      { level: 'log', text: GENERATING_LINE },
+      { level: 'log', text: REQUEST_SENT_LINE },
+    ]);
+    void direct.run(toBody(first.trim(), second.trim()));
+  };
+
+  const startNew = () => {
+    direct.reset();
+    settled.current = null;
+    setFirst('');
+    setSecond('');
+    setLines([{ level: 'log', text: WAITING_LINE }]);
+  };
+
+  return (
+    <ToolPage slug={slug} busy={running}>
+      <div className="tool-workspace direct-tool">
+        <div className="prep-note">{prep}</div>
+        <div className="direct-grid">
+          <section className="direct-inputs" aria-label="Inputs">
+            <ImageUrlInput label={labels[0]} value={first} onChange={setFirst} disabled={running} />
+            <ImageUrlInput label={labels[1]} value={second} onChange={setSecond} disabled={running} />
+            <div className="run-area">
+              <button type="button" className="primary-button" onClick={run} disabled={running || (!missingMessage && !bothGiven)}>
+                {runLabel}
+              </button>
+            </div>
+            {running || direct.phase === 'done' ? <JobProgress progress={direct.progress} job={direct.job} /> : null}
+            {toasts ? null : <SystemLog lines={lines} />}
+          </section>
+          <section className="direct-result" aria-label="Result">
+            <h2>Result</h2>
+            {direct.output ? (
+              <>
+                <OutputMedia output={direct.output} alt={resultAlt} />
+                <div className="result-actions">
+                  <DownloadLink output={direct.output} label={downloadLabel} />
+                  <button type="button" className="secondary-button" onClick={startNew}>
+                    {newLabel}
+                  </button>
+                </div>
+              </>
+            ) : (
+              <p className="muted result-placeholder">{running ? 'Working on it…' : 'The result shows here.'}</p>
+            )}
+            {direct.phase === 'failed' ? (
+              <button type="button" className="secondary-button" onClick={startNew}>
+                {newLabel}
+              </button>
+            ) : null}
+          </section>
+        </div>
+        {examples.length ? <ExamplesGallery examples={examples} /> : null}
+      </div>
+      {overlay && running ? (
+        <ProcessingOverlay
+          title={overlay.title}
+          message={overlay.message}
+          progress={direct.progress}
+          queuePosition={direct.job?.status === 'queued' ? direct.job.queue_position : null}
+          etaSeconds={direct.job?.eta_seconds ?? null}
+        />
+      ) : null}
+    </ToolPage>
+  );
+}

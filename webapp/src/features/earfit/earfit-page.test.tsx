@@ -1,0 +1,59 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+
+import { mockFetch } from '@/testing/mock-fetch';
+import { renderApp } from '@/testing/render-app';
+import { accepted, batchList, batchUrl, bodyOf, makeJob, toolPageRoutes } from '@/testing/tool-mocks';
+
+test('height outside 0.5–10 shows the message and the card is not valid', async () => {
+  const calls = mockFetch(toolPageRoutes());
+  renderApp('/earring-catalog');
+  await userEvent.type(await screen.findByLabelText('Ring Image URL'), 'https://cdn.example/ring.png');
+  await userEvent.type(screen.getByLabelText('Ring Height (inches)'), '12');
+
+  expect(screen.getByText('Must be between 0.5 and 10 inches')).toBeInTheDocument();
+  await userEvent.click(screen.getByRole('button', { name: 'Generate Earfit' }));
+
+  expect(screen.getByRole('alert')).toHaveTextContent(
+    'No Valid CardsPlease fill in at least one complete card with ring image URL and height between 0.5 and 10 inches',
+  );
+  expect(calls.some((call) => call.method === 'POST')).toBe(false);
+});
+
+test('the add tile counts cards out of 20; valid cards are sent with their heights; Start New Earfit resets', async () => {
+  const jobs = [makeJob('e1', 'running', { tool: 'earfit', progress: 40, input: { ring_image: 'https://cdn.example/ring.png', model_name: 'Ana' } })];
+  const calls = mockFetch(
+    toolPageRoutes({ 'POST /api/earring-catalog/process': accepted({ batch_id: 'b1', count: 1, jobs }), [batchUrl()]: batchList(jobs) }),
+  );
+  renderApp('/earring-catalog');
+  expect(await screen.findByRole('button', { name: /Add Card/ })).toHaveTextContent('1/20');
+  await userEvent.type(screen.getByLabelText('Ring Image URL'), 'https://cdn.example/ring.png');
+  await userEvent.type(screen.getByLabelText('Ring Height (inches)'), '1.5');
+
+  await userEvent.click(screen.getByRole('button', { name: 'Generate Earfit' }));
+
+  const success = await screen.findByRole('dialog', { name: 'Success!' });
+  expect(bodyOf(calls.find((call) => call.method === 'POST')!)).toEqual([{ ring_image: 'https://cdn.example/ring.png', ring_height_in: 1.5 }]);
+  expect(await within(success).findByText('1. ring.png · Ana')).toBeInTheDocument();
+  expect(within(success).getByText('Running · 40%')).toBeInTheDocument();
+  await userEvent.click(within(success).getByRole('button', { name: 'Start New Earfit' }));
+  expect(screen.getByLabelText('Ring Image URL')).toHaveValue('');
+});
+
+test('a network failure says the earring catalog data could not be generated', async () => {
+  mockFetch(toolPageRoutes());
+  renderApp('/earring-catalog');
+  await userEvent.type(await screen.findByLabelText('Ring Image URL'), 'https://cdn.example/ring.png');
+  await userEvent.type(screen.getByLabelText('Ring Height (inches)'), '2');
+
+  await userEvent.click(screen.getByRole('button', { name: 'Generate Earfit' }));
+
+  expect(await screen.findByRole('alert')).toHaveTextContent('❌ Generation FailedAn error occurred while generating the earring catalog data');
+});
+
+test('an empty model library is explained', async () => {
+  mockFetch(toolPageRoutes({ 'GET /api/models/': { body: [] } }));
+  renderApp('/earring-catalog');
+
+  expect(await screen.findByText(/Your model library is empty: ask Atelier to add your models\./)).toBeInTheDocument();
+});

@@ -1,0 +1,53 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+
+import { mockFetch } from '@/testing/mock-fetch';
+import { renderApp } from '@/testing/render-app';
+import { accepted, batchList, batchUrl, bodyOf, makeJob, toolPageRoutes } from '@/testing/tool-mocks';
+
+const step = (name: string) => screen.getByText(name).closest('li')!;
+
+test('four input drives; Run sends the categories; the steps follow the jobs’ real progress', async () => {
+  let polls = 0;
+  const running = [makeJob('f1', 'running', { tool: 'flats', progress: 65, eta_seconds: 40 })];
+  const done = [makeJob('f1', 'succeeded', { tool: 'flats' })];
+  const calls = mockFetch(
+    toolPageRoutes({
+      'POST /api/flats-catalog/sync': accepted({ batch_id: 'b1', count: 1, jobs: [makeJob('f1', 'queued')], skipped: [] }),
+      [batchUrl()]: () => batchList(polls++ < 1 ? running : done),
+      'GET /api/activity/?tool=flats&limit=5': { body: [] },
+    }),
+  );
+  renderApp('/flats-catalog');
+  const drives = await screen.findByRole('navigation', { name: 'Input drives' });
+  expect(await within(drives).findAllByRole('link')).toHaveLength(5);
+  expect(within(drives).getByRole('link', { name: 'SHOES' })).toHaveAttribute('href', '/drives/flats-shoes');
+  expect(within(drives).getByRole('link', { name: 'OVERLAYER' })).toBeInTheDocument();
+
+  await userEvent.click(screen.getByRole('button', { name: 'Run' }));
+
+  expect(bodyOf(calls.find((call) => call.method === 'POST')!)).toMatchObject({ action: 'sync', categories: ['shoes', 'bottom', 'top', 'overlayer'] });
+  expect(await screen.findByText('About 40 s remaining')).toBeInTheDocument();
+  expect(step('Analyzing input clothing items')).toHaveClass('is-done');
+  expect(step('Compositing outfit on model')).toHaveClass('is-done');
+  expect(step('Uploading to output drive')).not.toHaveClass('is-done');
+  expect(screen.getByRole('button', { name: 'Run' })).toBeDisabled();
+
+  expect(await screen.findByText('Sync complete.', {}, { timeout: 4000 })).toBeInTheDocument();
+  expect(step('Uploading to output drive')).toHaveClass('is-done');
+  expect(screen.getByText('1 of 1 done')).toBeInTheDocument();
+});
+
+test('a failed sync toasts Sync Failed', async () => {
+  mockFetch(
+    toolPageRoutes({
+      'POST /api/flats-catalog/sync': { status: 409, body: { error: 'conflict', message: 'A sync is running.' } },
+      'GET /api/activity/?tool=flats&limit=5': { body: [] },
+    }),
+  );
+  renderApp('/flats-catalog');
+  await userEvent.click(await screen.findByRole('button', { name: 'Run' }));
+
+  expect(await screen.findByRole('alert')).toHaveTextContent('Sync FailedSync failed: Conflict');
+  expect(screen.getByText('Sync failed.')).toBeInTheDocument();
+});

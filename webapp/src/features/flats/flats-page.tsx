@@ -1,0 +1,160 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+
+import { ActivityLog } from '@/components/tool/activity-log';
+import { BatchProgressView } from '@/components/tool/batch-progress';
+import { DriveLink } from '@/components/tool/drive-links';
+import { StatusBar } from '@/components/tool/status-bar';
+import { ToolPage } from '@/components/tool/tool-page';
+import { useToast } from '@/components/ui/toast';
+import { activityKeys } from '@/lib/activity';
+import { type BatchSubmitted, startSync, summarizeBatch, useBatchJobs } from '@/lib/batches';
+import { useToolDrives } from '@/lib/drives';
+import { statusText } from '@/lib/http-status';
+import { isJobActive } from '@/lib/jobs';
+import { queueKeys } from '@/lib/queues';
+
+/** Spec part 2, §4 and §9: countdown from 150 s; steps at 120, 60 and 0 s; error resets after 3 s. */
+export const FLATS_COUNTDOWN_S = 150;
+export const FLATS_RESET_MS = 3000;
+export const FLATS_CATEGORIES = ['shoes', 'bottom', 'top', 'overlayer'] as const;
+export const FLATS_STEPS = [
+  { label: 'Analyzing input clothing items', countdownAt: 120, progressAt: 20 },
+  { label: 'Compositing outfit on model', countdownAt: 60, progressAt: 60 },
+  { label: 'Uploading to output drive', countdownAt: 0, progressAt: 100 },
+] as const;
+
+type SyncState = 'idle' | 'processing' | 'complete' | 'error';
+
+const clock = (date: Date) => date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+
+export function FlatsPage() {
+  const { toast } = useToast();
+  const queryClient = useQueryClient();
+  const [state, setState] = useState<SyncState>('idle');
+  const [batch, setBatch] = useState<BatchSubmitted | null>(null);
+  const [countdown, setCountdown] = useState(FLATS_COUNTDOWN_S);
+  const inputs = useToolDrives('flats', 'input');
+  const [outputDrive] = useToolDrives('flats', 'output');
+  const query = useBatchJobs(batch?.batch_id, batch?.jobs);
+  const jobs = query.data?.results ?? batch?.jobs ?? [];
+  const summary = summarizeBatch(jobs);
+  const finished = batch !== null && jobs.every((job) => !isJobActive(job.status));
+
+  // The spec's countdown, for the steps and ETA until the jobs have figures of their own.
+  useEffect(() => {
+    if (state !== 'processing') return undefined;
+    const timer = window.setInterval(() => setCountdown((value) => Math.max(value - 1, -30)), 1000);
+    return () => window.clearInterval(timer);
+  }, [state]);
+
+  useEffect(() => {
+    if (state === 'processing' && finished) {
+      setState('complete');
+      void queryClient.invalidateQueries({ queryKey: activityKeys.list('flats') });
+    }
+  }, [state, finished, queryClient]);
+
+  useEffect(() => {
+    if (state !== 'error') return undefined;
+    const timer = window.setTimeout(() => setState('idle'), FLATS_RESET_MS);
+    return () => window.clearTimeout(timer);
+  }, [state]);
+
+  const run = async () => {
+    if (state === 'processing') return; // a second run is blocked while one is going
+    setBatch(null);
+    setCountdown(FLATS_COUNTDOWN_S);
+    setState('processing');
+    try {
+      const submitted = await startSync('/api/flats-catalog/sync', {
+        action: 'sync',
+        timestamp: new Date().toISOString(),
+        categories: [...FLATS_CATEGORIES],
+      });
+      setBatch(submitted);
+    } catch (error) {
+      setState('error');
+      const reason = statusText(error);
+      toast({ title: 'Sync Failed', description: reason ? `Sync failed: ${reason}` : 'Sync failed', variant: 'destructive' });
+    } finally {
+      void queryClient.invalidateQueries({ queryKey: activityKeys.list('flats') });
+      void queryClient.invalidateQueries({ queryKey: queueKeys.all });
+    }
+  };
+
+  const realFigures = jobs.some((job) => job.progress > 0 || job.status !== 'queued');
+  const stepDone = (step: (typeof FLATS_STEPS)[number]) => {
+    if (state === 'complete') return true;
+    if (step.progressAt === 100) return finished && batch !== null;
+    return realFigures ? summary.progress >= step.progressAt : countdown <= step.countdownAt;
+  };
+  const remaining = summary.etaSeconds ?? (state === 'processing' ? Math.max(countdown, 0) : null);
+  const statusBar = (
+    <StatusBar
+      processing={state === 'processing'}
+      queue={state === 'processing' ? 1 : 0}
+      eta={state === 'processing' && remaining !== null ? clock(new Date(Date.now() + remaining * 1000)) : '—'}
+    />
+  );
+
+  return (
+    <ToolPage slug="flats" statusBar={statusBar}>
+      <div className="tool-workspace">
+        <section className="prep-note" aria-labelledby="flats-guidelines">
+          <h2 id="flats-guidelines">Guidelines</h2>
+          <ul className="checklist">
+            <li>Each garment needs a front and a back view; footwear also a side view.</li>
+            <li>Suffix the files _FRONT, _BACK or _SIDE (e.g. SKU123_FRONT.jpg).</li>
+            <li>Put each garment in its category's input drive: SHOES, BOTTOM, TOP or OVERLAYER.</li>
+          </ul>
+        </section>
+        <nav className="drive-links" aria-label="Input drives">
+          {inputs.map((drive) => (
+            <DriveLink key={drive.folder} drive={drive} className="secondary-button">
+              {(drive.category ?? drive.label).toUpperCase()}
+            </DriveLink>
+          ))}
+          {outputDrive ? (
+            <DriveLink drive={outputDrive} className="secondary-button">
+              Output Drive
+            </DriveLink>
+          ) : null}
+        </nav>
+        <div className="run-area">
+          <button type="button" className="primary-button" onClick={() => void run()} disabled={state === 'processing'}>
+            Run
+          </button>
+        </div>
+        {state !== 'idle' || batch ? (
+          <section className="countdown-panel" aria-label="Sync progress">
+            <p className="countdown" role="status">
+              {state === 'processing' ? (remaining !== null && remaining > 0 ? `About ${Math.round(remaining)} s remaining` : 'Finalizing…') : null}
+              {state === 'complete' ? 'Sync complete.' : null}
+              {state === 'error' ? 'Sync failed.' : null}
+            </p>
+            <ol className="steps">
+              {FLATS_STEPS.map((step, index) => (
+                <li key={step.label} className={stepDone(step) ? 'step is-done' : 'step'}>
+                  <span className="step-number" aria-hidden="true">
+                    {stepDone(step) ? '✓' : index + 1}
+                  </span>
+                  {step.label}
+                  <span className="visually-hidden">{stepDone(step) ? ' (done)' : ''}</span>
+                </li>
+              ))}
+            </ol>
+            {batch ? (
+              batch.count === 0 && !batch.skipped?.length ? (
+                <p className="notice">No new files in the input drives.</p>
+              ) : (
+                <BatchProgressView jobs={jobs} skipped={batch.skipped} title="Outfits" />
+              )
+            ) : null}
+          </section>
+        ) : null}
+        <ActivityLog tool="flats" />
+      </div>
+    </ToolPage>
+  );
+}

@@ -1,0 +1,154 @@
+import { useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+
+import { ImageUrlInput } from '@/components/tool/image-url-input';
+import { DownloadLink, OutputMedia } from '@/components/tool/job-result';
+import { ProcessingOverlay } from '@/components/tool/overlays';
+import { StatusBar } from '@/components/tool/status-bar';
+import { type LogLine, SystemLog } from '@/components/tool/system-log';
+import { ToolPage } from '@/components/tool/tool-page';
+import { TRY_ON_TICKER, useDirectJob } from '@/lib/direct-jobs';
+import { formatEta } from '@/lib/format';
+
+export const BODY_TYPES = ['Standard Fit', 'Curvy Fit', 'Pear Silhouette', 'Slim Fit', 'Athletic Build', 'Petite', 'Slim with Bust', 'Hourglass'] as const;
+export const REBODY_MISSING = 'Provide both Full Body Look Image URL and Body Type.';
+export const REBODY_BAD_URL = 'The image URL must start with http and end with an image extension.';
+export const REBODY_OVERLAY = 'Processing Your Rebody Request';
+
+/** Valid only if it starts with http and ends with an image extension (spec part 1, §5). */
+export function isRebodyImageUrl(text: string): boolean {
+  const value = text.trim();
+  if (!value.startsWith('http')) return false;
+  let path = value;
+  try {
+    path = new URL(value).pathname;
+  } catch {
+    return false;
+  }
+  return /\.(jpe?g|png|gif|bmp|webp)$/i.test(path);
+}
+
+const PREP = [
+  'One person, full body, head to feet in frame.',
+  'Plain or simple background, even light.',
+  'Front view; arms slightly away from the body.',
+  'A direct link to the image (jpg, png, webp…).',
+];
+
+export function RebodyPage() {
+  const [params] = useSearchParams();
+  const [imageUrl, setImageUrl] = useState(() => params.get('image_url') ?? params.get('url') ?? '');
+  const [bodyType, setBodyType] = useState(() => {
+    const asked = params.get('target_bodytype') ?? params.get('bodytype') ?? params.get('body_type') ?? '';
+    return BODY_TYPES.find((type) => type.toLowerCase() === asked.trim().toLowerCase()) ?? '';
+  });
+  const [submittedUrl, setSubmittedUrl] = useState('');
+  const [lines, setLines] = useState<LogLine[]>([]);
+  const direct = useDirectJob('/api/rebody/process', TRY_ON_TICKER);
+  const running = direct.phase === 'running';
+  const reported = useRef<string | null>(null);
+  const autoRan = useRef(false);
+
+  const run = (url = imageUrl, type = bodyType) => {
+    const trimmed = url.trim();
+    if (!trimmed || !type) {
+      setLines((current) => [...current, { level: 'alert', text: REBODY_MISSING }]);
+      return;
+    }
+    if (!isRebodyImageUrl(trimmed)) {
+      setLines((current) => [...current, { level: 'alert', text: REBODY_BAD_URL }]);
+      return;
+    }
+    reported.current = null;
+    setSubmittedUrl(trimmed);
+    setLines([{ level: 'log', text: 'Request sent. Waiting for result…' }]);
+    void direct.run({ image_url: trimmed, target_bodytype: type, specs: '' });
+  };
+
+  // It runs by itself when the link already carries a URL and a body type.
+  useEffect(() => {
+    if (autoRan.current) return;
+    autoRan.current = true;
+    if (imageUrl.trim() && bodyType) run();
+    // once, on load
+  }, []);
+
+  useEffect(() => {
+    const key = `${direct.phase}:${direct.job?.id ?? 'request'}`;
+    if ((direct.phase !== 'done' && direct.phase !== 'failed') || reported.current === key) return;
+    reported.current = key;
+    if (direct.phase === 'done') {
+      setLines((current) => [...current, { level: 'log', text: direct.output ? 'Result ready.' : 'Request sent. Response: no output.' }]);
+    } else {
+      const message = direct.job?.error?.message || (direct.requestError instanceof Error ? direct.requestError.message : '') || 'Unknown error';
+      setLines((current) => [...current, { level: 'error', text: message }]);
+    }
+  }, [direct.phase, direct.job, direct.output, direct.requestError]);
+
+  const statusBar = (
+    <StatusBar
+      processing={running}
+      queue={running ? 1 : 0}
+      eta={running ? (typeof direct.job?.eta_seconds === 'number' ? formatEta(direct.job.eta_seconds) : '~1-2m') : '—'}
+    />
+  );
+
+  return (
+    <ToolPage slug="rebody" statusBar={statusBar}>
+      <div className="tool-workspace rebody">
+        <section className="prep-note" aria-labelledby="rebody-prep">
+          <h2 id="rebody-prep">Before you start</h2>
+          <ul className="checklist">
+            {PREP.map((item) => (
+              <li key={item}>{item}</li>
+            ))}
+          </ul>
+        </section>
+        <section className="rebody-form" aria-label="Request">
+          <ImageUrlInput label="Full Body Look Image URL" value={imageUrl} onChange={setImageUrl} disabled={running} />
+          <div className="field">
+            <label htmlFor="rebody-bodytype">Body Type</label>
+            <select id="rebody-bodytype" value={bodyType} disabled={running} onChange={(event) => setBodyType(event.target.value)}>
+              <option value="">Select body type</option>
+              {BODY_TYPES.map((type) => (
+                <option key={type} value={type}>
+                  {type}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="run-area">
+            <button type="button" className="primary-button" onClick={() => run()} disabled={running}>
+              Run
+            </button>
+          </div>
+          {lines.length ? <SystemLog lines={lines} /> : null}
+        </section>
+        <section className="rebody-results" aria-label="Results">
+          <figure className="result-panel">
+            <figcaption>Original</figcaption>
+            {submittedUrl ? <img className="result-media" src={submittedUrl} alt="Original look" /> : <p className="muted result-placeholder">The original shows here.</p>}
+          </figure>
+          <figure className="result-panel">
+            <figcaption>Result</figcaption>
+            {direct.output ? <OutputMedia output={direct.output} alt="Rebody result" /> : <p className="muted result-placeholder">The result shows here.</p>}
+          </figure>
+          {direct.output ? (
+            <div className="result-actions">
+              <DownloadLink output={direct.output} label="Download" />
+            </div>
+          ) : null}
+        </section>
+      </div>
+      {running ? (
+        <ProcessingOverlay
+          title={REBODY_OVERLAY}
+          message="This usually takes about 15 seconds."
+          progress={direct.progress}
+          queuePosition={direct.job?.status === 'queued' ? direct.job.queue_position : null}
+          etaSeconds={direct.job?.eta_seconds ?? null}
+        />
+      ) : null}
+    </ToolPage>
+  );
+}

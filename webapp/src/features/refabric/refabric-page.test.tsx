@@ -1,0 +1,44 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+
+import { mockFetch } from '@/testing/mock-fetch';
+import { renderApp } from '@/testing/render-app';
+import { accepted, batchList, batchUrl, bodyOf, toolPageRoutes } from '@/testing/tool-mocks';
+
+test('Run is disabled until a card has a URL and a fabric; an incomplete card gives the spec message', async () => {
+  const calls = mockFetch(toolPageRoutes());
+  renderApp('/refabric');
+  const run = await screen.findByRole('button', { name: 'Run' });
+  expect(run).toBeDisabled();
+
+  await userEvent.type(screen.getByLabelText('Image URL'), 'https://cdn.example/a.jpg');
+  expect(run).toBeDisabled();
+  await userEvent.selectOptions(screen.getByLabelText('Fabric Type'), 'denim');
+  expect(run).toBeEnabled();
+
+  await userEvent.click(run);
+
+  expect(screen.getByRole('alert')).toHaveTextContent(
+    'No Valid CardsPlease fill in at least one complete card (URL, fabric type, material finish, and garment type)',
+  );
+  expect(calls.some((call) => call.method === 'POST')).toBe(false);
+});
+
+test('a complete card is sent with the spec field names', async () => {
+  const calls = mockFetch(
+    toolPageRoutes({ 'POST /api/refabricing/refabric': accepted({ batch_id: 'b1', count: 0, jobs: [] }), [batchUrl()]: batchList([]) }),
+  );
+  renderApp('/refabric');
+  await userEvent.type(await screen.findByLabelText('Image URL'), ' https://cdn.example/a.jpg ');
+  await userEvent.selectOptions(screen.getByLabelText('Fabric Type'), 'velvet');
+  await userEvent.selectOptions(screen.getByLabelText('Material Finish'), 'matte');
+  await userEvent.selectOptions(screen.getByLabelText('Garment Type'), 'outerwear');
+
+  await userEvent.click(screen.getByRole('button', { name: 'Run' }));
+
+  await screen.findByRole('dialog', { name: 'Success!' });
+  expect(bodyOf(calls.find((call) => call.method === 'POST')!)).toEqual([
+    { image_url: 'https://cdn.example/a.jpg', re_fabric: 'velvet', material_finish: 'matte', target_garment: 'outerwear' },
+  ]);
+  expect(screen.getByRole('button', { name: 'Start New Refabric' })).toBeInTheDocument();
+});

@@ -1,0 +1,34 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+
+import { mockFetch } from '@/testing/mock-fetch';
+import { renderApp } from '@/testing/render-app';
+import { accepted, batchList, batchUrl, bodyOf, makeJob, toolPageRoutes } from '@/testing/tool-mocks';
+
+const statusBar = () => screen.getByRole('group', { name: 'Tool status' });
+
+test('Run needs a model; it sends the chosen one, toasts Generation Started! and follows the jobs', async () => {
+  const jobs = [makeJob('m1', 'running', { tool: 'remodel', progress: 30, eta_seconds: 12 })];
+  const calls = mockFetch(
+    toolPageRoutes({ 'POST /api/remodel/process': accepted({ batch_id: 'b1', count: 1, jobs, skipped: [] }), [batchUrl()]: batchList(jobs) }),
+  );
+  renderApp('/remodel');
+  const run = await screen.findByRole('button', { name: 'Run' });
+  expect(run).toBeDisabled();
+
+  await userEvent.click(await screen.findByRole('radio', { name: 'Ana' }));
+  expect(within(statusBar()).getByText('Model').nextElementSibling).toHaveTextContent('Ana');
+  await userEvent.click(run);
+
+  expect(bodyOf(calls.find((call) => call.method === 'POST')!)).toEqual({ modelId: 'ana', modelPicture: '/api/models/ana/photo' });
+  expect(await screen.findByText('Generation Started!')).toBeInTheDocument();
+  expect(await screen.findByText('Running · 30% · ETA ~12s')).toBeInTheDocument();
+});
+
+test('an empty library is explained and Run stays disabled', async () => {
+  mockFetch(toolPageRoutes({ 'GET /api/models/': { body: [] } }));
+  renderApp('/remodel');
+
+  expect(await screen.findByText(/Your model library is empty: ask Atelier to add your models\./)).toBeInTheDocument();
+  expect(screen.getByRole('button', { name: 'Run' })).toBeDisabled();
+});

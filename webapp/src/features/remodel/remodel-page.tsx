@@ -1,0 +1,133 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+
+import { BatchProgress } from '@/components/tool/batch-progress';
+import { DriveLink } from '@/components/tool/drive-links';
+import { EMPTY_LIBRARY } from '@/components/tool/model-library-notice';
+import { ToolPage } from '@/components/tool/tool-page';
+import { useToast } from '@/components/ui/toast';
+import { type BatchSubmitted, startSync, summarizeBatch, useBatchJobs } from '@/lib/batches';
+import { useToolDrives } from '@/lib/drives';
+import { formatEta } from '@/lib/format';
+import { statusText } from '@/lib/http-status';
+import { useLibraryModels } from '@/lib/library-models';
+import { queueKeys } from '@/lib/queues';
+
+/** Spec part 2, §9: about 15 s per image; status back to idle after 3 s; toast 10 s. */
+export const REMODEL_RESET_MS = 3000;
+export const REMODEL_TOAST_MS = 10000;
+
+type RunState = 'idle' | 'processing' | 'complete';
+
+function RemodelStatusBar({ state, model, etaSeconds }: { state: RunState; model: string; etaSeconds: number | null }) {
+  const processing = state === 'processing';
+  return (
+    <dl className="status-bar" role="group" aria-label="Tool status">
+      <div className="status-item">
+        <dt className="visually-hidden">Status</dt>
+        <dd>
+          <span className={`status-dot${processing ? ' is-busy' : ''}`} aria-hidden="true" />
+          {processing ? 'Processing' : state === 'complete' ? 'Complete' : 'System Ready'}
+        </dd>
+      </div>
+      <div className="status-item">
+        <dt>Model</dt>
+        <dd>{model || '—'}</dd>
+      </div>
+      <div className="status-item">
+        <dt>ETA</dt>
+        <dd>{processing ? (etaSeconds !== null ? formatEta(etaSeconds) : '~15s') : '—'}</dd>
+      </div>
+    </dl>
+  );
+}
+
+export function RemodelPage() {
+  const { toast } = useToast();
+  const queryClient = useQueryClient();
+  const models = useLibraryModels();
+  const [modelId, setModelId] = useState('');
+  const [state, setState] = useState<RunState>('idle');
+  const [batch, setBatch] = useState<BatchSubmitted | null>(null);
+  const [inputDrive] = useToolDrives('remodel', 'input');
+  const [outputDrive] = useToolDrives('remodel', 'output');
+  const batchJobs = useBatchJobs(batch?.batch_id, batch?.jobs);
+  const summary = summarizeBatch(batchJobs.data?.results ?? []);
+  const model = models.data?.find((entry) => entry.id === modelId);
+
+  useEffect(() => {
+    if (state !== 'complete') return undefined;
+    const timer = window.setTimeout(() => setState('idle'), REMODEL_RESET_MS);
+    return () => window.clearTimeout(timer);
+  }, [state]);
+
+  const run = async () => {
+    if (!model || state === 'processing') return;
+    setState('processing');
+    try {
+      const submitted = await startSync('/api/remodel/process', { modelId: model.id, modelPicture: model.image });
+      setBatch(submitted);
+      setState('complete');
+      toast({ title: 'Generation Started!', description: 'This takes about 15 seconds per image.', duration: REMODEL_TOAST_MS });
+      void queryClient.invalidateQueries({ queryKey: queueKeys.all });
+    } catch (error) {
+      setState('idle');
+      toast({ title: 'Generation Failed', description: `Generation failed: ${statusText(error)}`, variant: 'destructive' });
+    }
+  };
+
+  const library = models.data ?? [];
+  return (
+    <ToolPage slug="remodel" statusBar={<RemodelStatusBar state={state} model={model?.name ?? ''} etaSeconds={summary.active ? summary.etaSeconds : null} />}>
+      <div className="tool-workspace">
+        <section aria-labelledby="remodel-models">
+          <h2 id="remodel-models">Choose a model</h2>
+          {models.isLoading ? <p className="muted">Loading your models…</p> : null}
+          {models.isError ? (
+            <p className="field-error" role="alert">
+              Could not load your model library.
+            </p>
+          ) : null}
+          {models.data && library.length === 0 ? (
+            <p className="notice notice-warning">{EMPTY_LIBRARY} Remodel puts the garments of your Input Drive on the model you choose here.</p>
+          ) : null}
+          <div className="model-picker" role="radiogroup" aria-label="Model">
+            {library.map((entry) => (
+              <label key={entry.id} className={`model-option${entry.id === modelId ? ' is-selected' : ''}`}>
+                <input type="radio" name="remodel-model" value={entry.id} checked={entry.id === modelId} onChange={() => setModelId(entry.id)} disabled={state === 'processing'} />
+                <img src={entry.image} alt="" loading="lazy" />
+                <span>{entry.name}</span>
+              </label>
+            ))}
+          </div>
+        </section>
+        <div className="remodel-cards">
+          <section className="step-card" aria-labelledby="remodel-input">
+            <h2 id="remodel-input">Input Drive</h2>
+            <p className="muted small">Put the garment images to put on the model here.</p>
+            {inputDrive ? <DriveLink drive={inputDrive} className="secondary-button">Input Drive</DriveLink> : null}
+          </section>
+          <section className="step-card" aria-labelledby="remodel-run">
+            <h2 id="remodel-run">Generate</h2>
+            <p className="muted small">About 15 seconds per image.</p>
+            <button type="button" className="primary-button" onClick={() => void run()} disabled={!model || state === 'processing'}>
+              Run
+            </button>
+          </section>
+          <section className="step-card" aria-labelledby="remodel-output">
+            <h2 id="remodel-output">Output Drive</h2>
+            <p className="muted small">Results arrive here.</p>
+            {outputDrive ? <DriveLink drive={outputDrive} className="secondary-button">Output Drive</DriveLink> : null}
+          </section>
+        </div>
+        {batch ? (
+          batch.count === 0 && !batch.skipped?.length ? (
+            <p className="notice">No new files in the Input Drive.</p>
+          ) : (
+            <BatchProgress key={batch.batch_id} batch={batch} title="Generation progress" />
+          )
+        ) : null}
+      </div>
+    </ToolPage>
+  );
+}

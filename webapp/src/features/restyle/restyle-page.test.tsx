@@ -1,0 +1,43 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+
+import { mockFetch } from '@/testing/mock-fetch';
+import { renderApp } from '@/testing/render-app';
+import { accepted, bodyOf, makeJob, toolPageRoutes } from '@/testing/tool-mocks';
+
+const output = { index: 0, filename: 'restyle.png', content_type: 'image/png', size: 1, sha256: '', url: '/api/jobs/r1/outputs/0' };
+
+test('Run Restyle waits for both URLs, sends them trimmed and toasts the outcome', async () => {
+  const calls = mockFetch(
+    toolPageRoutes({
+      'POST /api/restyle/garment-restyle': accepted(makeJob('r1', 'queued', { tool: 'restyle' })),
+      'GET /api/jobs/r1/': { body: makeJob('r1', 'succeeded', { tool: 'restyle', outputs: [output] }) },
+    }),
+  );
+  renderApp('/restyle-tool');
+  const run = await screen.findByRole('button', { name: 'Run Restyle' });
+  expect(run).toBeDisabled();
+  await userEvent.type(screen.getByLabelText('Full Body Outfit'), ' https://cdn.example/look.jpg');
+  expect(run).toBeDisabled();
+  await userEvent.type(screen.getByLabelText('Garment Shot'), 'https://cdn.example/shirt.jpg ');
+
+  await userEvent.click(run);
+
+  expect(await screen.findByText('✅ Restyle Complete!')).toBeInTheDocument();
+  expect(bodyOf(calls.find((call) => call.method === 'POST')!)).toEqual({ garment_url: 'https://cdn.example/shirt.jpg', outfit_url: 'https://cdn.example/look.jpg' });
+  expect(screen.getByRole('img', { name: 'Restyled outfit' })).toHaveAttribute('src', output.url);
+  expect(screen.getByRole('link', { name: 'Download' })).toHaveAttribute('download', 'restyle.png');
+  await userEvent.click(screen.getByRole('button', { name: 'New Restyle' }));
+  expect(screen.getByLabelText('Full Body Outfit')).toHaveValue('');
+});
+
+test('a refused request: ❌ Restyle Failed with the status text', async () => {
+  mockFetch(toolPageRoutes({ 'POST /api/restyle/garment-restyle': { status: 429, body: { error: 'throttled', message: 'Slow down' } } }));
+  renderApp('/restyle-tool');
+  await userEvent.type(await screen.findByLabelText('Full Body Outfit'), 'https://cdn.example/look.jpg');
+  await userEvent.type(screen.getByLabelText('Garment Shot'), 'https://cdn.example/shirt.jpg');
+
+  await userEvent.click(screen.getByRole('button', { name: 'Run Restyle' }));
+
+  expect(await screen.findByRole('alert')).toHaveTextContent('❌ Restyle FailedRestyle failed: Too Many Requests');
+});

@@ -1,0 +1,89 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useState } from 'react';
+
+import { apiClient } from '@/lib/api-client';
+import { idempotencyKey } from '@/lib/batches';
+import { jobKeys, useJob } from '@/lib/jobs';
+import type { Job, JobOutput } from '@/types/api';
+
+/**
+ * Direct tools (Restyle, Try-On, Ecommerce Asset, Garment Integration, Rebody) asked with
+ * `Prefer: respond-async`: the answer is the queued job at once, which we poll, so the page
+ * shows the job's real progress, queue position and ETA instead of the spec's timer.
+ */
+export const submitDirectJob = (url: string, body: Record<string, unknown>): Promise<Job> =>
+  apiClient.post<Job>(url, body, { headers: { Prefer: 'respond-async', 'Idempotency-Key': idempotencyKey() } });
+
+/** The spec's fake progress, used only while the job has no figure of its own yet. */
+export type ProgressTicker = { intervalMs: number; next: (value: number) => number };
+
+/** Try-on style pages: +5 every 600 ms up to 90 (spec part 1, §4 and §9). */
+export const TRY_ON_TICKER: ProgressTicker = { intervalMs: 600, next: (value) => Math.min(90, value + 5) };
+/** Restyle: every second 10 % of the remaining distance, up to 95. */
+export const RESTYLE_TICKER: ProgressTicker = {
+  intervalMs: 1000,
+  next: (value) => Math.min(95, value + (100 - value) * 0.1),
+};
+
+export type DirectPhase = 'idle' | 'running' | 'done' | 'failed';
+
+export function useDirectJob(url: string, ticker: ProgressTicker = TRY_ON_TICKER) {
+  const queryClient = useQueryClient();
+  const [jobId, setJobId] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const [requestError, setRequestError] = useState<unknown>(null);
+  const [fallback, setFallback] = useState(0);
+  const query = useJob(jobId);
+  const job = jobId ? query.data : undefined;
+
+  let phase: DirectPhase = 'idle';
+  if (requestError) phase = 'failed';
+  else if (submitting) phase = 'running';
+  else if (job) {
+    if (job.status === 'succeeded') phase = 'done';
+    else if (job.status === 'failed' || job.status === 'canceled') phase = 'failed';
+    else phase = 'running';
+  }
+  const realProgress = job && job.progress > 0 ? job.progress : null;
+  const ticking = phase === 'running' && realProgress === null;
+
+  useEffect(() => {
+    if (!ticking) return undefined;
+    const timer = window.setInterval(() => setFallback(ticker.next), ticker.intervalMs);
+    return () => window.clearInterval(timer);
+  }, [ticking, ticker]);
+
+  const run = useCallback(
+    async (body: Record<string, unknown>) => {
+      setRequestError(null);
+      setJobId(null);
+      setFallback(0);
+      setSubmitting(true);
+      try {
+        const submitted = await submitDirectJob(url, body);
+        queryClient.setQueryData(jobKeys.detail(submitted.id), submitted);
+        setJobId(submitted.id);
+        return submitted;
+      } catch (error) {
+        setRequestError(error);
+        return null;
+      } finally {
+        setSubmitting(false);
+      }
+    },
+    [queryClient, url],
+  );
+
+  const reset = useCallback(() => {
+    setRequestError(null);
+    setJobId(null);
+    setFallback(0);
+  }, []);
+
+  let progress = 0;
+  if (phase === 'done') progress = 100;
+  else if (phase === 'running') progress = realProgress ?? fallback;
+
+  const output: JobOutput | undefined = phase === 'done' ? job?.outputs[0] : undefined;
+  return { phase, job, progress, output, requestError, run, reset };
+}

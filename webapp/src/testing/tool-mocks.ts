@@ -1,0 +1,60 @@
+import { catalogue } from '@/testing/catalogue';
+import { type MockResponse, type MockRoutes, signedIn } from '@/testing/mock-fetch';
+import type { Drive, Job, JobStatus } from '@/types/api';
+
+const drive = (tool: string, role: Drive['role'], category: Drive['category'] = null): Drive => ({
+  tool,
+  role,
+  category,
+  label: `${tool} ${category ?? role}`,
+  folder: `${tool}-${category ?? role}`,
+  kind: 'local',
+  url: `/drives/${tool}-${category ?? role}`,
+});
+
+export const DRIVES: Drive[] = [
+  ...['recolor', 'refabric', 'reshape', 'earfit', 'baghold', 'spinview', 'remodel'].flatMap((tool) => [drive(tool, 'input'), drive(tool, 'output')]),
+  ...(['shoes', 'bottom', 'top', 'overlayer'] as const).map((category) => drive('flats', 'input', category)),
+  drive('flats', 'output'),
+];
+
+/** What every tool page asks for on load, plus the test's own routes. */
+export function toolPageRoutes(extra: MockRoutes = {}): MockRoutes {
+  return {
+    'GET /api/me/': signedIn(),
+    'GET /api/tools/': { body: catalogue() },
+    'GET /api/queues/': { body: [] },
+    'GET /api/drives/': { body: DRIVES },
+    'GET /api/models/': { body: [{ id: 'ana', name: 'Ana', gender: 'female', height_cm: 176, image: '/api/models/ana/photo' }] },
+    ...extra,
+  };
+}
+
+export function makeJob(id: string, status: JobStatus, figures: Partial<Job> = {}): Job {
+  return {
+    id,
+    tool: 'recolor',
+    status,
+    progress: status === 'succeeded' ? 100 : 0,
+    queue_position: null,
+    eta_seconds: null,
+    input: {},
+    error: null,
+    attempts: 1,
+    batch_id: 'b1',
+    created_at: '2025-05-01T10:00:00Z',
+    started_at: null,
+    finished_at: null,
+    outputs: [],
+    ...figures,
+  };
+}
+
+export const accepted = (body: unknown): MockResponse => ({ status: 202, body });
+
+/** The answer of a batch list, GET /api/jobs/?batch=…&limit=100. */
+export const batchList = (jobs: Job[]): MockResponse => ({ body: { count: jobs.length, results: jobs } });
+
+export const batchUrl = (batchId = 'b1') => `GET /api/jobs/?batch=${batchId}&limit=100`;
+
+export const bodyOf = (call: { init: RequestInit }) => JSON.parse(String(call.init.body));
