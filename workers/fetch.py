@@ -249,7 +249,7 @@ def _read_capped(resp: requests.Response, max_bytes: int, end: float) -> bytes:
             # read1 returns whatever has arrived instead of waiting for a full buffer, so the
             # deadline is looked at after every packet of a slow drip.
             chunk = raw.read1(65536, decode_content=True)
-        except (socket.timeout, TimeoutError) as exc:
+        except TimeoutError as exc:
             raise _timeout() from exc
         except Exception as exc:  # urllib3 wraps socket timeouts in its own errors
             if "timed out" in str(exc).lower():

@@ -81,7 +81,7 @@ def bench_recolor() -> None:
             data = _jpeg_at(name, side)
             base = _best(_baseline(data))
             params = {"image": data, "target_color": "#4A5D23", "garment_type": garment}
-            engine = _best(lambda: recolor_run(params, lambda *a, **k: None))
+            engine = _best(lambda p=params: recolor_run(p, lambda *a, **k: None))
             _print(f"recolor {name} {garment}", side, base, engine)
 
 
@@ -96,5 +96,5 @@ def bench_refabric() -> None:
             base = _best(_baseline(data))
             params = {"image": data, "re_fabric": fabric, "material_finish": finish,
                       "target_garment": garment}
-            engine = _best(lambda: refabric_run(params, lambda *a, **k: None))
+            engine = _best(lambda p=params: refabric_run(p, lambda *a, **k: None))
             _print(f"refabric {name} {fabric}/{finish}", side, base, engine)

@@ -5,7 +5,7 @@ differently from the others (so an ignored parameter fails), and each in its own
 from __future__ import annotations
 
 import io
-from functools import lru_cache
+from functools import cache
 
 import cv2
 import numpy as np
@@ -23,12 +23,12 @@ TROUSERS = "garment/051988_1"  # plain cream trousers on white
 SWEATSHIRT = "garment/049805_1"  # purple sweatshirt with a print
 
 
-@lru_cache(maxsize=None)
+@cache
 def mask_of(name: str, garment_type: str) -> np.ndarray:
     return garment.garment_mask(photo(name), garment_type).mask
 
 
-@lru_cache(maxsize=None)
+@cache
 def fabric_out(fabric: str, finish: str = "textured", name: str = TROUSERS,
                garment_type: str = "trousers") -> np.ndarray:
     res = refabric_image(photo(name), fabric=fabric, finish=finish, garment_type=garment_type,

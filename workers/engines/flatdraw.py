@@ -59,7 +59,10 @@ def symmetric_mask(mask: np.ndarray) -> np.ndarray:
         return m > 0.5
     xc = mom["m10"] / mom["m00"]
     mirror = cv2.warpAffine(
-        m, np.float32([[-1, 0, 2 * xc], [0, 1, 0]]), (w, h), flags=cv2.INTER_LINEAR,
+        m,
+        np.float32([[-1, 0, 2 * xc], [0, 1, 0]]),
+        (w, h),
+        flags=cv2.INTER_LINEAR,
         borderValue=0,
     )
     avg = 0.5 * (m + mirror)
@@ -101,7 +104,7 @@ def classify_silhouette(mask: np.ndarray) -> str:
 
     gap_rows = 0
     for frac in np.linspace(0.75, 0.97, 8):
-        row = crop[min(h - 1, int(frac * h)), max(0, xc - 2): xc + 3]
+        row = crop[min(h - 1, int(frac * h)), max(0, xc - 2) : xc + 3]
         if not row.any():
             gap_rows += 1
     if gap_rows >= 5:
@@ -165,8 +168,15 @@ def _runs(sel: np.ndarray) -> list[np.ndarray]:
     return runs
 
 
-def dashed(img: np.ndarray, pts: np.ndarray, *, dash: float = 9, gap: float = 6,
-           thickness: int = 2, color: tuple[int, int, int] = INK) -> None:
+def dashed(
+    img: np.ndarray,
+    pts: np.ndarray,
+    *,
+    dash: float = 9,
+    gap: float = 6,
+    thickness: int = 2,
+    color: tuple[int, int, int] = INK,
+) -> None:
     """A dashed polyline (by arc length) drawn in place."""
     pts = np.asarray(pts, np.float64)
     if len(pts) < 2:
@@ -185,8 +195,13 @@ def dashed(img: np.ndarray, pts: np.ndarray, *, dash: float = 9, gap: float = 6,
         pos = end + gap
 
 
-def _poly(img: np.ndarray, pts: np.ndarray, closed: bool, thickness: int,
-          color: tuple[int, int, int] = INK) -> None:
+def _poly(
+    img: np.ndarray,
+    pts: np.ndarray,
+    closed: bool,
+    thickness: int,
+    color: tuple[int, int, int] = INK,
+) -> None:
     p = np.round(np.asarray(pts, np.float64) * 16).astype(np.int32)
     cv2.polylines(img, [p], closed, color, thickness, cv2.LINE_AA, shift=4)
 
@@ -202,7 +217,7 @@ def _fit_mask(mask: np.ndarray, size: tuple[int, int], margin: float) -> np.ndar
     small = cv2.resize(crop, (nw, nh), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
     out = np.zeros((H, W), np.float32)
     ox, oy = (W - nw) // 2, (H - nh) // 2
-    out[oy:oy + nh, ox:ox + nw] = small
+    out[oy : oy + nh, ox : ox + nw] = small
     return out > 0.5
 
 
@@ -261,10 +276,15 @@ def flat_from_mask(
         raise ValueError("garment mask too small to draw")
     # Smooth the contour along its length (the mask is already smooth; this removes staircase).
     k = max(3, len(c) // 400 * 2 + 3)
-    cs = np.stack([
-        np.convolve(np.concatenate([c[-k:, i], c[:, i], c[:k, i]]), np.ones(k) / k, "same")[k:-k]
-        for i in range(2)
-    ], 1)
+    cs = np.stack(
+        [
+            np.convolve(np.concatenate([c[-k:, i], c[:, i], c[:k, i]]), np.ones(k) / k, "same")[
+                k:-k
+            ]
+            for i in range(2)
+        ],
+        1,
+    )
     ys, xs = np.nonzero(sym)
     bw, bh = xs.ptp() + 1, ys.ptp() + 1
     y0, xc = ys.min(), xs.mean()
@@ -285,21 +305,36 @@ def flat_from_mask(
             if len(run) < min_run:
                 continue
             for r in rows:
-                dashed(img, cs[run] - nrm[run] * off * r, dash=dash_len, gap=dash_len * 0.6,
-                       thickness=thin)
+                dashed(
+                    img,
+                    cs[run] - nrm[run] * off * r,
+                    dash=dash_len,
+                    gap=dash_len * 0.6,
+                    thickness=thin,
+                )
     if kind in ("trousers", "skirt"):
         for run in _runs(waist):
             if len(run) >= min_run:
                 # Waistband: a solid seam line and a dashed topstitch just under it.
                 _poly(img, cs[run] - nrm[run] * off * 2.6, False, thin)
-                dashed(img, cs[run] - nrm[run] * off * 0.9, dash=dash_len,
-                       gap=dash_len * 0.6, thickness=thin)
+                dashed(
+                    img,
+                    cs[run] - nrm[run] * off * 0.9,
+                    dash=dash_len,
+                    gap=dash_len * 0.6,
+                    thickness=thin,
+                )
     else:
         for run in _runs(neck):
             if len(run) >= min_run // 2:
                 _poly(img, cs[run] - nrm[run] * off * 1.4, False, thin)
-                dashed(img, cs[run] - nrm[run] * off * 0.7, dash=dash_len * 0.8,
-                       gap=dash_len * 0.5, thickness=thin)
+                dashed(
+                    img,
+                    cs[run] - nrm[run] * off * 0.7,
+                    dash=dash_len * 0.8,
+                    gap=dash_len * 0.5,
+                    thickness=thin,
+                )
     if kind == "trousers" and view == "back":
         _back_pockets(img, xs, ys, bw, bh, thin)
     if kind == "trousers" and view == "front":
@@ -310,8 +345,9 @@ def flat_from_mask(
         crotch = y0 + (int(gap[0]) if len(gap) else int(0.3 * bh))
         wb = y0 + 0.07 * bh
         _poly(img, np.array([[xc, wb], [xc, crotch]]), False, thin)
-        j = [(xc, wb)] + _q((xc - 0.09 * bw, wb), (xc - 0.09 * bw, crotch - 0.04 * bh),
-                            (xc, crotch - 0.02 * bh))
+        j = [(xc, wb)] + _q(
+            (xc - 0.09 * bw, wb), (xc - 0.09 * bw, crotch - 0.04 * bh), (xc, crotch - 0.02 * bh)
+        )
         dashed(img, np.array(j), dash=dash_len, gap=dash_len * 0.6, thickness=thin)
     if view == "back" and kind in ("top", "shirt", "dress", "jacket"):
         # Centre back: the garment's axis, dashed thin, so a front and a back never look alike.
@@ -319,15 +355,22 @@ def flat_from_mask(
         col = sym[:, int(round(xc))]
         yy = np.nonzero(col)[0]
         if len(yy):
-            dashed(img, np.array([[xc, yy.min() + off], [xc, yy.max() - 2.5 * off]]),
-                   dash=dash_len * 1.6, gap=dash_len, thickness=1, color=(110, 110, 110))
+            dashed(
+                img,
+                np.array([[xc, yy.min() + off], [xc, yy.max() - 2.5 * off]]),
+                dash=dash_len * 1.6,
+                gap=dash_len,
+                thickness=1,
+                color=(110, 110, 110),
+            )
         del yb
     _poly(img, cs, True, stroke)
     return Flat(rgb=img, fill=sym)
 
 
-def _back_pockets(img: np.ndarray, xs: np.ndarray, ys: np.ndarray, bw: int, bh: int,
-                  thin: int) -> None:
+def _back_pockets(
+    img: np.ndarray, xs: np.ndarray, ys: np.ndarray, bw: int, bh: int, thin: int
+) -> None:
     xc, y0 = xs.mean(), ys.min()
     for sgn in (-1, 1):
         x_a, x_b = xc + sgn * 0.12 * bw, xc + sgn * 0.34 * bw
@@ -364,26 +407,34 @@ class _Spec:
 
 def _tee(view: str) -> _Spec:
     neck = 9.0 if view == "front" else 2.0
-    half = [(0, neck)] + _q((0, neck), (7.5, neck), (9, 0))[1:] + [
-        (23, 4), (41.2, 14.5), (32.7, 29.2), (26, 24), (26, 70), (0, 70)]
+    half = (
+        [(0, neck)]
+        + _q((0, neck), (7.5, neck), (9, 0))[1:]
+        + [(23, 4), (41.2, 14.5), (32.7, 29.2), (26, 24), (26, 70), (0, 70)]
+    )
     band = _q((0, neck + 2.2), (8.2, neck + 2.2), (9.6, 1.8))
     lines = _both(band)
     hem = [(-25.4, 67.5), (25.4, 67.5)]
     cuff = [(39.6, 17.3), (31.4, 26.8)]
-    dashes = [hem, [(-25.4, 66.5), (25.4, 66.5)]] + _both(cuff) + _both(
-        [(x, y + 1.0) for x, y in band])
+    dashes = (
+        [hem, [(-25.4, 66.5), (25.4, 66.5)]] + _both(cuff) + _both([(x, y + 1.0) for x, y in band])
+    )
     return _Spec(half, lines, dashes, [])
 
 
 def _shirt(view: str) -> _Spec:
     neck = 8.0 if view == "front" else 2.0
-    half = [(0, neck)] + _q((0, neck), (7, neck), (8.5, 0))[1:] + [
-        (23, 4), (47.5, 60.5), (38.5, 64.0), (27.5, 26), (27.5, 70)] + _q(
-        (27.5, 70), (22, 77), (0, 77))[1:]
+    half = (
+        [(0, neck)]
+        + _q((0, neck), (7, neck), (8.5, 0))[1:]
+        + [(23, 4), (47.5, 60.5), (38.5, 64.0), (27.5, 26), (27.5, 70)]
+        + _q((27.5, 70), (22, 77), (0, 77))[1:]
+    )
     cuff = [(45.1, 54.6), (36.1, 58.1)]
     lines = _both(cuff)
-    dashes: list[list[Point]] = _both([(p[0] - 0.6, p[1] + 2.2) for p in _q(
-        (27.0, 70), (22, 76.3), (0, 76.3))])
+    dashes: list[list[Point]] = _both(
+        [(p[0] - 0.6, p[1] + 2.2) for p in _q((27.0, 70), (22, 76.3), (0, 76.3))]
+    )
     buttons: list[tuple[float, float, float]] = []
     if view == "front":
         collar = [(0, neck), (3.5, neck + 4.5), (10.5, 6.5), (8.5, 0)]
@@ -402,9 +453,14 @@ def _shirt(view: str) -> _Spec:
 
 def _dress(view: str) -> _Spec:
     neck = 11.0 if view == "front" else 3.0
-    half = [(0, neck)] + _q((0, neck), (7, neck), (8, 0))[1:] + [(17, 3)] + _q(
-        (17, 3), (17, 17), (23, 20))[1:] + [(21, 30), (19, 40), (23, 55), (31, 96)] + _q(
-        (31, 96), (16, 98), (0, 98))[1:]
+    half = (
+        [(0, neck)]
+        + _q((0, neck), (7, neck), (8, 0))[1:]
+        + [(17, 3)]
+        + _q((17, 3), (17, 17), (23, 20))[1:]
+        + [(21, 30), (19, 40), (23, 55), (31, 96)]
+        + _q((31, 96), (16, 98), (0, 98))[1:]
+    )
     lines = [[(-19, 40), (19, 40)]]
     dashes = [[(p[0], p[1] - 3) for p in _q((-30.6, 96), (0, 98), (30.6, 96))]]
     dashes += _both(_q((8.6, 1.2), (8.4, neck + 1.4), (0.2, neck + 1.4)))
@@ -435,7 +491,8 @@ def _skirt(view: str) -> _Spec:
 
 def _trousers(view: str) -> _Spec:
     half = [(0, 0), (19.5, 0), (25.5, 20), (24.5, 104), (4.5, 104), (1.2, 34)] + _q(
-        (1.2, 34), (0.8, 28), (0, 27))[1:]
+        (1.2, 34), (0.8, 28), (0, 27)
+    )[1:]
     lines = [[(-20.1, 4), (20.1, 4)]]
     dashes = [[(-19.7, 1.2), (19.7, 1.2)], [(-20.0, 3.0), (20.0, 3.0)]]
     dashes += _both([(24.4, 101.5), (4.6, 101.5)])
@@ -456,9 +513,11 @@ def _trousers(view: str) -> _Spec:
 
 
 def _jacket(view: str) -> _Spec:
-    half = [(0, 9 if view == "front" else 2)] + _q(
-        (0, 9 if view == "front" else 2), (6, 7 if view == "front" else 2), (8.5, 0))[1:] + [
-        (23, 3.5), (48, 60), (39, 63.5), (28, 26), (28.5, 74), (0, 74)]
+    half = (
+        [(0, 9 if view == "front" else 2)]
+        + _q((0, 9 if view == "front" else 2), (6, 7 if view == "front" else 2), (8.5, 0))[1:]
+        + [(23, 3.5), (48, 60), (39, 63.5), (28, 26), (28.5, 74), (0, 74)]
+    )
     lines: list[list[Point]] = []
     dashes: list[list[Point]] = _both([(45.9, 56.0), (37.4, 59.3)])
     buttons: list[tuple[float, float, float]] = []
@@ -469,7 +528,9 @@ def _jacket(view: str) -> _Spec:
         lines += [[(8.5, 0), (4, 12)], [(-8.5, 0), (-4, 12)]]
         buttons = [(-2, 44, 0.9), (-2, 55, 0.9)]
         for s in (1, -1):
-            lines.append([(s * 9, 52), (s * 23, 51.5), (s * 23.2, 57), (s * 9.2, 57.4), (s * 9, 52)])
+            lines.append(
+                [(s * 9, 52), (s * 23, 51.5), (s * 23.2, 57), (s * 9.2, 57.4), (s * 9, 52)]
+            )
         lines.append([(-20, 24), (-11, 23.4), (-11, 25.2), (-20, 25.8), (-20, 24)])  # welt
         buttons += [(44.5, 55.8, 0.4), (43.2, 56.4, 0.4), (-44.5, 55.8, 0.4), (-43.2, 56.4, 0.4)]
         dashes += _both([(27.8, 71.5), (1.0, 71.5)])
@@ -481,8 +542,14 @@ def _jacket(view: str) -> _Spec:
     return _Spec(half, lines, dashes, buttons)
 
 
-_TEMPLATES = {"top": _tee, "shirt": _shirt, "dress": _dress, "skirt": _skirt,
-              "trousers": _trousers, "jacket": _jacket}
+_TEMPLATES = {
+    "top": _tee,
+    "shirt": _shirt,
+    "dress": _dress,
+    "skirt": _skirt,
+    "trousers": _trousers,
+    "jacket": _jacket,
+}
 
 
 def template_outline(garment_type: str, view: str = "front") -> np.ndarray:
@@ -494,8 +561,12 @@ def template_outline(garment_type: str, view: str = "front") -> np.ndarray:
 
 
 def flat_from_template(
-    garment_type: str, *, view: str = "front", size: tuple[int, int] = (800, 1000),
-    margin: float = 0.06, stroke: int = 3,
+    garment_type: str,
+    *,
+    view: str = "front",
+    size: tuple[int, int] = (800, 1000),
+    margin: float = 0.06,
+    stroke: int = 3,
 ) -> Flat:
     """A parametric flat for the garment type at size (w, h), centred."""
     kind = normalise_type(garment_type)
@@ -524,8 +595,9 @@ def flat_from_template(
         c = tr([(bx, by)])[0]
         rad = max(3, int(round(r * s)))
         cv2.circle(img, (int(round(c[0])), int(round(c[1]))), rad, INK, 1, cv2.LINE_AA)
-        cv2.circle(img, (int(round(c[0])), int(round(c[1]))), max(1, rad // 3), INK, -1,
-                   cv2.LINE_AA)
+        cv2.circle(
+            img, (int(round(c[0])), int(round(c[1]))), max(1, rad // 3), INK, -1, cv2.LINE_AA
+        )
     # Lines never spill outside the garment (collar points and loops sit on the edge).
     img[fill == 0] = 255
     _poly(img, tr(outline), True, stroke)

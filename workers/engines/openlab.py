@@ -57,8 +57,16 @@ CAPABILITIES = (
     "apply a film look by template name ('apply the Warm 70s Film Look')"
 )
 
-KINDS = ("image_to_flat", "sketch_to_photo", "recolour", "refabric", "remove_background",
-         "replace_background", "try_on", "film_look")
+KINDS = (
+    "image_to_flat",
+    "sketch_to_photo",
+    "recolour",
+    "refabric",
+    "remove_background",
+    "replace_background",
+    "try_on",
+    "film_look",
+)
 
 
 @dataclass(frozen=True)
@@ -153,7 +161,9 @@ def parse_instruction(prompt: str) -> Instruction:
     """
     text = " ".join(str(prompt or "").lower().split())
     if not text:
-        raise EngineError("unsupported_instruction", "Tell Open Lab what to do. It can: " + CAPABILITIES + ".")
+        raise EngineError(
+            "unsupported_instruction", "Tell Open Lab what to do. It can: " + CAPABILITIES + "."
+        )
     if len(text) > MAX_PROMPT:
         raise EngineError("prompt_too_long", f"The prompt is longer than {MAX_PROMPT} characters.")
     # Placeholders left unfilled in a template carry no meaning.
@@ -161,19 +171,34 @@ def parse_instruction(prompt: str) -> Instruction:
     gtype = garment_type_from_text(text)
     fabrics = _fabrics()
     fabric = next((f for f in fabrics if re.search(r"(?<![a-z])" + f + r"(?![a-z])", text)), None)
-    finish = next((f for f in _finishes() if re.search(r"(?<![a-z])" + f + r"(?![a-z])", text)), None)
+    finish = next(
+        (f for f in _finishes() if re.search(r"(?<![a-z])" + f + r"(?![a-z])", text)), None
+    )
 
-    if re.search(r"image\s*(?:to|2|->|→)\s*(?:a\s+)?flat|technical flat|flat (?:drawing|sketch)|"
-                 r"line drawing|(?:turn|convert|make)\b.*\binto a (?:technical )?flat", text):
+    if re.search(
+        r"image\s*(?:to|2|->|→)\s*(?:a\s+)?flat|technical flat|flat (?:drawing|sketch)|"
+        r"line drawing|(?:turn|convert|make)\b.*\binto a (?:technical )?flat",
+        text,
+    ):
         return Instruction("image_to_flat", garment_type=gtype)
-    if re.search(r"sketch\s*(?:to|into|->|→)\s*(?:a\s+)?(?:photo|picture|image)|render (?:the|this|my) "
-                 r"sketch|photo (?:from|of) (?:the|this|my) sketch|sketch (?:look )?(?:real|realistic)",
-                 text):
+    if re.search(
+        r"sketch\s*(?:to|into|->|→)\s*(?:a\s+)?(?:photo|picture|image)|render (?:the|this|my) "
+        r"sketch|photo (?:from|of) (?:the|this|my) sketch|sketch (?:look )?(?:real|realistic)",
+        text,
+    ):
         c = _colour(text)
-        return Instruction("sketch_to_photo", colour=c[0] if c else None,
-                           colour_name=c[1] if c else None, fabric=fabric, finish=finish)
-    if re.search(r"try[\s-]?on|\b(?:put|place|dress|fit)\b.*\bon (?:the |this |my )?(?:model|person|her|him|them|woman|man)\b|"
-                 r"dress (?:the |this )?(?:model|person) in|\bwear(?:ing)?\b", text):
+        return Instruction(
+            "sketch_to_photo",
+            colour=c[0] if c else None,
+            colour_name=c[1] if c else None,
+            fabric=fabric,
+            finish=finish,
+        )
+    if re.search(
+        r"try[\s-]?on|\b(?:put|place|dress|fit)\b.*\bon (?:the |this |my )?(?:model|person|her|him|them|woman|man)\b|"
+        r"dress (?:the |this )?(?:model|person) in|\bwear(?:ing)?\b",
+        text,
+    ):
         return Instruction("try_on", garment_type=gtype)
     titles = _look_titles()
     for t in titles:
@@ -185,8 +210,11 @@ def parse_instruction(prompt: str) -> Instruction:
                 return Instruction("film_look", look=title)
     if re.search(r"background|backdrop|\bcut ?out\b|\bon white\b", text):
         c = _colour(text, exclude=())
-        removing = re.search(r"remov|delete|no background|transparent|cut ?out|erase|"
-                             r"background removal|\bon white\b", text)
+        removing = re.search(
+            r"remov|delete|no background|transparent|cut ?out|erase|"
+            r"background removal|\bon white\b",
+            text,
+        )
         if c and not removing and c[1] not in ("white", "optic white"):
             return Instruction("replace_background", colour=c[0], colour_name=c[1])
         if removing or (c and c[1] in ("white", "optic white")):
@@ -195,8 +223,11 @@ def parse_instruction(prompt: str) -> Instruction:
         c = _colour(text)
         if c:
             return Instruction("recolour", colour=c[0], colour_name=c[1], garment_type=gtype)
-    if fabric and re.search(r"fabric|material|refabric|\bmake\b|\bin\b|\bchange\b|\bturn\b|"
-                            r"\bswap\b|\bas\b", text):
+    if fabric and re.search(
+        r"fabric|material|refabric|\bmake\b|\bin\b|\bchange\b|\bturn\b|"
+        r"\bswap\b|\bas\b",
+        text,
+    ):
         return Instruction("refabric", fabric=fabric, finish=finish, garment_type=gtype)
     if re.search(r"\bmake\b|\bturn\b|\bchange\b", text):
         c = _colour(text)
@@ -233,7 +264,9 @@ def product_matte(rgb: np.ndarray) -> np.ndarray:
     small, _ = garment_mod.working_copy(rgb)
     m = garment_mod.product_mask(small)
     if m.sum() < 0.005 * m.size:
-        raise EngineError("no_product", "No garment or product could be separated from the background.")
+        raise EngineError(
+            "no_product", "No garment or product could be separated from the background."
+        )
     return garment_mod.upsample_mask(m, rgb)
 
 
@@ -247,10 +280,10 @@ def _contact_shadow(base: np.ndarray, matte: np.ndarray, strength: float = 0.35)
     oh = ys.max() - ys.min() + 1
     band = np.zeros_like(matte)
     # The lowest tenth of the object, flattened into an ellipse-ish pool just below it.
-    low = matte[max(0, bottom - oh // 10): bottom + 1]
+    low = matte[max(0, bottom - oh // 10) : bottom + 1]
     pool = cv2.resize(low, (w, max(2, low.shape[0] // 3)), interpolation=cv2.INTER_AREA)
     y0 = min(h - pool.shape[0], bottom - pool.shape[0] // 2)
-    band[y0:y0 + pool.shape[0]] = pool
+    band[y0 : y0 + pool.shape[0]] = pool
     band = cv2.GaussianBlur(band, (0, 0), max(2.0, 0.012 * max(h, w)))
     band = band / max(float(band.max()), 1e-6)
     out = base.astype(np.float32) * (1 - strength * band[..., None])
@@ -259,7 +292,9 @@ def _contact_shadow(base: np.ndarray, matte: np.ndarray, strength: float = 0.35)
 
 def _over(fg: np.ndarray, matte: np.ndarray, bg: np.ndarray) -> np.ndarray:
     a = matte[..., None].astype(np.float32)
-    return np.clip(fg.astype(np.float32) * a + bg.astype(np.float32) * (1 - a) + 0.5, 0, 255).astype(np.uint8)
+    return np.clip(
+        fg.astype(np.float32) * a + bg.astype(np.float32) * (1 - a) + 0.5, 0, 255
+    ).astype(np.uint8)
 
 
 def _backdrop(shape: tuple[int, int], rgb: tuple[int, int, int], sweep: bool) -> np.ndarray:
@@ -275,7 +310,9 @@ def _backdrop(shape: tuple[int, int], rgb: tuple[int, int, int], sweep: bool) ->
 # --- the instructions -------------------------------------------------------------------------
 
 
-def image_to_flat(rgb: np.ndarray, garment_type: str | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def image_to_flat(
+    rgb: np.ndarray, garment_type: str | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(front, back, mask): flats in the photo's frame, so the outline lies on the garment."""
     from workers.engines.techpack import garment_mask_small
 
@@ -305,17 +342,23 @@ def sketch_regions(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return lines.astype(bool), inside
 
 
-def sketch_to_photo(rgb: np.ndarray, colour: str, fabric: str | None, finish: str | None
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def sketch_to_photo(
+    rgb: np.ndarray, colour: str, fabric: str | None, finish: str | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(soft, photographic, garment mask): the sketch's closed regions filled with the colour
     (and fabric), shaded by the distance to the garment's outline."""
     lines, inside = sketch_regions(rgb)
     if inside.sum() < 0.01 * inside.size:
-        raise EngineError("no_closed_shape", "The sketch has no closed shape to fill: close the outline and send it again.")
+        raise EngineError(
+            "no_closed_shape",
+            "The sketch has no closed shape to fill: close the outline and send it again.",
+        )
     # The garment is its regions plus the strokes between them.
-    garment = cv2.morphologyEx(inside.astype(np.uint8), cv2.MORPH_CLOSE,
-                               np.ones((9, 9), np.uint8)).astype(bool) | (lines & cv2.dilate(
-                                   inside.astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool))
+    garment = cv2.morphologyEx(
+        inside.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8)
+    ).astype(bool) | (
+        lines & cv2.dilate(inside.astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)
+    )
     dist = cv2.distanceTransform(garment.astype(np.uint8), cv2.DIST_L2, 5)
     dmax = max(float(dist.max()), 1.0)
     rel = np.sqrt(np.clip(dist / (0.6 * dmax), 0, 1))
@@ -343,8 +386,9 @@ def sketch_to_photo(rgb: np.ndarray, colour: str, fabric: str | None, finish: st
         if fabric:
             from workers.engines.refabric import refabric_image
 
-            out = refabric_image(out, fabric=fabric, finish=finish or "matte",
-                                 garment_type="top", mask=m).rgb
+            out = refabric_image(
+                out, fabric=fabric, finish=finish or "matte", garment_type="top", mask=m
+            ).rgb
         # The sketch's strokes stay as seams: full ink on the soft variant, a fold on the other.
         ink = 0.85 if variant == 0 else 0.35
         line_a = cv2.GaussianBlur(lines.astype(np.float32), (0, 0), 0.7) * ink
@@ -356,8 +400,14 @@ def sketch_to_photo(rgb: np.ndarray, colour: str, fabric: str | None, finish: st
 
 
 def _garment_kind(gtype: str | None) -> str:
-    return {"top": "top", "shirt": "shirt", "dress": "dress", "skirt": "skirt",
-            "trousers": "trousers", "jacket": "jacket"}.get(gtype or "top", "top")
+    return {
+        "top": "top",
+        "shirt": "shirt",
+        "dress": "dress",
+        "skirt": "skirt",
+        "trousers": "trousers",
+        "jacket": "jacket",
+    }.get(gtype or "top", "top")
 
 
 def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
@@ -385,13 +435,17 @@ def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
     progress(8)
     r1, r2 = _execute(ins, params, progress)
     progress(92)
-    outs = [EngineOutput(encode_png(r1), "image/png", "result-1.png"),
-            EngineOutput(encode_png(r2), "image/png", "result-2.png")]
+    outs = [
+        EngineOutput(encode_png(r1), "image/png", "result-1.png"),
+        EngineOutput(encode_png(r2), "image/png", "result-2.png"),
+    ]
     progress(100)
     return outs
 
 
-def _execute(ins: Instruction, params: dict[str, Any], progress: Progress) -> tuple[np.ndarray, np.ndarray]:
+def _execute(
+    ins: Instruction, params: dict[str, Any], progress: Progress
+) -> tuple[np.ndarray, np.ndarray]:
     if ins.kind == "try_on":
         return _try_on(params, progress)
     rgb, alpha = _load(params.get("image"), "an image")
@@ -408,17 +462,31 @@ def _execute(ins: Instruction, params: dict[str, Any], progress: Progress) -> tu
 
         return apply_look(rgb, ins.look or "", 1.0), apply_look(rgb, ins.look or "", 0.6)
     if ins.kind in ("remove_background", "replace_background"):
-        matte = alpha.astype(np.float32) / 255.0 if alpha is not None and (alpha < 128).mean() > 0.01 else product_matte(rgb)
+        matte = (
+            alpha.astype(np.float32) / 255.0
+            if alpha is not None and (alpha < 128).mean() > 0.01
+            else product_matte(rgb)
+        )
         progress(60)
-        colour = (255, 255, 255) if ins.kind == "remove_background" else parse_hex(ins.colour or "#ffffff")
+        colour = (
+            (255, 255, 255)
+            if ins.kind == "remove_background"
+            else parse_hex(ins.colour or "#ffffff")
+        )
         flat = _over(rgb, matte, _backdrop(matte.shape, colour, sweep=False))
-        sweep = _contact_shadow(_backdrop(matte.shape, colour, sweep=ins.kind == "replace_background"), matte)
+        sweep = _contact_shadow(
+            _backdrop(matte.shape, colour, sweep=ins.kind == "replace_background"), matte
+        )
         return flat, _over(rgb, matte, sweep)
     if ins.kind == "recolour":
         from workers.engines.recolor import recolor_image
 
-        res = recolor_image(rgb, target_color=ins.colour or "#000000",
-                            garment_type=_garment_kind(ins.garment_type), progress=None)
+        res = recolor_image(
+            rgb,
+            target_color=ins.colour or "#000000",
+            garment_type=_garment_kind(ins.garment_type),
+            progress=None,
+        )
         progress(70)
         white = _backdrop(res.mask.shape, (255, 255, 255), sweep=False)
         return res.rgb, _over(res.rgb, res.mask, white)
@@ -430,19 +498,27 @@ def _execute(ins: Instruction, params: dict[str, Any], progress: Progress) -> tu
         kind = _garment_kind(ins.garment_type)
         a = refabric_image(rgb, fabric=ins.fabric or "", finish=first, garment_type=kind)
         progress(55)
-        b = refabric_image(rgb, fabric=ins.fabric or "", finish=second, garment_type=kind, mask=a.mask)
+        b = refabric_image(
+            rgb, fabric=ins.fabric or "", finish=second, garment_type=kind, mask=a.mask
+        )
         return a.rgb, b.rgb
-    raise EngineError("unsupported_instruction", "Open Lab cannot do that yet. It can: " + CAPABILITIES + ".")
+    raise EngineError(
+        "unsupported_instruction", "Open Lab cannot do that yet. It can: " + CAPABILITIES + "."
+    )
 
 
 def _try_on(params: dict[str, Any], progress: Progress) -> tuple[np.ndarray, np.ndarray]:
     try:
         from workers.engines import tryon
     except ImportError:
-        raise EngineError("unsupported_instruction",
-                          "Try-on is not available on this server. Open Lab can: " + CAPABILITIES + ".") from None
+        raise EngineError(
+            "unsupported_instruction",
+            "Try-on is not available on this server. Open Lab can: " + CAPABILITIES + ".",
+        ) from None
     if not params.get("image") or not params.get("image_2"):
-        raise EngineError("missing_image", "Try-on needs the person as image 1 and the garment as image 2.")
+        raise EngineError(
+            "missing_image", "Try-on needs the person as image 1 and the garment as image 2."
+        )
     outs = tryon.virtual_try_on({"model": params["image"], "garment": params["image_2"]}, progress)
     rgb = decode_image(outs[0].data).rgb
     try:

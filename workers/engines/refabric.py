@@ -10,8 +10,9 @@ were. The garment keeps its colour unless the finish dictates otherwise (metalli
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import cv2
 import numpy as np
@@ -277,8 +278,8 @@ def _plain(shape, period, rng):  # type: ignore[no-untyped-def]
 def _slub(shape, period, rng):  # type: ignore[no-untyped-def]
     # Linen: plain weave with thick-and-thin weft yarns (horizontal slubs).
     h, w = shape
-    streaks = cv2.resize(rng.standard_normal((max(2, int(h / period)), max(2, int(w / (period * 12))))
-                                             ).astype(np.float32), (w, h),
+    grid = (max(2, int(h / period)), max(2, int(w / (period * 12))))
+    streaks = cv2.resize(rng.standard_normal(grid).astype(np.float32), (w, h),
                          interpolation=cv2.INTER_LINEAR)
     return (0.6 * _plain(shape, period, rng) + 0.5 * streaks).astype(np.float32)
 
@@ -344,13 +345,16 @@ def _crepe(shape, period, rng):  # type: ignore[no-untyped-def]
 
 def _ripstop(shape, period, rng):  # type: ignore[no-untyped-def]
     x, y = _grid(shape)
-    lines = (np.abs(((x / period) % 1.0) - 0.5) > 0.46) | (np.abs(((y / period) % 1.0) - 0.5) > 0.46)
+    lines = (np.abs(((x / period) % 1.0) - 0.5) > 0.46) | (
+        np.abs(((y / period) % 1.0) - 0.5) > 0.46
+    )
     return (0.3 * _plain(shape, max(2.0, period / 6), rng) + 1.2 * lines - 0.2).astype(np.float32)
 
 
 def _grid_weave(shape, period, rng):  # type: ignore[no-untyped-def]
     x, y = _grid(shape)
-    return (np.cos(2 * np.pi * x / period) + np.cos(2 * np.pi * y / period)).astype(np.float32) * 0.5
+    weave = np.cos(2 * np.pi * x / period) + np.cos(2 * np.pi * y / period)
+    return (0.5 * weave).astype(np.float32)
 
 
 def _net(shape, period, rng):  # type: ignore[no-untyped-def]

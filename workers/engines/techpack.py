@@ -64,18 +64,61 @@ SECTION_TITLES = (
 TYPE_WORDS: list[tuple[str, tuple[str, ...]]] = [
     ("dress", ("dress", "gown", "sundress", "shirtdress", "frock")),
     ("jacket", ("jacket", "blazer", "coat", "bomber", "parka", "trench", "overcoat", "anorak")),
-    ("trousers", ("trouser", "pants", "jeans", "chino", "jogger", "slacks", "legging",
-                  "culotte", "shorts", "cargo")),
+    (
+        "trousers",
+        (
+            "trouser",
+            "pants",
+            "jeans",
+            "chino",
+            "jogger",
+            "slacks",
+            "legging",
+            "culotte",
+            "shorts",
+            "cargo",
+        ),
+    ),
     ("skirt", ("skirt", "skort")),
-    ("top", ("t-shirt", "tshirt", "tee", "tank", "camisole", "cami", "sweatshirt", "hoodie",
-             "sweater", "jumper", "pullover", "crop top", "top", "bodysuit", "polo")),
+    (
+        "top",
+        (
+            "t-shirt",
+            "tshirt",
+            "tee",
+            "tank",
+            "camisole",
+            "cami",
+            "sweatshirt",
+            "hoodie",
+            "sweater",
+            "jumper",
+            "pullover",
+            "crop top",
+            "top",
+            "bodysuit",
+            "polo",
+        ),
+    ),
     ("shirt", ("shirt", "blouse", "button-down", "button down", "overshirt")),
 ]
 
-TYPE_LABEL = {"top": "Top / T-shirt", "shirt": "Shirt / blouse", "dress": "Dress",
-              "skirt": "Skirt", "trousers": "Trousers", "jacket": "Jacket"}
-TYPE_CODE = {"top": "TS", "shirt": "SH", "dress": "DR", "skirt": "SK", "trousers": "TR",
-             "jacket": "JK"}
+TYPE_LABEL = {
+    "top": "Top / T-shirt",
+    "shirt": "Shirt / blouse",
+    "dress": "Dress",
+    "skirt": "Skirt",
+    "trousers": "Trousers",
+    "jacket": "Jacket",
+}
+TYPE_CODE = {
+    "top": "TS",
+    "shirt": "SH",
+    "dress": "DR",
+    "skirt": "SK",
+    "trousers": "TR",
+    "jacket": "JK",
+}
 
 
 @dataclass(frozen=True)
@@ -90,79 +133,172 @@ class FabricSpec:
 
 # Weights are typical mill weights for that cloth in a catalogue garment (g/m²).
 FABRICS: list[FabricSpec] = [
-    FabricSpec(("denim", "jean"), "Denim, 3/1 right-hand twill (12 oz)", "100% Cotton", 400,
-               "woven", "denim"),
-    FabricSpec(("french terry", "sweatshirt", "hoodie", "loopback"),
-               "French terry (loopback)", "80% Cotton, 20% Polyester", 300, "knit", "cotton_knit"),
-    FabricSpec(("fleece",), "Brushed-back fleece", "80% Cotton, 20% Polyester", 320, "knit",
-               "cotton_knit"),
-    FabricSpec(("pique", "piqué", "polo"), "Piqué knit", "100% Cotton", 210, "knit",
-               "cotton_knit"),
+    FabricSpec(
+        ("denim", "jean"),
+        "Denim, 3/1 right-hand twill (12 oz)",
+        "100% Cotton",
+        400,
+        "woven",
+        "denim",
+    ),
+    FabricSpec(
+        ("french terry", "sweatshirt", "hoodie", "loopback"),
+        "French terry (loopback)",
+        "80% Cotton, 20% Polyester",
+        300,
+        "knit",
+        "cotton_knit",
+    ),
+    FabricSpec(
+        ("fleece",), "Brushed-back fleece", "80% Cotton, 20% Polyester", 320, "knit", "cotton_knit"
+    ),
+    FabricSpec(("pique", "piqué", "polo"), "Piqué knit", "100% Cotton", 210, "knit", "cotton_knit"),
     FabricSpec(("rib",), "1x1 rib knit", "95% Cotton, 5% Elastane", 220, "knit", "cotton_knit"),
-    FabricSpec(("jersey", "t-shirt", "tshirt", "tee"), "Single jersey", "100% Cotton", 180,
-               "knit", "cotton_knit"),
+    FabricSpec(
+        ("jersey", "t-shirt", "tshirt", "tee"),
+        "Single jersey",
+        "100% Cotton",
+        180,
+        "knit",
+        "cotton_knit",
+    ),
     FabricSpec(("poplin",), "Cotton poplin", "100% Cotton", 115, "woven", "cotton_woven"),
     FabricSpec(("oxford",), "Oxford cloth", "100% Cotton", 140, "woven", "cotton_woven"),
     FabricSpec(("chambray",), "Chambray", "100% Cotton", 130, "woven", "cotton_woven"),
-    FabricSpec(("corduroy", "cord "), "Corduroy, 14 wale", "98% Cotton, 2% Elastane", 300,
-               "woven", "cotton_woven"),
-    FabricSpec(("twill", "chino", "gabardine", "drill"), "Cotton twill (2/1)",
-               "98% Cotton, 2% Elastane", 260, "woven", "cotton_woven"),
+    FabricSpec(
+        ("corduroy", "cord "),
+        "Corduroy, 14 wale",
+        "98% Cotton, 2% Elastane",
+        300,
+        "woven",
+        "cotton_woven",
+    ),
+    FabricSpec(
+        ("twill", "chino", "gabardine", "drill"),
+        "Cotton twill (2/1)",
+        "98% Cotton, 2% Elastane",
+        260,
+        "woven",
+        "cotton_woven",
+    ),
     FabricSpec(("linen",), "Linen plain weave", "100% Linen", 170, "woven", "linen"),
-    FabricSpec(("chiffon", "georgette"), "Georgette chiffon", "100% Polyester", 60, "woven",
-               "synthetic_delicate"),
-    FabricSpec(("satin", "charmeuse"), "Satin", "100% Polyester", 115, "woven",
-               "synthetic_delicate"),
+    FabricSpec(
+        ("chiffon", "georgette"),
+        "Georgette chiffon",
+        "100% Polyester",
+        60,
+        "woven",
+        "synthetic_delicate",
+    ),
+    FabricSpec(
+        ("satin", "charmeuse"), "Satin", "100% Polyester", 115, "woven", "synthetic_delicate"
+    ),
     FabricSpec(("silk",), "Silk crêpe de chine (16 momme)", "100% Silk", 70, "woven", "silk"),
-    FabricSpec(("tulle",), "Tulle (hexagonal net)", "100% Polyamide", 25, "woven",
-               "synthetic_delicate"),
+    FabricSpec(
+        ("tulle",), "Tulle (hexagonal net)", "100% Polyamide", 25, "woven", "synthetic_delicate"
+    ),
     FabricSpec(("lace",), "Corded lace", "100% Polyamide", 90, "woven", "synthetic_delicate"),
-    FabricSpec(("velvet",), "Velvet (cut pile)", "100% Polyester", 280, "woven",
-               "synthetic_delicate"),
+    FabricSpec(
+        ("velvet",), "Velvet (cut pile)", "100% Polyester", 280, "woven", "synthetic_delicate"
+    ),
     FabricSpec(("crepe", "crêpe"), "Viscose crêpe", "100% Viscose", 140, "woven", "viscose"),
-    FabricSpec(("viscose", "rayon", "challis"), "Viscose challis", "100% Viscose", 120, "woven",
-               "viscose"),
+    FabricSpec(
+        ("viscose", "rayon", "challis"), "Viscose challis", "100% Viscose", 120, "woven", "viscose"
+    ),
     FabricSpec(("tweed", "boucle", "bouclé"), "Wool tweed", "100% Wool", 400, "woven", "wool"),
-    FabricSpec(("melton", "overcoat", "coat"), "Wool melton", "80% Wool, 20% Polyamide", 520,
-               "woven", "wool"),
-    FabricSpec(("knit", "sweater", "cardigan", "jumper", "merino", "cashmere"),
-               "12-gauge flat knit (fully fashioned)", "100% Merino wool", 280, "knit", "wool"),
-    FabricSpec(("wool", "suiting", "tailored", "worsted"), "Worsted wool suiting (twill)",
-               "98% Wool, 2% Elastane", 260, "woven", "wool"),
-    FabricSpec(("nylon", "ripstop", "puffer", "windbreaker", "anorak"), "Nylon ripstop",
-               "100% Polyamide", 70, "woven", "synthetic_delicate"),
-    FabricSpec(("polyester",), "Polyester plain weave", "100% Polyester", 110, "woven",
-               "synthetic_delicate"),
+    FabricSpec(
+        ("melton", "overcoat", "coat"),
+        "Wool melton",
+        "80% Wool, 20% Polyamide",
+        520,
+        "woven",
+        "wool",
+    ),
+    FabricSpec(
+        ("knit", "sweater", "cardigan", "jumper", "merino", "cashmere"),
+        "12-gauge flat knit (fully fashioned)",
+        "100% Merino wool",
+        280,
+        "knit",
+        "wool",
+    ),
+    FabricSpec(
+        ("wool", "suiting", "tailored", "worsted"),
+        "Worsted wool suiting (twill)",
+        "98% Wool, 2% Elastane",
+        260,
+        "woven",
+        "wool",
+    ),
+    FabricSpec(
+        ("nylon", "ripstop", "puffer", "windbreaker", "anorak"),
+        "Nylon ripstop",
+        "100% Polyamide",
+        70,
+        "woven",
+        "synthetic_delicate",
+    ),
+    FabricSpec(
+        ("polyester",),
+        "Polyester plain weave",
+        "100% Polyester",
+        110,
+        "woven",
+        "synthetic_delicate",
+    ),
     FabricSpec(("cotton",), "Cotton plain weave", "100% Cotton", 140, "woven", "cotton_woven"),
 ]
 FABRIC_BY_NAME = {f.name: f for f in FABRICS}
-DEFAULT_FABRIC = {"top": "Single jersey", "shirt": "Cotton poplin", "dress": "Viscose crêpe",
-                  "skirt": "Cotton twill (2/1)", "trousers": "Cotton twill (2/1)",
-                  "jacket": "Worsted wool suiting (twill)"}
+DEFAULT_FABRIC = {
+    "top": "Single jersey",
+    "shirt": "Cotton poplin",
+    "dress": "Viscose crêpe",
+    "skirt": "Cotton twill (2/1)",
+    "trousers": "Cotton twill (2/1)",
+    "jacket": "Worsted wool suiting (twill)",
+}
 
 # ISO 3758 care wording per fibre family (symbol, then its meaning).
 CARE: dict[str, list[tuple[str, str]]] = {
     "cotton_knit": [
         ("Washtub 30, one bar", "Washing: maximum temperature 30 °C, mild process"),
         ("Crossed triangle", "Do not bleach"),
-        ("Square with circle, one dot", "Tumble drying possible at lower temperature, maximum exhaust temperature 60 °C"),
+        (
+            "Square with circle, one dot",
+            "Tumble drying possible at lower temperature, maximum exhaust temperature 60 °C",
+        ),
         ("Iron, two dots", "Iron at a maximum sole-plate temperature of 150 °C"),
-        ("Circle P", "Professional dry cleaning in tetrachloroethene and all solvents listed for symbol F, normal process"),
+        (
+            "Circle P",
+            "Professional dry cleaning in tetrachloroethene and all solvents listed for symbol F, normal process",
+        ),
     ],
     "cotton_woven": [
         ("Washtub 40", "Washing: maximum temperature 40 °C, normal process"),
         ("Crossed triangle", "Do not bleach"),
-        ("Square with circle, one dot", "Tumble drying possible at lower temperature, maximum exhaust temperature 60 °C"),
+        (
+            "Square with circle, one dot",
+            "Tumble drying possible at lower temperature, maximum exhaust temperature 60 °C",
+        ),
         ("Iron, three dots", "Iron at a maximum sole-plate temperature of 200 °C"),
-        ("Circle P", "Professional dry cleaning in tetrachloroethene and all solvents listed for symbol F, normal process"),
+        (
+            "Circle P",
+            "Professional dry cleaning in tetrachloroethene and all solvents listed for symbol F, normal process",
+        ),
     ],
     "denim": [
-        ("Washtub 30", "Washing: maximum temperature 30 °C, normal process; wash inside out with like colours"),
+        (
+            "Washtub 30",
+            "Washing: maximum temperature 30 °C, normal process; wash inside out with like colours",
+        ),
         ("Crossed triangle", "Do not bleach"),
         ("Crossed square with circle", "Do not tumble dry"),
         ("Square with vertical line", "Line drying"),
         ("Iron, two dots", "Iron at a maximum sole-plate temperature of 150 °C"),
-        ("Circle P", "Professional dry cleaning in tetrachloroethene and all solvents listed for symbol F, normal process"),
+        (
+            "Circle P",
+            "Professional dry cleaning in tetrachloroethene and all solvents listed for symbol F, normal process",
+        ),
     ],
     "linen": [
         ("Washtub 40, one bar", "Washing: maximum temperature 40 °C, mild process"),
@@ -170,7 +306,10 @@ CARE: dict[str, list[tuple[str, str]]] = {
         ("Crossed square with circle", "Do not tumble dry"),
         ("Square with vertical line", "Line drying"),
         ("Iron, three dots", "Iron at a maximum sole-plate temperature of 200 °C"),
-        ("Circle P", "Professional dry cleaning in tetrachloroethene and all solvents listed for symbol F, normal process"),
+        (
+            "Circle P",
+            "Professional dry cleaning in tetrachloroethene and all solvents listed for symbol F, normal process",
+        ),
     ],
     "viscose": [
         ("Washtub 30, two bars", "Washing: maximum temperature 30 °C, very mild process"),
@@ -178,7 +317,10 @@ CARE: dict[str, list[tuple[str, str]]] = {
         ("Crossed square with circle", "Do not tumble dry"),
         ("Square with horizontal line", "Flat drying"),
         ("Iron, two dots", "Iron at a maximum sole-plate temperature of 150 °C"),
-        ("Circle P", "Professional dry cleaning in tetrachloroethene and all solvents listed for symbol F, normal process"),
+        (
+            "Circle P",
+            "Professional dry cleaning in tetrachloroethene and all solvents listed for symbol F, normal process",
+        ),
     ],
     "silk": [
         ("Washtub with hand", "Hand wash, maximum temperature 40 °C"),
@@ -194,7 +336,10 @@ CARE: dict[str, list[tuple[str, str]]] = {
         ("Crossed square with circle", "Do not tumble dry"),
         ("Square with horizontal line", "Flat drying"),
         ("Iron, two dots", "Iron at a maximum sole-plate temperature of 150 °C"),
-        ("Circle P", "Professional dry cleaning in tetrachloroethene and all solvents listed for symbol F, normal process"),
+        (
+            "Circle P",
+            "Professional dry cleaning in tetrachloroethene and all solvents listed for symbol F, normal process",
+        ),
     ],
     "synthetic_delicate": [
         ("Washtub 30, two bars", "Washing: maximum temperature 30 °C, very mild process"),
@@ -202,32 +347,86 @@ CARE: dict[str, list[tuple[str, str]]] = {
         ("Crossed square with circle", "Do not tumble dry"),
         ("Square with vertical line", "Line drying"),
         ("Iron, one dot", "Iron at a maximum sole-plate temperature of 110 °C without steam"),
-        ("Circle P, one bar", "Professional dry cleaning in tetrachloroethene and all solvents listed for symbol F, mild process"),
+        (
+            "Circle P, one bar",
+            "Professional dry cleaning in tetrachloroethene and all solvents listed for symbol F, mild process",
+        ),
     ],
 }
 
 # Fashion colour names (sRGB hex) used to name measured colours and to read colour words.
 NAMED_COLOURS: dict[str, str] = {
-    "black": "#111111", "jet black": "#0a0a0a", "charcoal": "#36393d", "graphite": "#4b4e53",
-    "grey": "#8c8f93", "gray": "#8c8f93", "heather grey": "#b4b5b8", "light grey": "#cfd0d2",
-    "silver": "#c0c2c5", "white": "#f7f7f5", "optic white": "#fbfbfb", "off white": "#efebe2",
-    "ivory": "#f2ecd9", "cream": "#f1e6cf", "ecru": "#e4d8bf", "stone": "#cfc4ad",
-    "sand": "#d6c3a0", "beige": "#d9c6a5", "camel": "#b58a5a", "khaki": "#b3a57c",
-    "tan": "#c19a6b", "brown": "#6b4a33", "chocolate": "#4a2f23", "rust": "#a4482a",
-    "terracotta": "#c0654a", "orange": "#e8731c", "coral": "#f0776a", "peach": "#f6b99b",
-    "red": "#c4161c", "cherry": "#a3122a", "burgundy": "#6d1a2c", "wine": "#5e1a2e",
-    "pink": "#f2a6bf", "blush": "#eac3c0", "light pink": "#f5cdd6", "fuchsia": "#d6267d",
-    "magenta": "#c2185b", "lilac": "#c1a7d6", "lavender": "#b9a7e0", "purple": "#6a2c91",
-    "plum": "#5b2a4f", "navy": "#1c2541", "midnight navy": "#141b2d", "indigo": "#2e3a6b",
-    "royal blue": "#2350b5", "cobalt": "#1f4fc4", "blue": "#2f62c9", "denim blue": "#4a6a93",
-    "sky blue": "#8fc1e6", "light blue": "#a9cbe8", "powder blue": "#b9d3ea", "teal": "#1f7a7a",
-    "turquoise": "#2ab3b1", "mint": "#a8dcc0", "sage": "#a3b09a", "olive": "#6b6b3a",
-    "khaki green": "#6e6b45", "forest green": "#2c5234", "bottle green": "#1f4a35",
-    "emerald": "#16845a", "green": "#2e8b57", "kelly green": "#1d9a4e", "lime": "#b5d334",
-    "yellow": "#f2cd2e", "mustard": "#d4a22b", "lemon": "#f5e56b", "gold": "#c8a24a",
+    "black": "#111111",
+    "jet black": "#0a0a0a",
+    "charcoal": "#36393d",
+    "graphite": "#4b4e53",
+    "grey": "#8c8f93",
+    "gray": "#8c8f93",
+    "heather grey": "#b4b5b8",
+    "light grey": "#cfd0d2",
+    "silver": "#c0c2c5",
+    "white": "#f7f7f5",
+    "optic white": "#fbfbfb",
+    "off white": "#efebe2",
+    "ivory": "#f2ecd9",
+    "cream": "#f1e6cf",
+    "ecru": "#e4d8bf",
+    "stone": "#cfc4ad",
+    "sand": "#d6c3a0",
+    "beige": "#d9c6a5",
+    "camel": "#b58a5a",
+    "khaki": "#b3a57c",
+    "tan": "#c19a6b",
+    "brown": "#6b4a33",
+    "chocolate": "#4a2f23",
+    "rust": "#a4482a",
+    "terracotta": "#c0654a",
+    "orange": "#e8731c",
+    "coral": "#f0776a",
+    "peach": "#f6b99b",
+    "red": "#c4161c",
+    "cherry": "#a3122a",
+    "burgundy": "#6d1a2c",
+    "wine": "#5e1a2e",
+    "pink": "#f2a6bf",
+    "blush": "#eac3c0",
+    "light pink": "#f5cdd6",
+    "fuchsia": "#d6267d",
+    "magenta": "#c2185b",
+    "lilac": "#c1a7d6",
+    "lavender": "#b9a7e0",
+    "purple": "#6a2c91",
+    "plum": "#5b2a4f",
+    "navy": "#1c2541",
+    "midnight navy": "#141b2d",
+    "indigo": "#2e3a6b",
+    "royal blue": "#2350b5",
+    "cobalt": "#1f4fc4",
+    "blue": "#2f62c9",
+    "denim blue": "#4a6a93",
+    "sky blue": "#8fc1e6",
+    "light blue": "#a9cbe8",
+    "powder blue": "#b9d3ea",
+    "teal": "#1f7a7a",
+    "turquoise": "#2ab3b1",
+    "mint": "#a8dcc0",
+    "sage": "#a3b09a",
+    "olive": "#6b6b3a",
+    "khaki green": "#6e6b45",
+    "forest green": "#2c5234",
+    "bottle green": "#1f4a35",
+    "emerald": "#16845a",
+    "green": "#2e8b57",
+    "kelly green": "#1d9a4e",
+    "lime": "#b5d334",
+    "yellow": "#f2cd2e",
+    "mustard": "#d4a22b",
+    "lemon": "#f5e56b",
+    "gold": "#c8a24a",
 }
-_NAMED_RGB = np.array([[int(h[i:i + 2], 16) for i in (1, 3, 5)] for h in NAMED_COLOURS.values()],
-                      np.uint8)
+_NAMED_RGB = np.array(
+    [[int(h[i : i + 2], 16) for i in (1, 3, 5)] for h in NAMED_COLOURS.values()], np.uint8
+)
 _NAMED_KEYS = list(NAMED_COLOURS)
 
 
@@ -312,8 +511,18 @@ BOM: dict[str, list[tuple[str, str, str, str]]] = {
         ("Neck tape", "Cotton twill tape 1 cm, self colour", "Back neck, shoulder seams", "0.5 m"),
     ],
     "shirt": [
-        ("Interlining", "Fusible woven interlining 90 g/m², white", "Collar, stand, cuffs, placket", "0.3 m"),
-        ("Buttons", "14 L (9 mm) 4-hole polyester, colour matched", "Placket x7, cuffs x2, spare x1", "10 pcs"),
+        (
+            "Interlining",
+            "Fusible woven interlining 90 g/m², white",
+            "Collar, stand, cuffs, placket",
+            "0.3 m",
+        ),
+        (
+            "Buttons",
+            "14 L (9 mm) 4-hole polyester, colour matched",
+            "Placket x7, cuffs x2, spare x1",
+            "10 pcs",
+        ),
         ("Collar stays", "Removable polycarbonate stays 55 mm", "Collar points", "2 pcs"),
     ],
     "dress": [
@@ -340,8 +549,14 @@ BOM: dict[str, list[tuple[str, str, str, str]]] = {
         ("Sleeve buttons", "24 L (15 mm) 4-hole horn-effect", "Sleeve vents x4 each", "8 pcs"),
     ],
 }
-CONSUMPTION = {"top": "0.8 m", "shirt": "1.6 m", "dress": "2.2 m", "skirt": "1.0 m",
-               "trousers": "1.3 m", "jacket": "1.7 m"}  # at 150 cm cuttable width, size M
+CONSUMPTION = {
+    "top": "0.8 m",
+    "shirt": "1.6 m",
+    "dress": "2.2 m",
+    "skirt": "1.0 m",
+    "trousers": "1.3 m",
+    "jacket": "1.7 m",
+}  # at 150 cm cuttable width, size M
 
 # (operation, seam, stitch type ISO 4915, SPI, seam allowance)
 CONSTRUCTION: dict[str, list[tuple[str, str, str, str, str]]] = {
@@ -349,20 +564,44 @@ CONSTRUCTION: dict[str, list[tuple[str, str, str, str, str]]] = {
         ("Shoulder seams", "Superimposed, taped", "514 four-thread overlock", "12", "1.0 cm"),
         ("Side seams and sleeve seams", "Superimposed", "514 four-thread overlock", "12", "1.0 cm"),
         ("Sleeve / armhole attach", "Superimposed", "514 four-thread overlock", "12", "1.0 cm"),
-        ("Neckband attach and topstitch", "Bound, 2 cm rib", "514 + 406 coverstitch", "12", "0.6 cm"),
-        ("Body hem", "Single turn, 2.5 cm", "406 twin-needle coverstitch, 6.4 mm gauge", "12", "2.5 cm"),
+        (
+            "Neckband attach and topstitch",
+            "Bound, 2 cm rib",
+            "514 + 406 coverstitch",
+            "12",
+            "0.6 cm",
+        ),
+        (
+            "Body hem",
+            "Single turn, 2.5 cm",
+            "406 twin-needle coverstitch, 6.4 mm gauge",
+            "12",
+            "2.5 cm",
+        ),
         ("Sleeve hems", "Single turn, 2 cm", "406 twin-needle coverstitch", "12", "2.0 cm"),
     ],
     "shirt": [
         ("Side and sleeve seams", "Flat-felled", "301 lockstitch, two rows", "14", "1.0 cm"),
         ("Yoke", "Enclosed (burrito method)", "301 lockstitch, edgestitch 1.5 mm", "14", "1.0 cm"),
-        ("Collar, stand and cuffs", "Turned, fused", "301 lockstitch, edgestitch 1.5 mm", "16", "0.6 cm"),
+        (
+            "Collar, stand and cuffs",
+            "Turned, fused",
+            "301 lockstitch, edgestitch 1.5 mm",
+            "16",
+            "0.6 cm",
+        ),
         ("Front placket", "Folded, 3.5 cm", "301 lockstitch, edgestitch both sides", "14", "—"),
         ("Hem", "Narrow double turn, 0.6 cm", "301 lockstitch", "14", "1.2 cm"),
         ("Buttonholes", "Straight, 15 mm", "304 zigzag buttonhole", "—", "—"),
     ],
     "woven": [
-        ("Body seams", "Superimposed, pressed open", "301 lockstitch, edges 504 three-thread overlock", "12", "1.5 cm"),
+        (
+            "Body seams",
+            "Superimposed, pressed open",
+            "301 lockstitch, edges 504 three-thread overlock",
+            "12",
+            "1.5 cm",
+        ),
         ("Darts", "Stitched to a point, pressed to centre", "301 lockstitch", "12", "—"),
         ("Neckline and armholes", "Faced, understitched", "301 lockstitch", "12", "1.0 cm"),
         ("Invisible zip", "Set in", "301 lockstitch, invisible-zip foot", "12", "1.5 cm"),
@@ -370,23 +609,53 @@ CONSTRUCTION: dict[str, list[tuple[str, str, str, str, str]]] = {
     ],
     "trousers": [
         ("Inseam", "Superimposed", "516 five-thread safety stitch", "12", "1.0 cm"),
-        ("Outseam", "Superimposed, pressed open", "301 lockstitch, edges 504 overlock", "12", "1.5 cm"),
-        ("Seat seam", "Superimposed", "401 chainstitch, two needles", "12", "1.5 cm; 3 cm at centre back waist"),
+        (
+            "Outseam",
+            "Superimposed, pressed open",
+            "301 lockstitch, edges 504 overlock",
+            "12",
+            "1.5 cm",
+        ),
+        (
+            "Seat seam",
+            "Superimposed",
+            "401 chainstitch, two needles",
+            "12",
+            "1.5 cm; 3 cm at centre back waist",
+        ),
         ("Fly", "Shield and facing", "301 J-stitch topstitch", "10", "1.0 cm"),
-        ("Waistband and belt loops", "Folded band; loops bartacked", "301 lockstitch; 304 bartack, 42 stitches", "10", "1.0 cm"),
+        (
+            "Waistband and belt loops",
+            "Folded band; loops bartacked",
+            "301 lockstitch; 304 bartack, 42 stitches",
+            "10",
+            "1.0 cm",
+        ),
         ("Hem", "Single turn, overlocked edge", "103 blindstitch", "5", "4.0 cm"),
     ],
     "jacket": [
         ("Shell seams", "Superimposed, pressed open", "301 lockstitch", "12", "1.5 cm"),
         ("Lining", "Bagged, 1 cm ease pleat at centre back", "301 lockstitch", "12", "1.0 cm"),
-        ("Lapels and front edge", "Turned, fused, pick-stitched 5 mm", "301 + 209 hand-effect pick stitch", "12", "1.0 cm"),
+        (
+            "Lapels and front edge",
+            "Turned, fused, pick-stitched 5 mm",
+            "301 + 209 hand-effect pick stitch",
+            "12",
+            "1.0 cm",
+        ),
         ("Sleeve head", "Set in with sleeve-head roll", "301 lockstitch", "12", "1.0 cm"),
         ("Hems, body and sleeves", "Fused, bagged to lining", "301 lockstitch", "12", "4.0 cm"),
         ("Buttonholes", "Keyhole with gimp, 22 mm", "304 keyhole buttonhole", "—", "—"),
     ],
     "denim": [
         ("Inseam", "Flat-felled", "401 two-needle chainstitch", "8", "1.0 cm"),
-        ("Outseam", "Superimposed, topstitched", "516 safety stitch + 301 topstitch", "8", "1.0 cm"),
+        (
+            "Outseam",
+            "Superimposed, topstitched",
+            "516 safety stitch + 301 topstitch",
+            "8",
+            "1.0 cm",
+        ),
         ("Seat seam and yoke", "Flat-felled", "401 two-needle chainstitch", "8", "1.0 cm"),
         ("Fly", "J-stitch, bartacked", "301 topstitch; 304 bartack", "8", "1.0 cm"),
         ("Waistband", "Folded band", "401 chainstitch, waistband attacher", "8", "1.0 cm"),
@@ -394,13 +663,55 @@ CONSTRUCTION: dict[str, list[tuple[str, str, str, str, str]]] = {
     ],
 }
 
-FIT_WORDS = ("oversized", "relaxed", "boxy", "slim", "regular", "loose", "fitted", "straight",
-             "wide-leg", "wide leg", "tapered", "skinny", "a-line", "bodycon", "flared")
-NECK_WORDS = ("crew neck", "crew-neck", "v-neck", "v neck", "scoop neck", "boat neck",
-              "turtleneck", "mock neck", "square neck", "sweetheart", "halter", "collar",
-              "cowl", "off-shoulder", "off the shoulder", "notch lapel", "shawl collar")
-SLEEVE_WORDS = ("sleeveless", "short sleeve", "short-sleeve", "long sleeve", "long-sleeve",
-                "3/4 sleeve", "cap sleeve", "puff sleeve", "raglan", "strappy", "spaghetti strap")
+FIT_WORDS = (
+    "oversized",
+    "relaxed",
+    "boxy",
+    "slim",
+    "regular",
+    "loose",
+    "fitted",
+    "straight",
+    "wide-leg",
+    "wide leg",
+    "tapered",
+    "skinny",
+    "a-line",
+    "bodycon",
+    "flared",
+)
+NECK_WORDS = (
+    "crew neck",
+    "crew-neck",
+    "v-neck",
+    "v neck",
+    "scoop neck",
+    "boat neck",
+    "turtleneck",
+    "mock neck",
+    "square neck",
+    "sweetheart",
+    "halter",
+    "collar",
+    "cowl",
+    "off-shoulder",
+    "off the shoulder",
+    "notch lapel",
+    "shawl collar",
+)
+SLEEVE_WORDS = (
+    "sleeveless",
+    "short sleeve",
+    "short-sleeve",
+    "long sleeve",
+    "long-sleeve",
+    "3/4 sleeve",
+    "cap sleeve",
+    "puff sleeve",
+    "raglan",
+    "strappy",
+    "spaghetti strap",
+)
 
 
 # --- analysis ---------------------------------------------------------------------------------
@@ -510,7 +821,7 @@ def colours_from_text(text: str) -> list[Colourway]:
 
 def colour_name(hex_or_rgb: str | np.ndarray) -> str:
     if isinstance(hex_or_rgb, str):
-        rgb = np.array([int(hex_or_rgb.lstrip("#")[i:i + 2], 16) for i in (0, 2, 4)], np.uint8)
+        rgb = np.array([int(hex_or_rgb.lstrip("#")[i : i + 2], 16) for i in (0, 2, 4)], np.uint8)
     else:
         rgb = np.asarray(hex_or_rgb, np.uint8)
     d = delta_e2000(np.repeat(rgb[None], len(_NAMED_RGB), 0), _NAMED_RGB)
@@ -523,8 +834,11 @@ def garment_mask_small(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
     h, w = rgb.shape[:2]
     s = min(1.0, WORK_SIDE / max(h, w))
-    small = rgb if s >= 1 else cv2.resize(rgb, (round(w * s), round(h * s)),
-                                          interpolation=cv2.INTER_AREA)
+    small = (
+        rgb
+        if s >= 1
+        else cv2.resize(rgb, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
+    )
     mask = garment_mod.product_mask(small) > 0.5
     if mask.sum() < 0.01 * mask.size:
         raise EngineError(
@@ -535,8 +849,9 @@ def garment_mask_small(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return small, mask
 
 
-def dominant_colours(rgb: np.ndarray, mask: np.ndarray, k: int = 5,
-                     min_share: float = 0.07) -> list[Colourway]:
+def dominant_colours(
+    rgb: np.ndarray, mask: np.ndarray, k: int = 5, min_share: float = 0.07
+) -> list[Colourway]:
     """The garment's main colours, largest first: k-means in OKLab inside the mask; each
     cluster's colour is the median of its pixels, named after the nearest NAMED_COLOURS."""
     px = rgb[mask]
@@ -581,7 +896,8 @@ def analyse(description: str, rgb: np.ndarray | None) -> Analysis:
         named = colours_from_text(text)
         measured = {c.hex for c in colours}
         # Colours the designer names become further colourways after the measured one.
-        colours += [c for c in named if c.hex not in measured]
+        names = {c.name for c in colours}
+        colours += [c for c in named if c.hex not in measured and c.name not in names]
         if named:
             csource += "; further colourways from the description"
     else:
@@ -590,24 +906,45 @@ def analyse(description: str, rgb: np.ndarray | None) -> Analysis:
         colours, csource = [Colourway("Black", NAMED_COLOURS["black"])], "default"
     details = {
         "Fit": (_find(low, FIT_WORDS) or "regular").title(),
-        "Neckline / collar": (_find(low, NECK_WORDS) or {
-            "top": "crew neck", "shirt": "collar", "dress": "scoop neck", "jacket": "notch lapel"
-        }.get(kind, "—")).title(),
-        "Sleeves": (_find(low, SLEEVE_WORDS) or {
-            "top": "short sleeve", "shirt": "long sleeve", "dress": "sleeveless",
-            "jacket": "long sleeve"}.get(kind, "—")).title(),
+        "Neckline / collar": (
+            _find(low, NECK_WORDS)
+            or {
+                "top": "crew neck",
+                "shirt": "collar",
+                "dress": "scoop neck",
+                "jacket": "notch lapel",
+            }.get(kind, "—")
+        ).title(),
+        "Sleeves": (
+            _find(low, SLEEVE_WORDS)
+            or {
+                "top": "short sleeve",
+                "shirt": "long sleeve",
+                "dress": "sleeveless",
+                "jacket": "long sleeve",
+            }.get(kind, "—")
+        ).title(),
     }
     words = [w for w in re.findall(r"[A-Za-z][A-Za-z\-']+", text)][:7]
     name_bits = [details["Fit"]] if details["Fit"] != "Regular" else []
     if details["Neckline / collar"] not in ("—", "Collar"):
         name_bits.append(details["Neckline / collar"])
-    name_bits.append({"top": "T-Shirt", "shirt": "Shirt", "dress": "Dress", "skirt": "Skirt",
-                      "trousers": "Trousers", "jacket": "Jacket"}[kind])
+    name_bits.append(
+        {
+            "top": "T-Shirt",
+            "shirt": "Shirt",
+            "dress": "Dress",
+            "skirt": "Skirt",
+            "trousers": "Trousers",
+            "jacket": "Jacket",
+        }[kind]
+    )
     style_name = " ".join(name_bits) if len(name_bits) > 1 else " ".join(words[:4]).title()
     style_name = style_name or TYPE_LABEL[kind]
     number = f"ATL-{TYPE_CODE[kind]}-{zlib.crc32(text.encode()) % 10000:04d}"
-    return Analysis(text, kind, source, spec, composition, gsm, colours, csource, style_name,
-                    number, details)
+    return Analysis(
+        text, kind, source, spec, composition, gsm, colours, csource, style_name, number, details
+    )
 
 
 # --- step 1: markdown ---------------------------------------------------------------------------
@@ -623,9 +960,14 @@ def _fmt(v: float) -> str:
 
 def bom_rows(a: Analysis) -> list[tuple[str, str, str, str]]:
     low = a.description.lower()
-    rows = [("Main fabric", f"{a.fabric.name}, {a.composition}, {a.gsm} g/m², 150 cm cuttable",
-             "Body" + (", sleeves" if a.garment_type in ("top", "shirt", "jacket") else ""),
-             CONSUMPTION[a.garment_type])]
+    rows = [
+        (
+            "Main fabric",
+            f"{a.fabric.name}, {a.composition}, {a.gsm} g/m², 150 cm cuttable",
+            "Body" + (", sleeves" if a.garment_type in ("top", "shirt", "jacket") else ""),
+            CONSUMPTION[a.garment_type],
+        )
+    ]
     rows += BOM[a.garment_type]
     have = " ".join(r[0].lower() + " " + r[1].lower() for r in rows)
     if re.search(r"\bzip|zipper", low) and "zip" not in have:
@@ -633,22 +975,53 @@ def bom_rows(a: Analysis) -> list[tuple[str, str, str, str]]:
     if re.search(r"pocket", low) and "pocketing" not in have:
         rows.append(("Pocketing", "100% Cotton pocketing 110 g/m²", "Pocket bags", "0.2 m"))
     if re.search(r"drawstring|drawcord|hood", low):
-        rows.append(("Drawcord", "Flat drawcord 10 mm, metal-tipped aglets", "Hood / waist", "1.4 m"))
+        rows.append(
+            ("Drawcord", "Flat drawcord 10 mm, metal-tipped aglets", "Hood / waist", "1.4 m")
+        )
         rows.append(("Eyelets", "Metal eyelets 8 mm, antique brass", "Drawcord exits", "2 pcs"))
     if re.search(r"print|graphic", low):
-        rows.append(("Print", "Water-based screen print, max 6 colours, artwork per colourway", "As artwork", "1 pc"))
+        rows.append(
+            (
+                "Print",
+                "Water-based screen print, max 6 colours, artwork per colourway",
+                "As artwork",
+                "1 pc",
+            )
+        )
     if re.search(r"embroider", low):
-        rows.append(("Embroidery", "Polyester embroidery thread 120D/2, artwork per colourway", "As artwork", "1 pc"))
+        rows.append(
+            (
+                "Embroidery",
+                "Polyester embroidery thread 120D/2, artwork per colourway",
+                "As artwork",
+                "1 pc",
+            )
+        )
     if re.search(r"elastic", low):
         rows.append(("Elastic", "Knitted elastic 30 mm", "Waist", "0.8 m"))
     if re.search(r"button", low) and "button" not in have:
         rows.append(("Buttons", "18 L (11.5 mm) 4-hole, colour matched", "As designed", "6 pcs"))
     rows += [
-        ("Sewing thread", "Polyester core-spun Tex 27 (ticket 120), colour matched", "All seams", "1 cone / 25 pcs"),
+        (
+            "Sewing thread",
+            "Polyester core-spun Tex 27 (ticket 120), colour matched",
+            "All seams",
+            "1 cone / 25 pcs",
+        ),
         ("Main label", "Woven damask label 50 x 20 mm", "Centre back neck / waistband", "1 pc"),
         ("Size label", "Woven size label 15 x 15 mm", "Beside main label", "1 pc"),
-        ("Care label", "Printed satin label, composition and ISO 3758 care", "Left side seam, 10 cm above hem", "1 pc"),
-        ("Hangtag", "FSC card 350 g/m², with string and barcode sticker", "Through main label", "1 set"),
+        (
+            "Care label",
+            "Printed satin label, composition and ISO 3758 care",
+            "Left side seam, 10 cm above hem",
+            "1 pc",
+        ),
+        (
+            "Hangtag",
+            "FSC card 350 g/m², with string and barcode sticker",
+            "Through main label",
+            "1 set",
+        ),
         ("Polybag", "Recycled LDPE polybag with suffocation warning", "Packing", "1 pc"),
     ]
     return rows
@@ -675,54 +1048,87 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
 def render_markdown(a: Analysis) -> str:
     L: list[str] = [f"# Tech Pack — {a.style_name}", ""]
     L += [f"## {SECTION_TITLES[0]}", ""]
-    L += _table(["Field", "Value"], [
-        ["Style name", a.style_name],
-        ["Style number", a.style_number],
-        ["Garment type", TYPE_LABEL[a.garment_type]],
-        ["Recognised from", a.type_source],
-        *[[k, v] for k, v in a.details.items()],
-        ["Base size", "M (sample size)"],
-        ["Size range", "XS–XL"],
-    ])
+    L += _table(
+        ["Field", "Value"],
+        [
+            ["Style name", a.style_name],
+            ["Style number", a.style_number],
+            ["Garment type", TYPE_LABEL[a.garment_type]],
+            ["Recognised from", a.type_source],
+            *[[k, v] for k, v in a.details.items()],
+            ["Base size", "M (sample size)"],
+            ["Size range", "XS–XL"],
+        ],
+    )
     L += ["", f"**Designer's description:** {a.description}", ""]
     L += [f"## {SECTION_TITLES[1]}", ""]
-    L += _table(["Field", "Value"], [
-        ["Fabric", a.fabric.name],
-        ["Composition", a.composition],
-        ["Weight", f"{a.gsm} g/m² (±5%)"],
-        ["Structure", a.fabric.structure.title()],
-        ["Cuttable width", "150 cm"],
-        ["Shrinkage tolerance", "±3% length and width after 3 washes (ISO 6330)"],
-    ])
+    L += _table(
+        ["Field", "Value"],
+        [
+            ["Fabric", a.fabric.name],
+            ["Composition", a.composition],
+            ["Weight", f"{a.gsm} g/m² (±5%)"],
+            ["Structure", a.fabric.structure.title()],
+            ["Cuttable width", "150 cm"],
+            ["Shrinkage tolerance", "±3% length and width after 3 washes (ISO 6330)"],
+        ],
+    )
     L += ["", f"## {SECTION_TITLES[2]}", ""]
-    L += _table(["Component", "Description", "Placement", "Quantity"],
-                [list(r) for r in bom_rows(a)])
+    L += _table(
+        ["Component", "Description", "Placement", "Quantity"], [list(r) for r in bom_rows(a)]
+    )
     L += ["", f"## {SECTION_TITLES[3]}", ""]
-    L += _table(["Operation", "Seam", "Stitch (ISO 4915)", "SPI", "Seam allowance"],
-                [list(r) for r in CONSTRUCTION[construction_key(a)]])
-    L += ["", "Thread tension balanced; backtack 1 cm at seam ends; all raw edges finished; "
-          "press seams as stated.", ""]
+    L += _table(
+        ["Operation", "Seam", "Stitch (ISO 4915)", "SPI", "Seam allowance"],
+        [list(r) for r in CONSTRUCTION[construction_key(a)]],
+    )
+    L += [
+        "",
+        "Thread tension balanced; backtack 1 cm at seam ends; all raw edges finished; "
+        "press seams as stated.",
+        "",
+    ]
     L += [f"## {SECTION_TITLES[4]}", ""]
     L += [f"Colours {a.colour_source}.", ""]
     rows = []
     for i, c in enumerate(a.colours, 1):
         share = f"{c.share * 100:.0f}%" if c.share is not None else "—"
-        role = "Main (body)" if i == 1 else ("Secondary / print" if c.share is not None else "Alternative colourway")
+        role = (
+            "Main (body)"
+            if i == 1
+            else ("Secondary / print" if c.share is not None else "Alternative colourway")
+        )
         rows.append([f"CW{i:02d}", c.name, c.hex.upper(), role, share])
     L += _table(["Code", "Colour", "Hex", "Role", "Share of garment"], rows)
-    L += ["", "Lab dips to be approved under D65 and TL84 before bulk; ΔE2000 ≤ 1.0 to standard.", ""]
+    L += [
+        "",
+        "Lab dips to be approved under D65 and TL84 before bulk; ΔE2000 ≤ 1.0 to standard.",
+        "",
+    ]
     L += [f"## {SECTION_TITLES[5]}", ""]
-    L += _table(["POM", "Description", *SIZES, "Tol ±"],
-                [[p.code, p.name, *(_fmt(v) for v in graded(p)), _fmt(p.tolerance)]
-                 for p in POMS[a.garment_type]])
-    L += ["", "Measured flat, garment buttoned/zipped, in cm. Grade rule: even grade per size "
-          "step from the size M sample.", ""]
+    L += _table(
+        ["POM", "Description", *SIZES, "Tol ±"],
+        [
+            [p.code, p.name, *(_fmt(v) for v in graded(p)), _fmt(p.tolerance)]
+            for p in POMS[a.garment_type]
+        ],
+    )
+    L += [
+        "",
+        "Measured flat, garment buttoned/zipped, in cm. Grade rule: even grade per size "
+        "step from the size M sample.",
+        "",
+    ]
     L += [f"## {SECTION_TITLES[6]}", ""]
-    L += ["- Main label: centre back neck (waistband for bottoms), stitched on all four sides.",
-          "- Size label: beside the main label.",
-          f"- Care label: left side seam, 10 cm above hem; composition: {a.composition} "
-          "(EU 1007/2011 fibre names); country of origin; RN/style number.",
-          "", "Care instructions (ISO 3758):", ""]
+    L += [
+        "- Main label: centre back neck (waistband for bottoms), stitched on all four sides.",
+        "- Size label: beside the main label.",
+        f"- Care label: left side seam, 10 cm above hem; composition: {a.composition} "
+        "(EU 1007/2011 fibre names); country of origin; RN/style number.",
+        "",
+        "Care instructions (ISO 3758):",
+        "",
+    ]
     L += _table(["Symbol", "Instruction"], [list(r) for r in CARE[a.fabric.care]])
     L += [""]
     return "\n".join(L)
@@ -743,10 +1149,14 @@ def describe(params: dict[str, Any], progress: Progress | None = None) -> str:
     """Step 1 at array level: the tech pack markdown."""
     description = params.get("description")
     if not isinstance(description, str) or not description.strip():
-        raise EngineError("description_required", "Please enter a text description before proceeding.")
+        raise EngineError(
+            "description_required", "Please enter a text description before proceeding."
+        )
     if len(description) > MAX_DESCRIPTION:
-        raise EngineError("description_too_long",
-                          f"The description is {len(description)} characters; the limit is {MAX_DESCRIPTION}.")
+        raise EngineError(
+            "description_too_long",
+            f"The description is {len(description)} characters; the limit is {MAX_DESCRIPTION}.",
+        )
     rgb = _image_param(params)
     if progress:
         progress(20)
@@ -834,8 +1244,9 @@ def parse_pack(md: str) -> Pack:
         pom_header, pom_rows = pom[0], pom[1:]
     else:
         pom_header = ["POM", "Description", *SIZES, "Tol ±"]
-        pom_rows = [[p.code, p.name, *(_fmt(v) for v in graded(p)), _fmt(p.tolerance)]
-                    for p in POMS[kind]]
+        pom_rows = [
+            [p.code, p.name, *(_fmt(v) for v in graded(p)), _fmt(p.tolerance)] for p in POMS[kind]
+        ]
     bom = _rows(_section(secs, "bill of materials", "trims"))
     if len(bom) >= 2:
         bom = bom[1:]
@@ -870,15 +1281,31 @@ def _fit_text(draw: ImageDraw.ImageDraw, text: str, font: Any, width: int) -> st
     return text.rstrip() + "…"
 
 
-def _draw_table(draw: ImageDraw.ImageDraw, x: int, y: int, widths: list[int],
-                header: list[str], rows: list[list[str]], *, row_h: int, font: Any,
-                bold: Any, max_rows: int, align_right_from: int = 99) -> int:
+def _draw_table(
+    draw: ImageDraw.ImageDraw,
+    x: int,
+    y: int,
+    widths: list[int],
+    header: list[str],
+    rows: list[list[str]],
+    *,
+    row_h: int,
+    font: Any,
+    bold: Any,
+    max_rows: int,
+    align_right_from: int = 99,
+) -> int:
     total = sum(widths)
     draw.rectangle([x, y, x + total, y + row_h], fill=(28, 28, 28))
     cx = x
     for w, h_text in zip(widths, header):
-        draw.text((cx + 8, y + row_h // 2), _fit_text(draw, h_text, bold, w - 12), font=bold,
-                  fill="white", anchor="lm")
+        draw.text(
+            (cx + 8, y + row_h // 2),
+            _fit_text(draw, h_text, bold, w - 12),
+            font=bold,
+            fill="white",
+            anchor="lm",
+        )
         cx += w
     y += row_h
     shown = rows[:max_rows]
@@ -889,16 +1316,21 @@ def _draw_table(draw: ImageDraw.ImageDraw, x: int, y: int, widths: list[int],
         for j, (w, cell) in enumerate(zip(widths, r + [""] * (len(widths) - len(r)))):
             t = _fit_text(draw, cell, font, w - 12)
             if j >= align_right_from:
-                draw.text((cx + w - 8, y + row_h // 2), t, font=font, fill=(20, 20, 20),
-                          anchor="rm")
+                draw.text(
+                    (cx + w - 8, y + row_h // 2), t, font=font, fill=(20, 20, 20), anchor="rm"
+                )
             else:
                 draw.text((cx + 8, y + row_h // 2), t, font=font, fill=(20, 20, 20), anchor="lm")
             cx += w
         y += row_h
     draw.rectangle([x, y - row_h * (len(shown) + 1), x + total, y], outline=(28, 28, 28), width=1)
     if len(rows) > max_rows:
-        draw.text((x, y + 6), f"+ {len(rows) - max_rows} more rows in the written tech pack",
-                  font=font, fill=(90, 90, 90))
+        draw.text(
+            (x, y + 6),
+            f"+ {len(rows) - max_rows} more rows in the written tech pack",
+            font=font,
+            fill=(90, 90, 90),
+        )
         y += row_h
     return y
 
@@ -910,24 +1342,40 @@ def render_sheet(pack: Pack, rgb: np.ndarray | None) -> np.ndarray:
     f_title, f_h, f_b, f_s = _font(40), _font(22), _font(17), _font(15)
     # Header band.
     d.rectangle([0, 0, W, 96], fill=(20, 20, 20))
-    d.text((40, 48), _fit_text(d, pack.style_name, f_title, 1000), font=f_title, fill="white",
-           anchor="lm")
+    d.text(
+        (40, 48),
+        _fit_text(d, pack.style_name, f_title, 1000),
+        font=f_title,
+        fill="white",
+        anchor="lm",
+    )
     meta = f"{pack.style_number}   ·   {TYPE_LABEL.get(pack.garment_type, pack.garment_type)}   ·   Sizes XS-XL (sample M)"
     d.text((W - 40, 36), meta, font=f_b, fill=(220, 220, 220), anchor="rm")
-    d.text((W - 40, 64), "TECH PACK · ATELIER TECH PACK LAB · MEASUREMENTS IN CM", font=f_s,
-           fill=(160, 160, 160), anchor="rm")
+    d.text(
+        (W - 40, 64),
+        "TECH PACK · ATELIER TECH PACK LAB · MEASUREMENTS IN CM",
+        font=f_s,
+        fill=(160, 160, 160),
+        anchor="rm",
+    )
     # Flats.
     fw, fh = 420, 560
     flats = []
     if rgb is not None:
         _, mask = garment_mask_small(rgb)
         for view in ("front", "back"):
-            flats.append(flatdraw.flat_from_mask(mask, view=view, garment_type=pack.garment_type,
-                                                 size=(fw, fh), margin=0.05).rgb)
+            flats.append(
+                flatdraw.flat_from_mask(
+                    mask, view=view, garment_type=pack.garment_type, size=(fw, fh), margin=0.05
+                ).rgb
+            )
     else:
         for view in ("front", "back"):
-            flats.append(flatdraw.flat_from_template(pack.garment_type, view=view,
-                                                     size=(fw, fh), margin=0.05).rgb)
+            flats.append(
+                flatdraw.flat_from_template(
+                    pack.garment_type, view=view, size=(fw, fh), margin=0.05
+                ).rgb
+            )
     for i, (flat, label) in enumerate(zip(flats, ("FRONT", "BACK"))):
         x0, y0 = 40 + i * (fw + 30), 130
         im.paste(Image.fromarray(flat), (x0, y0))
@@ -938,7 +1386,7 @@ def render_sheet(pack: Pack, rgb: np.ndarray | None) -> np.ndarray:
     d.text((40, sy), "COLOURWAYS", font=f_h, fill=(20, 20, 20))
     for i, c in enumerate(pack.colours[:6]):
         x0 = 40 + i * 145
-        rgbc = tuple(int(c.hex[k:k + 2], 16) for k in (1, 3, 5))
+        rgbc = tuple(int(c.hex[k : k + 2], 16) for k in (1, 3, 5))
         d.rectangle([x0, sy + 36, x0 + 125, sy + 136], fill=rgbc, outline=(120, 120, 120))
         d.text((x0, sy + 144), f"CW{i + 1:02d}", font=f_s, fill=(90, 90, 90))
         d.text((x0, sy + 162), _fit_text(d, c.name, f_s, 135), font=f_s, fill=(20, 20, 20))
@@ -951,15 +1399,36 @@ def render_sheet(pack: Pack, rgb: np.ndarray | None) -> np.ndarray:
     n_sizes = max(0, len(pack.pom_header) - 3)
     widths = [60, 430] + [66] * n_sizes + [70]
     widths[1] = 920 - 60 - 66 * n_sizes - 70
-    y = _draw_table(d, tx, 152, widths, pack.pom_header, pack.pom_rows, row_h=30, font=f_b,
-                    bold=f_b, max_rows=11, align_right_from=2)
+    y = _draw_table(
+        d,
+        tx,
+        152,
+        widths,
+        pack.pom_header,
+        pack.pom_rows,
+        row_h=30,
+        font=f_b,
+        bold=f_b,
+        max_rows=11,
+        align_right_from=2,
+    )
     y += 26
     d.text((tx, y), "MATERIALS / BILL OF MATERIALS", font=f_h, fill=(20, 20, 20))
     bom_w = [190, 420, 200, 110]
     rows = [r[:4] for r in pack.bom_rows]
     max_rows = max(3, (H - 40 - (y + 32)) // 28 - 2)
-    _draw_table(d, tx, y + 32, bom_w, ["Component", "Description", "Placement", "Qty"], rows,
-                row_h=28, font=f_s, bold=f_s, max_rows=max_rows)
+    _draw_table(
+        d,
+        tx,
+        y + 32,
+        bom_w,
+        ["Component", "Description", "Placement", "Qty"],
+        rows,
+        row_h=28,
+        font=f_s,
+        bold=f_s,
+        max_rows=max_rows,
+    )
     d.line([(930, 120), (930, H - 30)], fill=(220, 220, 220), width=1)
     return np.asarray(im)
 
@@ -967,9 +1436,13 @@ def render_sheet(pack: Pack, rgb: np.ndarray | None) -> np.ndarray:
 def process(params: dict[str, Any], progress: Progress | None = None) -> np.ndarray:
     md = params.get("description_markdown", params.get("tech_pack"))
     if not isinstance(md, str) or not md.strip():
-        raise EngineError("tech_pack_required", "Please complete Step 1 before processing the tech pack.")
+        raise EngineError(
+            "tech_pack_required", "Please complete Step 1 before processing the tech pack."
+        )
     if len(md) > 40000:
-        raise EngineError("tech_pack_too_long", "The tech pack text is longer than 40000 characters.")
+        raise EngineError(
+            "tech_pack_too_long", "The tech pack text is longer than 40000 characters."
+        )
     rgb = _image_param(params)
     if progress:
         progress(15)

@@ -400,7 +400,7 @@ def _white_point(rgb: np.ndarray) -> dict[str, Any]:
     # Bright and nearly neutral pixels (a white sweep, a shirt, the sky): the white point.
     mx, mn = lin.max(axis=1), lin.min(axis=1)
     sat = (mx - mn) / (mx + 1e-4)
-    cand = ok & (sat < 0.35)
+    cand = ok & (sat < 0.5)
     if cand.sum() < 200:
         cand = ok
     thr = np.percentile(y[cand], 90)
@@ -677,9 +677,9 @@ def _colour_text(m: dict[str, Any]) -> str:
         parts.append("Black and white, monochrome.")
     else:
         k = int(round(cct / 100.0) * 100)
-        if cct < 5200:
+        if cct < 5400:
             wb = "Warm white balance"
-        elif cct > 7600:
+        elif cct > 7400:
             wb = "Cool white balance"
         else:
             wb = "Neutral white balance"

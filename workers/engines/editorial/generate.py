@@ -193,7 +193,7 @@ def light_plan(settings: dict[str, list]) -> LightPlan:
         p.update(rim=max(p.get("rim", 0.0), 0.7))
         label.append("rim light on the edges")
     if "low key" in light or "night" in light:
-        p.update(exposure=p.get("exposure", 0.0) - 0.25, backdrop_exposure=-1.6, strength=max(p.get("strength", 0.3), 0.55), rim=max(p.get("rim", 0.0), 0.35))
+        p.update(exposure=p.get("exposure", 0.0) - 0.25, backdrop_exposure=-2.0 if "night" in light else -1.6, strength=max(p.get("strength", 0.3), 0.55), rim=max(p.get("rim", 0.0), 0.35))
         label.append("low key: dark backdrop, deep shadow side")
     if "high key" in light:
         p.update(exposure=p.get("exposure", 0.0) + 0.15, backdrop_exposure=0.6, strength=min(p.get("strength", 0.3), 0.15))
@@ -386,7 +386,7 @@ def make_backdrop(h: int, w: int, scene: ScenePlan, light: LightPlan, *, floor_y
         else:
             img = base[None, None] * shade[..., None]
     else:
-        img = _location(h, w, scene.kind, horizon, rng)
+        img = _location(h, w, scene.kind, horizon, rng, night=light.backdrop_exposure < -1.0)
         img = _blur(img, 18 * unit)
         img = _bokeh(img, scene.kind, horizon, rng, unit, night=light.backdrop_exposure < -1.0)
     # The key light reaches the backdrop too: brighter on its side.
@@ -398,7 +398,7 @@ def make_backdrop(h: int, w: int, scene: ScenePlan, light: LightPlan, *, floor_y
     return img.astype(np.float32)
 
 
-def _location(h: int, w: int, kind: str, horizon: float, rng: np.random.Generator) -> np.ndarray:
+def _location(h: int, w: int, kind: str, horizon: float, rng: np.random.Generator, *, night: bool = False) -> np.ndarray:
     yy = np.linspace(0, 1, h, dtype=np.float32)[:, None, None]
     img = np.zeros((h, w, 3), np.float32)
     hz = min(horizon, 0.8)
@@ -425,7 +425,7 @@ def _location(h: int, w: int, kind: str, horizon: float, rng: np.random.Generato
         img = np.where(yy > hz, _col((140, 100, 70)) * (0.8 + 0.2 * yy), img)
         return img
     # street: building blocks of different tones above a pavement
-    img[:] = _col((170, 175, 185)) * (1 - 0.3 * yy)
+    img[:] = _col((28, 32, 52) if night else (170, 175, 185)) * (1 - 0.3 * yy)
     x = 0
     while x < w:
         bw = int(rng.integers(w // 8, w // 3))

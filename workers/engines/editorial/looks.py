@@ -89,6 +89,8 @@ CAMERA_TEMPLATES: list[dict[str, str]] = [
 
 TITLES = [t["title"] for t in CAMERA_TEMPLATES]
 
+_SRGB_TO_LINEAR = srgb_to_linear(np.arange(256, dtype=np.float32) / 255.0)
+
 
 @dataclass(frozen=True)
 class Look:
@@ -272,7 +274,7 @@ def render_look(rgb: np.ndarray, look: Look, strength: float = 1.0, *, seed: int
 
     # 1. Linear light.
     if lk.exposure or lk.temperature or lk.tint or lk.halation > 0 or lk.bloom > 0:
-        lin = srgb_to_linear(x)
+        lin = _SRGB_TO_LINEAR[rgb]  # a 256-entry table: the input is 8-bit
         if lk.exposure:
             lin *= 2.0 ** lk.exposure
         if lk.temperature or lk.tint:

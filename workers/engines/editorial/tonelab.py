@@ -63,9 +63,8 @@ def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
 
     alpha = None
     if light is not None:
-        from workers.engines.imaging.pose import person_mask
-
         from workers.engines.editorial.generate import refine_mask
+        from workers.engines.imaging.pose import person_mask
 
         alpha = refine_mask(base, person_mask(base))
     progress(30)
@@ -111,16 +110,39 @@ class ToneTransfer:
     def fit(cls, base: np.ndarray, reference: np.ndarray) -> ToneTransfer:
         b = _oklab(_cap(base, STATS_SIDE)).reshape(-1, 3)
         r = _oklab(_cap(reference, STATS_SIDE)).reshape(-1, 3)
-        # L: map base quantiles onto reference quantiles (a monotone tone curve).
+        # L: the reference's tone curve by quantile matching, half-and-half with a mean/spread
+        # map, then smoothed with its slope held between 0.4 and 2.2. Raw histogram matching
+        # stretches a flat sweep's few grey levels over a wide range (posterised blotches at
+        # the edges); the slope limit keeps gradations smooth.
         q = np.linspace(0, 100, 257)
-        bx = np.percentile(b[:, 0], q)
+        bx = np.round(np.percentile(b[:, 0], q), 5)
         ry = np.percentile(r[:, 0], q)
-        bx = np.maximum.accumulate(bx + np.arange(bx.size) * 1e-6)
+        ux, inv = np.unique(bx, return_inverse=True)
+        uy = np.bincount(inv, weights=ry) / np.bincount(inv)
+        grid = np.linspace(0.0, 1.0, 257)
+        if ux.size >= 2:
+            hist_curve = np.interp(grid, ux, uy)
+        else:
+            hist_curve = grid - ux[0] + uy[0]
+        mb, sb = float(b[:, 0].mean()), float(b[:, 0].std())
+        mr, sr = float(r[:, 0].mean()), float(r[:, 0].std())
+        lin_curve = (grid - mb) * (sr / max(sb, 1e-3)) + mr
+        curve = 0.5 * hist_curve + 0.5 * lin_curve
+        step = grid[1] - grid[0]
+        dy = np.clip(np.diff(curve), 0.4 * step, 2.2 * step)
+        limited = np.concatenate([[0.0], np.cumsum(dy)])
+        from scipy.ndimage import gaussian_filter1d  # scikit-image depends on scipy
+
+        limited = gaussian_filter1d(limited, 3.0, mode="nearest")
+        # Land the base's mean lightness on the reference's (the limits above move it).
+        limited += mr - float(np.interp(b[:, 0], grid, limited).mean())
+        bx, ry = grid, np.clip(limited, 0.0, 1.0)
         b_mean, r_mean = b[:, 1:].mean(axis=0), r[:, 1:].mean(axis=0)
         b_std, r_std = b[:, 1:].std(axis=0), r[:, 1:].std(axis=0)
-        # A near-grey base cannot gain more spread than 3x without inventing colour; a
+        # A near-grey base cannot gain much spread without inventing colour (skin beside a
+        # white tee turns red at 3x), so the gain is capped at 1.5; a
         # black-and-white reference (spread ~0) legitimately takes the colour out.
-        scale = np.clip(r_std / np.maximum(b_std, 1e-4), 0.0, 3.0)
+        scale = np.clip(r_std / np.maximum(b_std, 1e-4), 0.0, 1.5)
         return cls(bx.astype(np.float32), ry.astype(np.float32), (b_mean, r_mean), scale.astype(np.float32))
 
     def apply(self, lab: np.ndarray, strength: float) -> np.ndarray:

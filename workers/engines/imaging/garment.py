@@ -256,7 +256,8 @@ def skin_probability(
     else:
         s = np.array([[0.75, 0.045, 0.055]], np.float32)
     centre = np.median(s, axis=0)
-    spread = np.percentile(np.hypot(s[:, 1] - centre[1], s[:, 2] - centre[2]), 90) if len(s) > 1 else 0.0
+    gaps = np.hypot(s[:, 1] - centre[1], s[:, 2] - centre[2])
+    spread = float(np.percentile(gaps, 90)) if len(s) > 1 else 0.0
     radius = float(np.clip(spread * 1.8, 0.035, 0.07))
     d_skin = np.hypot(lab[..., 1] - centre[1], lab[..., 2] - centre[2])
     p = np.clip((radius - d_skin) / (0.3 * radius) + 0.5, 0.0, 1.0)

@@ -1,0 +1,147 @@
+"""Seconds per call on one core for Tech Pack Lab (both steps), Open Lab (Image to Flat, Sketch
+to Photo, recolour) and Editorial Product (a 1200x1200 and a 1920x1080 canvas), printed beside
+the times the specification quotes (~20 s and ~40 s for the two tech pack steps, ~30 s for
+Editorial Product; Open Lab quotes none, so 30 s is used). Printed, not asserted.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image
+
+from workers.engines import flatdraw, openlab, product, techpack
+from workers.engines.imaging.cutout import cut_out_product
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "fashion"
+REPEAT = int(os.environ.get("BENCH_DESIGN_REPEAT", "3"))
+
+
+def _nop(*_a: object, **_k: object) -> None:
+    return None
+
+
+@pytest.fixture(autouse=True)
+def one_core() -> object:
+    before = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(before)})
+    cv2.setNumThreads(1)
+    yield
+    os.sched_setaffinity(0, before)
+
+
+def _time(label: str, quoted_s: float, call: Callable[[], object]) -> None:
+    start = time.perf_counter()
+    call()
+    first = time.perf_counter() - start
+    runs = []
+    for _ in range(REPEAT):
+        start = time.perf_counter()
+        call()
+        runs.append(time.perf_counter() - start)
+    per = sorted(runs)[len(runs) // 2]
+    print(
+        f"\n{label:<34} {per:7.2f} s per call (first {first:.2f} s)   spec {quoted_s:4.0f} s   x{quoted_s / per:6.1f} faster"
+    )
+
+
+def _bytes(name: str) -> bytes:
+    return (FIXTURES / f"{name}.jpg").read_bytes()
+
+
+def _png(rgb: np.ndarray, alpha: np.ndarray | None = None) -> bytes:
+    im = Image.fromarray(rgb) if alpha is None else Image.fromarray(np.dstack([rgb, alpha]), "RGBA")
+    buf = io.BytesIO()
+    im.save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def _canvas(w: int, h: int) -> bytes:
+    rgb = np.full((h, w, 3), 255, np.float32)
+    for name, fx, fy, s in (
+        ("garment/050181_1", 0.1, 0.2, 0.8),
+        ("garment/051988_1", 0.55, 0.12, 1.1),
+    ):
+        cut = cut_out_product(np.asarray(Image.open(FIXTURES / f"{name}.jpg").convert("RGB")))
+        k = s * h / 1000
+        fg = cv2.resize(cut.rgb, None, fx=k, fy=k)
+        a = cv2.resize(cut.alpha, None, fx=k, fy=k)[..., None]
+        x, y = int(fx * w), int(fy * h)
+        rgb[y : y + a.shape[0], x : x + a.shape[1]] = fg * a + rgb[
+            y : y + a.shape[0], x : x + a.shape[1]
+        ] * (1 - a)
+    return _png(np.clip(rgb, 0, 255).astype(np.uint8))
+
+
+DESCRIPTION = "Relaxed crew neck t-shirt in heavyweight organic cotton jersey, navy, with a print."
+
+
+def bench_techpack_describe() -> None:
+    image = _bytes("garment/050181_1")
+    _time(
+        "tech pack describe (with image)",
+        20,
+        lambda: techpack.describe_run({"description": DESCRIPTION, "image": image}, _nop),
+    )
+    _time(
+        "tech pack describe (text only)",
+        20,
+        lambda: techpack.describe_run({"description": DESCRIPTION}, _nop),
+    )
+
+
+def bench_techpack_process() -> None:
+    image = _bytes("garment/050181_1")
+    md = techpack.describe({"description": DESCRIPTION, "image": image})
+    _time(
+        "tech pack sheet (with image)",
+        40,
+        lambda: techpack.process_run({"description_markdown": md, "image": image}, _nop),
+    )
+    _time(
+        "tech pack sheet (templates)",
+        40,
+        lambda: techpack.process_run({"description_markdown": md}, _nop),
+    )
+
+
+def bench_openlab() -> None:
+    image = _bytes("garment/00055_00")
+    sketch = _png(flatdraw.flat_from_template("dress", size=(768, 1024)).rgb)
+    _time(
+        "open lab image to flat",
+        30,
+        lambda: openlab.run({"prompt": "Image to Flat", "image": image}, _nop),
+    )
+    _time(
+        "open lab sketch to photo",
+        30,
+        lambda: openlab.run({"prompt": "Sketch to Photo in navy", "image": sketch}, _nop),
+    )
+    _time(
+        "open lab recolour",
+        30,
+        lambda: openlab.run({"prompt": "recolour to forest green", "image": image}, _nop),
+    )
+
+
+def bench_editorial_product() -> None:
+    square, wide = _canvas(1200, 1200), _canvas(1920, 1080)
+    for preset in ("Studio Catalog", "Vintage Editorial"):
+        _time(
+            f"editorial product 1200x1200 {preset}",
+            30,
+            lambda p=preset: product.run({"image": square, "prompt": "", "preset": p}, _nop),
+        )
+    _time(
+        "editorial product 1920x1080 Lifestyle",
+        30,
+        lambda: product.run({"image": wide, "prompt": "", "preset": "Lifestyle Editorial"}, _nop),
+    )
