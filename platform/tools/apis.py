@@ -194,6 +194,8 @@ class ToolDirectApi(APIView):
                 data.pop(field, None)
         if sources:
             data["_sources"] = sources
+        if self.tool.slug == "model-swap":
+            data = _with_swap_model(request_org(request), data)
         submitted = job_submit(
             org=request_org(request), user=request_partner(request), tool=self.tool,
             payload=data, idempotency_key=idempotency_key(request),
@@ -326,7 +328,19 @@ def _plain_image_output(job: Job, request: Request) -> dict[str, Any]:
     return body
 
 
+def _with_swap_model(org: Any, data: dict[str, Any]) -> dict[str, Any]:
+    """Model Swap re-casts one photo with a model of the library (the Remodel engine)."""
+    from tools.models import LibraryModel
+
+    model = LibraryModel.objects.filter(organization=org, code=data["modelId"]).first()
+    if model is None:
+        raise ValidationError({"modelId": [f"No model '{data['modelId']}' in your model library."]})
+    return {**data, "model_name": model.name,
+            "_sources": {**data.get("_sources", {}), "model_face": {"storage": model.photo.name}}}
+
+
 DIRECT_RESPONSES.update({
+    "model-swap": _image_output,  # {success, image_data: {data}, url}
     "restyle": _restyle_output,  # {image_data, filename}
     "virtual-try-on": _url_output,  # {url}
     "garment-integration": _plain_image_output,  # {success, image_data (png) | url}
@@ -439,3 +453,31 @@ class LibraryModelPhotoApi(APIView):
         if model is None:
             raise NotFound("No such model.")
         return FileResponse(model.photo.open("rb"))
+
+
+class CameraTemplateListApi(APIView):
+    """The camera style templates of Editorial and Tonelab, shared with the engine."""
+
+    class OutputSerializer(serializers.Serializer):
+        title = serializers.CharField()
+        camera_details = serializers.CharField(allow_blank=True)
+
+    @extend_schema(responses=OutputSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        from workers.engines.editorial.looks import CAMERA_TEMPLATES
+
+        return Response(self.OutputSerializer(CAMERA_TEMPLATES, many=True).data)
+
+
+class PhotoPresetListApi(APIView):
+    """The photography presets of Editorial Product, shared with the engine."""
+
+    class OutputSerializer(serializers.Serializer):
+        title = serializers.CharField()
+        sentence = serializers.CharField()
+
+    @extend_schema(responses=OutputSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        from workers.engines.product import PHOTO_PRESETS
+
+        return Response(self.OutputSerializer(PHOTO_PRESETS, many=True).data)

@@ -365,3 +365,8 @@ def webhook_unwrap(data: Any) -> Any:
         if isinstance(data, list) and len(data) == 1:
             data = data[0]
     return data
+
+
+class ModelSwapInput(StrictSerializer):
+    image_url = serializers.URLField()
+    modelId = serializers.CharField(max_length=64)  # noqa: N815 - the page's field name

@@ -1,8 +1,10 @@
 from config.routing import both
 from tools.apis import (
+    CameraTemplateListApi,
     CatalogVideoInputsApi,
     LibraryModelListApi,
     LibraryModelPhotoApi,
+    PhotoPresetListApi,
     ToolListApi,
     tool_view,
 )
@@ -12,6 +14,8 @@ urlpatterns = [
     *both("tools/", ToolListApi.as_view(), "tool-list"),
     *both("diagnostics/sleep", tool_view(TOOLS["diagnostics.sleep"]), "diagnostics-sleep"),
     *both("models/", LibraryModelListApi.as_view(), "library-models"),
+    *both("camera-templates/", CameraTemplateListApi.as_view(), "camera-templates"),
+    *both("photo-presets/", PhotoPresetListApi.as_view(), "photo-presets"),
     *both("models/<slug:code>/photo", LibraryModelPhotoApi.as_view(), "library-model-photo"),
     *both("catalog-video/inputs", CatalogVideoInputsApi.as_view(), "catalog-video-inputs"),
 ]

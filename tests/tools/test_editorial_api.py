@@ -91,3 +91,21 @@ def test_an_oversized_inline_image_is_413(api: APIClient) -> None:
 def test_parts_are_not_listed_but_follow_their_tool(api: APIClient) -> None:
     slugs = {t["slug"] for t in api.get("/api/tools/").json()}
     assert "editorial" in slugs and "editorial.generate" not in slugs
+
+
+def test_camera_templates_and_photo_presets_are_served(api: APIClient) -> None:
+    templates = api.get("/api/camera-templates/").json()
+    titles = [t["title"] for t in templates]
+    assert "Custom" in titles and "Night Film with Red Halos" in titles and len(titles) == 8
+    assert all(t["camera_details"] for t in templates if t["title"] != "Custom")
+    presets = api.get("/api/photo-presets/").json()
+    assert [p["title"] for p in presets] == ["Minimalist White", "Lifestyle Editorial",
+                                             "Luxury Fashion", "Studio Catalog", "Urban Street",
+                                             "Vintage Editorial"]
+
+
+def test_model_swap_needs_a_library_model(api: APIClient) -> None:
+    resp = api.post("/api/model-swap/process", {"image_url": PHOTO, "modelId": "zoe"},
+                    format="json")
+    assert resp.status_code == 400
+    assert resp.json()["message"] == "modelId: No model 'zoe' in your model library."
