@@ -6,6 +6,7 @@ the batch."""
 from __future__ import annotations
 
 import hashlib
+import time
 import hmac
 from collections.abc import Iterator
 from pathlib import Path
@@ -96,3 +97,39 @@ def test_recolor_batch_from_drive_to_drive_with_webhooks(
         parts = dict(p.split("=", 1) for p in call.headers["Atelier-Signature"].split(","))
         mac = hmac.new(secret.encode(), f"{parts['t']}.".encode() + call.body, hashlib.sha256)
         assert hmac.compare_digest(mac.hexdigest(), parts["v1"])
+
+
+def test_deliveries_lost_with_the_broker_are_made_once_by_the_reconciler(
+    partner: Any, api: APIClient, redis_server: Any, django_db_setup: Any
+) -> None:
+    api.defaults["HTTP_HOST"] = "localhost"
+    editors = start_worker(queues="interactive,batch", concurrency=1)
+    procs: list[CeleryProcess] = [editors]
+    try:
+        folders = {(f["tool"], f["role"]): f for f in api.get("/api/drives/").json()}
+        polo = sorted(FIXTURES.glob("*.jpg"))[0]
+        folder = folders[("recolor", "input")]["folder"]
+        api.post(f"/api/drives/{folder}/files",
+                 {"file": SimpleUploadedFile("polo.jpg", polo.read_bytes(), "image/jpeg")},
+                 format="multipart")
+        (url,) = [u["img_url"] for u in api.get("/api/recoloring/urls").json()]
+        batch = api.post("/api/recoloring/recolor", [
+            {"image_url": url, "target_color": c, "garment_type": "polo"}
+            for c in ("#8E8E93", "#4A5D23")], format="json").json()
+        for job in batch["jobs"]:
+            assert wait_job(job["id"], timeout=180).status == "succeeded"
+
+        redis_server.flushall()  # the delivery messages are gone with the broker's data
+        from tests.support.processes import start_beat
+
+        procs += [start_worker(queues="drivesync", concurrency=1), start_beat()]
+        wait_for(lambda: not JobOutput.objects.filter(job__batch_id=batch["batch_id"],
+                                                      drive_file_id="").exists(), 90,
+                 what="deliveries by the reconciler")
+        out = DriveFolder.objects.get(organization=partner.organization, tool="recolor",
+                                      role="output")
+        time.sleep(3)  # give a duplicate delivery, if any, time to show
+        assert len(list(drive_client(out).list(out.locator))) == 2
+    finally:
+        for proc in procs:
+            proc.kill()
