@@ -6,8 +6,8 @@ the batch."""
 from __future__ import annotations
 
 import hashlib
-import time
 import hmac
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
