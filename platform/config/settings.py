@@ -148,6 +148,15 @@ DRIVE_UPLOAD_MAX_BYTES = env.int("DRIVE_UPLOAD_MAX_BYTES", default=25 * 1024 * 1
 # Hosts or networks (CIDR) exempted from the outbound address checks (image fetches and
 # webhooks refuse loopback, private, link-local and metadata addresses). Empty by default.
 OUTBOUND_ALLOW = env.list("OUTBOUND_ALLOW", default=[])
+# --- Generative providers (DESIGN §8) ------------------------------------------------------
+# Per tool engine name, a provider instead of the local engine: JSON, see
+# workers/providers/config.py for every key. Parsed and checked here, so a bad entry stops the
+# process at start-up. Output URLs of providers are fetched with OUTBOUND_ALLOW added.
+from workers.providers.config import providers_parse  # noqa: E402
+
+ENGINE_PROVIDERS = providers_parse(env.json("ENGINE_PROVIDERS", default={}),
+                                   fetch_allow=OUTBOUND_ALLOW)
+
 WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=10.0)
 # Deliveries failed in a row before an endpoint is switched off.
 WEBHOOK_DISABLE_AFTER = env.int("WEBHOOK_DISABLE_AFTER", default=20)

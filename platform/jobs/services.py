@@ -408,7 +408,7 @@ def job_run(*, job_id: str) -> str:
     from celery.exceptions import SoftTimeLimitExceeded
 
     from config.observability import job_id_var
-    from workers.engines.registry import ENGINES
+    from workers.providers.select import engine_for
 
     job_id_var.set(str(job_id))  # every log line of this run carries the job id
     try:
@@ -422,7 +422,12 @@ def job_run(*, job_id: str) -> str:
     lease = job.lease
     assert lease is not None
     tool = tool_get(job.tool)
-    engine = ENGINES.get(tool.engine) if tool and tool.engine else None
+    engine = None
+    if tool and tool.engine:
+        try:
+            engine = engine_for(tool.engine, settings.ENGINE_PROVIDERS)
+        except KeyError:  # no local engine and no provider for it
+            engine = None
     if tool is None or engine is None:
         job_fail(job_id=job_id, lease=lease, code="unknown_tool",
                  message=f"No engine is installed for the tool '{job.tool}'.")

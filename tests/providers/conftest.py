@@ -1,0 +1,65 @@
+"""Provider adapter tests: the adapters against loopback servers that speak their protocols.
+
+No Django database and no broker: the adapters are plain worker code."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from tests.support.fake_providers import FakeOpenAI, FakeTryOn, fake_openai, fake_tryon
+
+
+@pytest.fixture(scope="session", autouse=True)
+def redis_server() -> Iterator[None]:
+    # Overrides the suite-wide Redis fixture: provider adapters never touch a broker.
+    yield None
+
+
+@dataclass
+class Progress:
+    """A progress callback that records what it is told; stops the job when asked to."""
+
+    calls: list[tuple[float, str | None]] = field(default_factory=list)
+    stop_after: int | None = None
+
+    def __call__(self, percent: float, message: str | None = None) -> None:
+        self.calls.append((float(percent), message))
+        if self.stop_after is not None and len(self.calls) > self.stop_after:
+            raise Canceled("the job was canceled")
+
+    @property
+    def values(self) -> list[float]:
+        return [p for p, _ in self.calls]
+
+    @property
+    def messages(self) -> list[str]:
+        return [m for _, m in self.calls if m]
+
+
+class Canceled(Exception):
+    pass
+
+
+@pytest.fixture
+def progress() -> Progress:
+    return Progress()
+
+
+@pytest.fixture
+def openai_server() -> Iterator[FakeOpenAI]:
+    with fake_openai() as server:
+        yield server
+
+
+@pytest.fixture
+def tryon_server() -> Iterator[FakeTryOn]:
+    with fake_tryon() as server:
+        yield server
+
+
+def noop(*_args: Any, **_kwargs: Any) -> None:
+    pass

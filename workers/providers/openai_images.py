@@ -1,0 +1,531 @@
+"""OpenAI-compatible image API adapter (OpenAI itself, gateways, self-hosted servers).
+
+Text-only calls go to ``POST {base_url}/images/generations`` (JSON: model, prompt, n, size,
+response_format); calls with input images go to ``POST {base_url}/images/edits`` (multipart:
+one ``image[]`` part per input image, prompt, model, n, size, optionally mask). Results are read
+from ``data[].b64_json`` or fetched from ``data[].url`` (data URLs decoded; http(s) URLs fetched
+with workers.fetch's address checks and the configured allow list, never with our API key).
+
+Errors: HTTP 4xx/5xx with ``{"error": {"message": ...}}`` fail with the provider's message
+(code provider_error; the API key scrubbed, capped at 500 characters); timeouts fail with
+provider_timeout; HTTP 429 is retried after Retry-After or an exponential backoff, a bounded
+number of times within the call's deadline, then fails with the provider's message.
+
+The prompt is built from the tool's parameters (``openai_prompt``); per engine name:
+
+- editorial_generate: the lead (or the original prompt), then the scene, pose, lighting,
+  colour, camera, outfit-change and model texts as labelled sentences, on the outfit photo;
+  three images. tonelab_generate: lighting, colour and camera texts applied to the outfit photo,
+  matching the reference when one is given (as a second image); three images.
+- open_lab: the partner's prompt, on image and image_2 when sent (generations when neither
+  is); two images. editorial_product: the prompt and preset on the canvas; two images.
+- recolor: "Recolour the {garment_type} to {target_color}, keep everything else: ...".
+- refabric: "Change the fabric of the {target_garment} to {material_finish} {re_fabric}, ...".
+- reshape: "Reshape the {target_garment}: {place}: {instruction}; ..., keep everything else".
+- rebody: "Change the person's body type to {target_bodytype} ({specs}), keep ...".
+- virtual_try_on (model, garment), restyle and garment_integration (outfit, garment),
+  ecommerce_asset (outfit, accessory): the person first, the product second.
+
+This module also holds the HTTP plumbing the try-on adapter shares (``ProviderCall``).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import random
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from email.utils import parsedate_to_datetime
+from typing import Any
+
+import requests
+
+from workers.engines.base import EngineError, EngineOutput, Progress
+from workers.providers.config import ProviderConfig
+
+USER_AGENT = "Atelier-Provider/1.0"
+MAX_MESSAGE = 500
+
+
+# --- shared HTTP plumbing ------------------------------------------------------------------
+
+
+class ProviderHttpError(EngineError):
+    """A provider call that failed; status is None for network errors and timeouts."""
+
+    def __init__(self, code: str, message: str, status: int | None = None) -> None:
+        super().__init__(code, message)
+        self.status = status
+
+    @property
+    def transient(self) -> bool:
+        return self.status is None or self.status >= 500
+
+
+class ProviderCall:
+    """One job's conversation with a provider: a session, the deadline, 429 retries."""
+
+    def __init__(self, config: ProviderConfig, progress: Progress, *, label: str) -> None:
+        self.config = config
+        self.progress = progress
+        self.label = label  # "image provider", "try-on provider": for messages
+        self.started = time.monotonic()
+        self.end = self.started + float(config.deadline)
+        self.percent = 0.0
+        self.session = requests.Session()
+        self.session.trust_env = False  # no environment proxies, no .netrc replacing our auth
+        if config.proxy:
+            self.session.proxies = {"http": config.proxy, "https": config.proxy}
+        self.session.headers["User-Agent"] = USER_AGENT
+        if config.api_key:
+            self.session.headers["Authorization"] = f"Bearer {config.api_key}"
+
+    def __enter__(self) -> ProviderCall:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.session.close()
+
+    def remaining(self) -> float:
+        return self.end - time.monotonic()
+
+    def report(self, percent: float, message: str | None = None) -> None:
+        """Progress, never backwards; it raises when the job must stop (cancel, take-over)."""
+        self.percent = max(self.percent, percent)
+        self.progress(self.percent, message)
+
+    def timeout_error(self) -> ProviderHttpError:
+        return ProviderHttpError(
+            "provider_timeout",
+            f"The {self.label} did not answer within {self._seconds(self.config.deadline)}.")
+
+    def sleep(self, seconds: float, message: str | None = None) -> None:
+        """Wait without outliving the deadline, reporting progress (so a cancel stops us)."""
+        until = time.monotonic() + min(seconds, max(0.0, self.remaining()))
+        while True:
+            self.report(self.percent, message)
+            left = until - time.monotonic()
+            if left <= 0:
+                return
+            time.sleep(min(0.25, left))
+
+    def request(self, method: str, path: str, **kwargs: Any) -> Any:
+        """Call {base_url}{path}; the decoded JSON answer. Retries HTTP 429 within bounds."""
+        url = self.config.root + path
+        attempt = 0
+        while True:
+            remaining = self.remaining()
+            if remaining <= 0:
+                raise self.timeout_error()
+            try:
+                resp = self.session.request(
+                    method, url, stream=True, allow_redirects=False,
+                    timeout=(min(10.0, remaining), min(float(self.config.timeout), remaining)),
+                    **kwargs)
+            except requests.Timeout as exc:
+                raise ProviderHttpError(
+                    "provider_timeout",
+                    f"The {self.label} did not answer in time.") from exc
+            except requests.RequestException as exc:
+                raise ProviderHttpError(
+                    "provider_error",
+                    f"The {self.label} could not be reached ({type(exc).__name__}).") from exc
+            try:
+                body = self._read(resp)
+            finally:
+                resp.close()
+            if resp.status_code == 429 and attempt < int(self.config.max_retries):
+                wait = _retry_after(resp.headers.get("Retry-After"))
+                if wait is None:
+                    jitter = 0.8 + 0.4 * random.random()
+                    wait = float(self.config.backoff) * (2 ** attempt) * jitter
+                wait = min(wait, float(self.config.backoff_max))
+                if wait < self.remaining():
+                    attempt += 1
+                    self.sleep(wait, f"The {self.label} is busy; retrying")
+                    continue
+            if resp.status_code >= 300:
+                raise ProviderHttpError(
+                    "provider_error", self._message(body, resp.status_code), resp.status_code)
+            try:
+                return json.loads(body)
+            except (ValueError, UnicodeDecodeError) as exc:
+                raise ProviderHttpError(
+                    "provider_error", f"The {self.label} answered with something other than "
+                                      "JSON.", resp.status_code) from exc
+
+    def _read(self, resp: requests.Response) -> bytes:
+        cap = int(self.config.max_bytes)
+        chunks: list[bytes] = []
+        total = 0
+        try:
+            for chunk in resp.iter_content(65536):
+                total += len(chunk)
+                if total > cap:
+                    raise ProviderHttpError(
+                        "provider_error",
+                        f"The {self.label}'s answer is larger than {cap // (1024 * 1024)} MB.",
+                        resp.status_code)
+                chunks.append(chunk)
+                if self.remaining() <= 0:
+                    raise self.timeout_error()
+        except requests.exceptions.ConnectionError as exc:
+            # urllib3 reports a read timeout in the middle of a body this way.
+            if "timed out" in str(exc).lower():
+                raise ProviderHttpError("provider_timeout",
+                                        f"The {self.label} did not answer in time.") from exc
+            raise ProviderHttpError("provider_error",
+                                    f"The {self.label}'s answer was interrupted.") from exc
+        except requests.RequestException as exc:
+            raise ProviderHttpError("provider_error",
+                                    f"The {self.label}'s answer was interrupted.") from exc
+        return b"".join(chunks)
+
+    def _message(self, body: bytes, status: int) -> str:
+        """The provider's own message, from its error body when it has one."""
+        message = ""
+        try:
+            data = json.loads(body)
+        except (ValueError, UnicodeDecodeError):
+            data = None
+        if isinstance(data, dict):
+            err = data.get("error")
+            if isinstance(err, dict):
+                message = str(err.get("message") or err.get("code") or "")
+            elif isinstance(err, str):
+                message = err
+            if not message:
+                detail = data.get("detail") or data.get("message")
+                message = detail if isinstance(detail, str) else ""
+        elif data is None and body and len(body) < 2000:
+            text = body.decode("utf-8", "replace").strip()
+            if text and not text.lstrip().startswith("<"):
+                message = text
+        if not message:
+            message = f"The {self.label} answered HTTP {status}."
+        return self.scrub(message)
+
+    def scrub(self, message: str) -> str:
+        if self.config.api_key:
+            message = message.replace(self.config.api_key, "***")
+        message = " ".join(message.split())
+        return message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 1] + "…"
+
+    def output_image(self, value: str) -> bytes:
+        """An output given as a data URL or an http(s) URL, as bytes."""
+        if value.startswith("data:"):
+            header, _, payload = value.partition(",")
+            if ";base64" not in header:
+                raise ProviderHttpError("provider_error",
+                                        f"The {self.label} returned an unreadable data URL.")
+            return self.decode_b64(payload)
+        from workers.fetch import fetch_image
+
+        remaining = self.remaining()
+        if remaining <= 0:
+            raise self.timeout_error()
+        try:
+            fetched = fetch_image(value, max_bytes=int(self.config.max_bytes),
+                                  deadline=min(remaining, float(self.config.timeout)),
+                                  allow=self.config.fetch_allow)
+        except EngineError as exc:
+            code = "provider_timeout" if exc.code == "fetch_timeout" else "provider_error"
+            raise ProviderHttpError(
+                code, f"The {self.label}'s result could not be downloaded: {exc.message}") from exc
+        return fetched.data
+
+    def decode_b64(self, payload: str) -> bytes:
+        if len(payload) > int(self.config.max_bytes) * 4 // 3 + 4:
+            raise ProviderHttpError("provider_error", f"The {self.label}'s image is too large.")
+        try:
+            return base64.b64decode("".join(payload.split()), validate=True)
+        except (binascii.Error, ValueError) as exc:
+            raise ProviderHttpError(
+                "provider_error", f"The {self.label} returned invalid base64 image data.") from exc
+
+    @staticmethod
+    def _seconds(value: float) -> str:
+        return f"{value:g} seconds"
+
+
+def _retry_after(value: str | None) -> float | None:
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        return max(0.0, parsedate_to_datetime(value).timestamp() - time.time())
+    except (TypeError, ValueError, IndexError):
+        return None
+
+
+def image_type(data: bytes) -> tuple[str, str] | None:
+    """(content type, extension) from the bytes' signature, for the formats providers send."""
+    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "image/png", "png"
+    if data.startswith(b"\xff\xd8\xff"):
+        return "image/jpeg", "jpg"
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "image/webp", "webp"
+    return None
+
+
+def checked_image(data: bytes, label: str) -> tuple[bytes, str, str]:
+    kind = image_type(data)
+    if kind is None:
+        raise ProviderHttpError("provider_error",
+                                f"The {label} returned something that is not a PNG, JPEG or WebP "
+                                "image.")
+    return data, kind[0], kind[1]
+
+
+def data_url(data: bytes) -> str:
+    kind = image_type(data)
+    mime = kind[0] if kind else "application/octet-stream"
+    return f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
+
+
+def input_bytes(params: Mapping[str, Any], name: str) -> bytes | None:
+    value = params.get(name)
+    if isinstance(value, bytes | bytearray | memoryview) and len(value):
+        return bytes(value)
+    return None
+
+
+# --- prompts per tool ----------------------------------------------------------------------
+
+KEEP = ("keep everything else: the garment's shading, folds and texture, its prints, logos and "
+        "trims, the person, the pose, the background and the framing stay as they are.")
+
+
+def _t(params: Mapping[str, Any], key: str) -> str:
+    value = params.get(key)
+    return " ".join(str(value).split()) if value is not None else ""
+
+
+def _sentence(label: str, text: str) -> str:
+    text = text.strip().rstrip(".")
+    return f"{label}: {text}." if text else ""
+
+
+def _join(*parts: str) -> str:
+    return " ".join(p for p in parts if p)
+
+
+def _editorial(params: Mapping[str, Any]) -> str:
+    lead = _t(params, "lead") or _t(params, "original_prompt")
+    return _join(
+        lead.rstrip(".") + "." if lead else
+        "An editorial fashion photograph of the model wearing the outfit in the input image.",
+        _sentence("Scene", _t(params, "scene_composition")),
+        _sentence("Pose", _t(params, "pose_action")),
+        _sentence("Lighting", _t(params, "lighting")),
+        _sentence("Colour", _t(params, "color_style")),
+        _sentence("Camera", _t(params, "camera_details")),
+        _sentence("Outfit changes", _t(params, "outfit_changes")),
+        _sentence("Model", _t(params, "model_features")),
+        "Keep the garments' design, colours and details exactly as in the input image.",
+    )
+
+
+def _tonelab(params: Mapping[str, Any]) -> str:
+    lead = _t(params, "lead") or _t(params, "original_prompt")
+    reference = input_bytes(params, "reference") is not None
+    return _join(
+        "Regrade the photograph in the first image: keep the person, the outfit, the pose and "
+        "the framing, and change only its light, colour and film look.",
+        "Match the tone, palette and light of the second image." if reference else "",
+        lead.rstrip(".") + "." if lead else "",
+        _sentence("Lighting", _t(params, "lighting")),
+        _sentence("Colour", _t(params, "color_style")),
+        _sentence("Camera", _t(params, "camera_details")),
+    )
+
+
+def _open_lab(params: Mapping[str, Any]) -> str:
+    prompt = _t(params, "prompt")
+    if prompt:
+        return prompt
+    return "Render the input image as a clean, professional fashion photograph."
+
+
+def _product(params: Mapping[str, Any]) -> str:
+    preset = _t(params, "preset")
+    return _join(
+        "Stage the product in this canvas as a professional editorial product photograph"
+        + (f" in the '{preset}' style." if preset else "."),
+        _t(params, "prompt"),
+        "Keep the product itself exactly as it is: shape, colours, materials, logos.",
+    )
+
+
+def _recolor(params: Mapping[str, Any]) -> str:
+    return (f"Recolour the {_t(params, 'garment_type') or 'garment'} to "
+            f"{_t(params, 'target_color')}, {KEEP}")
+
+
+def _refabric(params: Mapping[str, Any]) -> str:
+    fabric = _join(_t(params, "material_finish"), _t(params, "re_fabric"))
+    return (f"Change the fabric of the {_t(params, 'target_garment') or 'garment'} to {fabric}, "
+            "keep everything else: the garment's cut, fit, colour, seams and trims, the person, "
+            "the pose, the background and the framing stay as they are.")
+
+
+def _reshape(params: Mapping[str, Any]) -> str:
+    changes = params.get("changes") or []
+    items = []
+    for change in changes if isinstance(changes, list) else []:
+        if isinstance(change, Mapping):
+            place, instruction = _t(change, "place"), _t(change, "instruction")
+            items.append(f"{place}: {instruction}" if place else instruction)
+    return (f"Reshape the {_t(params, 'target_garment') or 'garment'}: "
+            f"{'; '.join(i for i in items if i) or 'as described'}. Keep everything else: the "
+            "garment's colour, fabric and details, the person, the pose, the background and the "
+            "framing stay as they are.")
+
+
+def _rebody(params: Mapping[str, Any]) -> str:
+    specs = _t(params, "specs")
+    return (f"Change the person's body type to {_t(params, 'target_bodytype') or 'standard fit'}"
+            f"{f' ({specs})' if specs else ''}, keep everything else: the face, the outfit "
+            "and how it drapes, the pose, the background and the framing stay as they are.")
+
+
+def _dress(what: str) -> Callable[[Mapping[str, Any]], str]:
+    def prompt(params: Mapping[str, Any]) -> str:
+        return (f"Dress the person in the first image in the {what} shown in the second image, "
+                "true to its shape, colour, fabric and details, keep everything else: the "
+                "person's face, body and pose, the rest of the outfit, the background and the "
+                "framing stay as they are.")
+    return prompt
+
+
+def _accessory(params: Mapping[str, Any]) -> str:
+    kind = _t(params, "kind") or "accessory"
+    return (f"Place the {kind} shown in the second image on the model in the first image, worn "
+            "naturally at its real size, keep everything else as it is.")
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    prompt: Callable[[Mapping[str, Any]], str]
+    images: tuple[str, ...]  # engine parameters holding input images, in the order sent
+    required: tuple[str, ...]  # of those, the ones the tool cannot run without
+    n: int
+    filename: str  # with {i} for several outputs
+    notes: bool = False  # write notes.json like the local engine does
+
+
+OPENAI_TOOLS: dict[str, ToolSpec] = {
+    "editorial_generate": ToolSpec(_editorial, ("image",), ("image",), 3, "editorial_{i}",
+                                   notes=True),
+    "tonelab_generate": ToolSpec(_tonelab, ("image", "reference"), ("image",), 3, "tonelab_{i}",
+                                 notes=True),
+    "open_lab": ToolSpec(_open_lab, ("image", "image_2"), (), 2, "result-{i}"),
+    "editorial_product": ToolSpec(_product, ("image",), ("image",), 2, "editorial-product-{i}"),
+    "recolor": ToolSpec(_recolor, ("image",), ("image",), 1, "recolor"),
+    "refabric": ToolSpec(_refabric, ("image",), ("image",), 1, "refabric"),
+    "reshape": ToolSpec(_reshape, ("image",), ("image",), 1, "reshape"),
+    "rebody": ToolSpec(_rebody, ("image",), ("image",), 1, "rebody"),
+    "virtual_try_on": ToolSpec(_dress("garment"), ("model", "garment"), ("model", "garment"), 1,
+                               "try-on"),
+    "restyle": ToolSpec(_dress("garment"), ("outfit", "garment"), ("outfit", "garment"), 1,
+                        "restyle-{i}"),
+    "garment_integration": ToolSpec(_dress("garment"), ("outfit", "garment"),
+                                    ("outfit", "garment"), 1, "garment-integration"),
+    "ecommerce_asset": ToolSpec(_accessory, ("outfit", "garment"), ("outfit", "garment"), 1,
+                                "ecommerce-asset"),
+}
+
+
+def openai_prompt(engine: str, params: Mapping[str, Any]) -> str:
+    """The prompt sent for a tool's parameters (see the module docstring)."""
+    return OPENAI_TOOLS[engine].prompt(params)
+
+
+# --- the adapter ---------------------------------------------------------------------------
+
+
+def _response_format(config: ProviderConfig) -> str | None:
+    if config.response_format == "auto":
+        return None if config.model.lower().startswith("gpt-image") else "b64_json"
+    return config.response_format or None
+
+
+def openai_images(config: ProviderConfig, engine: str, params: Mapping[str, Any],
+                  progress: Progress) -> list[EngineOutput]:
+    """Run one tool's job on an OpenAI-compatible image API."""
+    spec = OPENAI_TOOLS.get(engine)
+    if spec is None:
+        raise EngineError("provider_error", f"The image provider cannot run {engine}.")
+    for name in spec.required:
+        if input_bytes(params, name) is None:
+            raise EngineError("bad_input", f"The {name.replace('_', ' ')} image is missing.")
+    images = [(name, data) for name in spec.images
+              if (data := input_bytes(params, name)) is not None]
+    prompt = spec.prompt(params)
+    n = int(config.n or spec.n)
+    fields: dict[str, Any] = {"prompt": prompt, "n": n}
+    if config.model:
+        fields["model"] = config.model
+    if config.size:
+        fields["size"] = config.size
+    if config.quality:
+        fields["quality"] = config.quality
+    if (fmt := _response_format(config)) is not None:
+        fields["response_format"] = fmt
+    fields.update(dict(config.options))
+
+    with ProviderCall(config, progress, label="image provider") as call:
+        call.report(5, "Sending the request to the image provider")
+        if images:
+            files = []
+            for k, (_name, data) in enumerate(images):
+                kind = image_type(data) or ("application/octet-stream", "png")
+                files.append((config.image_field, (f"image-{k + 1}.{kind[1]}", data, kind[0])))
+            mask = input_bytes(params, "mask")
+            if mask is not None:
+                files.append(("mask", ("mask.png", mask, "image/png")))
+            form = {k: v if isinstance(v, str) else json.dumps(v) for k, v in fields.items()}
+            answer = call.request("POST", "/images/edits", data=form, files=files)
+        else:
+            answer = call.request("POST", "/images/generations", json=fields)
+        call.report(80, "Reading the results")
+        items = answer.get("data") if isinstance(answer, dict) else None
+        if not isinstance(items, list) or not items:
+            raise EngineError("provider_error", "The image provider returned no images.")
+        results: list[bytes] = []
+        revised: list[str] = []
+        for item in items[:n]:
+            if not isinstance(item, dict):
+                continue
+            if isinstance(item.get("b64_json"), str) and item["b64_json"]:
+                results.append(call.decode_b64(item["b64_json"]))
+            elif isinstance(item.get("url"), str) and item["url"]:
+                results.append(call.output_image(item["url"]))
+            else:
+                raise EngineError("provider_error",
+                                  "The image provider returned an item without an image.")
+            if isinstance(item.get("revised_prompt"), str):
+                revised.append(item["revised_prompt"])
+            call.report(80 + 15 * len(results) / n)
+    outputs = []
+    for i, data in enumerate(results, start=1):
+        data, content_type, ext = checked_image(data, "image provider")
+        stem = spec.filename.format(i=i) if "{i}" in spec.filename or len(results) == 1 \
+            else f"{spec.filename}-{i}"
+        outputs.append(EngineOutput(data, content_type, f"{stem}.{ext}"))
+    if spec.notes:
+        notes: dict[str, Any] = {"engine": f"{engine}.provider", "provider": "openai",
+                                 "model": config.model or None, "prompt": prompt}
+        if revised:
+            notes["revised_prompts"] = revised
+        outputs.append(EngineOutput(json.dumps(notes, ensure_ascii=False, indent=2).encode(),
+                                    "application/json", "notes.json"))
+    progress(100)
+    return outputs
