@@ -152,7 +152,8 @@ class JobOutputSignedApi(APIView):
     authentication_classes: list[Any] = []
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={(200, "application/octet-stream"): OpenApiTypes.BINARY})
+    @extend_schema(responses={(200, "application/octet-stream"): OpenApiTypes.BINARY},
+                   operation_id="api_jobs_outputs_signed_retrieve")
     def get(self, request: Request, token: str) -> Any:
         try:
             data = signing.loads(token, salt=OUTPUT_LINK_SALT,

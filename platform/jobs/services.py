@@ -71,6 +71,19 @@ def _job_activity(job_id: Any, status: str, details: str) -> None:
     Activity.objects.filter(job_id=job_id).update(status=status, details=details)
 
 
+def org_capacity_check(*, org: Organization, adding: int) -> None:
+    """A per-organisation cap on queued and running jobs, so one partner's flood cannot
+    starve the others: 429 with Retry-After past it."""
+    from rest_framework.exceptions import Throttled
+
+    active = Job.objects.filter(organization=org, status__in=[JobStatus.QUEUED,
+                                                              JobStatus.RUNNING]).count()
+    if active + adding > settings.ORG_MAX_ACTIVE_JOBS:
+        raise Throttled(wait=30, detail=(
+            f"Your organisation already has {active} jobs waiting or running (at most "
+            f"{settings.ORG_MAX_ACTIVE_JOBS}); try again when some have finished."))
+
+
 def job_submit(
     *,
     org: Organization,

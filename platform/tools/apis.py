@@ -21,7 +21,7 @@ from config.errors import error_body, first_message
 from jobs.apis import JobSerializer
 from jobs.models import Job, JobStatus
 from jobs.selectors import job_wait
-from jobs.services import job_submit, job_submit_batch
+from jobs.services import job_submit, job_submit_batch, org_capacity_check
 from tools.registry import TOOLS, Shape, Tool, tool_allowed
 from tools.serializers import CodesInput, webhook_unwrap
 from tools.uploads import stash_base64
@@ -92,6 +92,7 @@ class ToolJobSubmitApi(APIView):
         assert self.tool.input_serializer is not None
         serializer = self.tool.input_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)
+        org_capacity_check(org=request_org(request), adding=1)
         submitted = job_submit(
             org=request_org(request), user=request_partner(request), tool=self.tool,
             payload=dict(serializer.validated_data), idempotency_key=idempotency_key(request),
@@ -139,6 +140,7 @@ class ToolBatchSubmitApi(APIView):
         payloads = [dict(card) for card in cards.validated_data]
         if self.tool.slug in CARD_EXPANDERS:
             payloads = CARD_EXPANDERS[self.tool.slug](self.tool, request_org(request), payloads)
+        org_capacity_check(org=request_org(request), adding=len(payloads))
         submitted = job_submit_batch(
             org=request_org(request), user=request_partner(request), tool=self.tool,
             payloads=payloads, idempotency_key=idempotency_key(request),
@@ -196,6 +198,7 @@ class ToolDirectApi(APIView):
             data["_sources"] = sources
         if self.tool.slug == "model-swap":
             data = _with_swap_model(request_org(request), data)
+        org_capacity_check(org=request_org(request), adding=1)
         submitted = job_submit(
             org=request_org(request), user=request_partner(request), tool=self.tool,
             payload=data, idempotency_key=idempotency_key(request),
@@ -258,6 +261,7 @@ class ToolSyncApi(APIView):
             raise ValidationError({"non_field_errors": ["Expected a JSON object."]})
         assert self.tool.input_serializer is not None
         options = self.tool.input_serializer.validated(request.data)  # type: ignore[attr-defined]
+        org_capacity_check(org=request_org(request), adding=1)
         try:
             result = drive_sync(org=request_org(request), user=request_partner(request),
                                 tool=self.tool, options=dict(options))
