@@ -39,6 +39,15 @@ const TOOL_PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   spinview: named(() => import(/* webpackChunkName: "route-spinview" */ '@/features/spinview/spinview-page'), 'SpinviewPage'),
   flats: named(() => import(/* webpackChunkName: "route-flats" */ '@/features/flats/flats-page'), 'FlatsPage'),
   remodel: named(() => import(/* webpackChunkName: "route-remodel" */ '@/features/remodel/remodel-page'), 'RemodelPage'),
+  editorial: named(() => import(/* webpackChunkName: "route-editorial" */ '@/features/editorial/editorial-page'), 'EditorialPage'),
+  tonelab: named(() => import(/* webpackChunkName: "route-tonelab" */ '@/features/tonelab/tonelab-page'), 'TonelabPage'),
+  'editorial-product': named(
+    () => import(/* webpackChunkName: "route-editorial-product" */ '@/features/editorial-product/editorial-product-page'),
+    'EditorialProductPage',
+  ),
+  'open-lab': named(() => import(/* webpackChunkName: "route-open-lab" */ '@/features/open-lab/open-lab-page'), 'OpenLabPage'),
+  'tech-pack': named(() => import(/* webpackChunkName: "route-tech-pack" */ '@/features/tech-pack/tech-pack-page'), 'TechPackPage'),
+  'model-swap': named(() => import(/* webpackChunkName: "route-model-swapper" */ '@/features/model-swapper/model-swapper-page'), 'ModelSwapperPage'),
 };
 
 // The tools whose own page has not landed yet share this frame (one chunk).

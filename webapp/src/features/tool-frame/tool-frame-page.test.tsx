@@ -3,7 +3,8 @@ import { screen, within } from '@testing-library/react';
 import { TOOL_ROUTES } from '@/lib/tools';
 import { catalogue, queueRow } from '@/testing/catalogue';
 import { mockFetch, signedIn } from '@/testing/mock-fetch';
-import { renderApp } from '@/testing/render-app';
+import { ToolFramePage } from '@/features/tool-frame/tool-frame-page';
+import { renderApp, renderComponent } from '@/testing/render-app';
 
 const statusBar = () => screen.getByRole('group', { name: 'Tool status' });
 
@@ -15,9 +16,10 @@ function mockTool(queues = [queueRow('recolor')], tools = catalogue()) {
   });
 }
 
-test('a tool route without its own page yet shows the header, System Ready with queue 0 and a dash, and the upcoming-workspace note', async () => {
+test('a tool without its own page yet shows the header, System Ready with queue 0 and a dash, and the upcoming-workspace note', async () => {
+  // every spec route has its own page now; the frame stays for tools the catalogue adds later
   mockTool([queueRow('editorial')]);
-  renderApp('/editorial');
+  renderComponent(<ToolFramePage slug="editorial" />);
 
   expect(await screen.findByRole('heading', { level: 1, name: 'Editorial V1.0' })).toBeInTheDocument();
   expect(await screen.findByText('System Ready')).toBeInTheDocument();
