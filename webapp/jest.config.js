@@ -16,6 +16,9 @@ module.exports = {
       { tsconfig: { module: 'commonjs', moduleResolution: 'node10' } },
     ],
   },
+  // Pages are driven with userEvent, key by key: on a loaded 2-core machine a test can take
+  // several seconds, so the default 5 s would fail a correct test.
+  testTimeout: 30000,
   clearMocks: true,
   restoreMocks: true,
 };

@@ -116,7 +116,11 @@ def _card_errors(detail: Any) -> ValidationError:
     fields: dict[str, Any] = {}
     message = ""
     for index, errors in per_card:
-        for name, problems in (errors or {}).items():
+        if not isinstance(errors, dict):  # the card itself is wrong (not an object...)
+            fields[f"cards.{index}"] = errors
+            message = message or f"Card {index + 1}: {first_message(errors)}"
+            continue
+        for name, problems in errors.items():
             key = f"cards.{index}.{name}"
             fields[key] = problems
             if not message:
