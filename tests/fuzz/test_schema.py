@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 import schemathesis
-from hypothesis import HealthCheck, settings as hsettings
+from hypothesis import HealthCheck
+from hypothesis import settings as hsettings
 from schemathesis.checks import not_a_server_error
 
 from config.wsgi import application
