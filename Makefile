@@ -11,7 +11,7 @@ test:
 
 # Fault scenarios (real processes killed and restarted); also part of `make test`.
 faults:
-	@deploy/local/test.sh -m slow
+	@deploy/local/faults.sh
 
 bench:
 	@deploy/local/bench.sh
