@@ -9,7 +9,8 @@ run:
 test:
 	@deploy/local/test.sh
 
-# Fault scenarios (real processes killed and restarted); also part of `make test`.
+# Fault and load scenarios (real processes killed and restarted, outages, 200 partners, a
+# 10,000-job backlog); slow, so not part of `make test`.
 faults:
 	@deploy/local/faults.sh
 

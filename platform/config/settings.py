@@ -142,6 +142,8 @@ DRIVE_LINK_SECONDS = env.int("DRIVE_LINK_SECONDS", default=6 * 3600)
 # A succeeded job's outputs not delivered after this long are delivered again (keyed, so never
 # twice).
 DELIVERY_GRACE_SECONDS = env.float("DELIVERY_GRACE_SECONDS", default=120.0)
+# A delivery owns a job's outputs this long (the delivery task's hard time limit).
+DELIVERY_LEASE_SECONDS = env.int("DELIVERY_LEASE_SECONDS", default=600)
 # A drive upload from the browser may be this large.
 DRIVE_UPLOAD_MAX_BYTES = env.int("DRIVE_UPLOAD_MAX_BYTES", default=25 * 1024 * 1024)
 

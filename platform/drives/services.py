@@ -15,6 +15,7 @@ from urllib.parse import quote, urlsplit
 from django.conf import settings
 from django.core import signing
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import Organization
@@ -141,6 +142,20 @@ def job_outputs_deliver(*, job_id: Any) -> int:
                                         role=DriveRole.OUTPUT).first()
     if folder is None:
         return 0
+    # One delivery of a job at a time: the check-then-upload below is only safe alone.
+    now = timezone.now()
+    owned = Job.objects.filter(pk=job.pk).filter(
+        Q(delivering_until__isnull=True) | Q(delivering_until__lt=now)
+    ).update(delivering_until=now + timedelta(seconds=settings.DELIVERY_LEASE_SECONDS))
+    if not owned:
+        return 0  # another delivery is at work; the reconciler looks again later
+    try:
+        return _deliver(job, folder)
+    finally:
+        Job.objects.filter(pk=job.pk).update(delivering_until=None)
+
+
+def _deliver(job: Job, folder: DriveFolder) -> int:
     client = drive_client(folder)
     delivered = 0
     for output in job.outputs.filter(drive_file_id="").order_by("index"):
@@ -159,9 +174,11 @@ def job_outputs_deliver(*, job_id: Any) -> int:
 
 def deliveries_pending(*, older_than_seconds: float) -> list[Any]:
     """Succeeded drive-tool jobs with outputs not yet delivered (a delivery was lost)."""
-    cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
+    now = timezone.now()
+    cutoff = now - timedelta(seconds=older_than_seconds)
     return list(
         JobOutput.objects.filter(job__status=JobStatus.SUCCEEDED, job__tool__in=DRIVE_TOOLS,
                                  job__finished_at__lt=cutoff, drive_file_id="")
+        .filter(Q(job__delivering_until__isnull=True) | Q(job__delivering_until__lt=now))
         .values_list("job_id", flat=True).distinct()
     )

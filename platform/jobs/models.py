@@ -48,6 +48,9 @@ class Job(models.Model):
     idempotency_key = models.CharField(max_length=255, null=True, blank=True)
     request_digest = models.CharField(max_length=64, blank=True, default="")
     batch_id = models.UUIDField(null=True, blank=True)
+    # While a delivery of the outputs to the output drive runs: until when it owns them, so
+    # that two deliveries never upload at once (a drive may hold two files of one name).
+    delivering_until = models.DateTimeField(null=True, blank=True)
     source_drive_file = models.CharField(max_length=500, blank=True, default="")
 
     class Meta:

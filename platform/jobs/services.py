@@ -309,9 +309,10 @@ def job_succeed(*, job: Job, lease: uuid.UUID, outputs: Iterable[EngineOutput]) 
     the run that wins the guarded UPDATE records its files, in the same transaction.
     """
     saved: list[tuple[str, EngineOutput]] = []
+    folder = f"jobs/{job.organization_id}/{job.pk}/{lease}"
     try:
         for index, out in enumerate(outputs):
-            name = f"jobs/{job.organization_id}/{job.pk}/{lease}/{index}-{out.filename}"
+            name = f"{folder}/{index}-{out.filename}"
             saved.append((default_storage.save(name, ContentFile(out.data)), out))
         with transaction.atomic():
             won = _owned(job.pk, lease).update(
@@ -328,19 +329,27 @@ def job_succeed(*, job: Job, lease: uuid.UUID, outputs: Iterable[EngineOutput]) 
                               f"Finished with {len(saved)} output(s).")
                 _after_finish(job.pk)
     except Exception:
-        _discard(saved)
+        _discard(saved, folder)
         raise
     if not won:
-        _discard(saved)
+        _discard(saved, folder)
     return bool(won)
 
 
-def _discard(saved: list[tuple[str, EngineOutput]]) -> None:
-    for stored, _ in saved:
+def _discard(saved: list[tuple[str, EngineOutput]], folder: str | None = None) -> None:
+    """Delete a run's files, the half-written one included (a failed save leaves it behind
+    and it is not in `saved`): everything under the run's own lease folder."""
+    names = [stored for stored, _ in saved]
+    if folder:
         try:
-            default_storage.delete(stored)
-        except Exception:  # noqa: BLE001 - best effort; cleanup finds strays later
-            logger.warning("could not delete discarded output %s", stored)
+            names += [f"{folder}/{name}" for name in default_storage.listdir(folder)[1]]
+        except (OSError, NotImplementedError):
+            pass  # no folder: nothing was written
+    for name in dict.fromkeys(names):
+        try:
+            default_storage.delete(name)
+        except Exception:  # noqa: BLE001 - best effort
+            logger.warning("could not delete discarded output %s", name)
 
 
 class _Heartbeats:
@@ -468,7 +477,15 @@ def job_run(*, job_id: str) -> str:
             job_fail(job_id=job_id, lease=lease, code="engine_error",
                      message=f"The tool failed unexpectedly ({type(exc).__name__}).")
             return "failed"
-    return "succeeded" if job_succeed(job=job, lease=lease, outputs=outputs) else "aborted"
+    try:
+        won = job_succeed(job=job, lease=lease, outputs=outputs)
+    except OSError as exc:  # storage full or refusing writes: say so, do not retry blindly
+        logger.warning("storing the outputs of job %s failed: %s", job_id, exc)
+        job_fail(job_id=job_id, lease=lease, code="storage_error",
+                 message=f"The result could not be stored ({exc.strerror or exc}); "
+                         "nothing was delivered. Retry the job once storage is available.")
+        return "failed"
+    return "succeeded" if won else "aborted"
 
 
 # --- Housekeeping (beat) ------------------------------------------------------------------

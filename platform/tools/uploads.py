@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-import uuid
+import hashlib
 from typing import Any
 
 from django.core.files.base import ContentFile
@@ -34,5 +34,9 @@ def stash_base64(*, org_id: Any, field: str, value: str) -> dict[str, str]:
     kind = next((ext for magic, ext in MAGIC if data.startswith(magic)), None)
     if kind is None or (kind == "webp" and data[8:12] != b"WEBP"):
         raise ValidationError({field: ["Not an image (PNG, JPEG, WebP, GIF or BMP)."]})
-    name = default_storage.save(f"uploads/{org_id}/{uuid.uuid4().hex}.{kind}", ContentFile(data))
+    # Named by content, so the same request sent again (a retry with its Idempotency-Key)
+    # refers to the same file and is recognised as the same request.
+    name = f"uploads/{org_id}/{hashlib.sha256(data).hexdigest()}.{kind}"
+    if not default_storage.exists(name):
+        name = default_storage.save(name, ContentFile(data))
     return {"storage": name}

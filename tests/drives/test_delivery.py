@@ -60,3 +60,20 @@ def test_a_delivery_that_died_after_uploading_does_not_upload_again(partner: Any
 
     assert job_outputs_deliver(job_id=job.pk) == 1  # only the second output is uploaded
     assert len(output_files(partner)) == 2
+
+
+def test_two_deliveries_of_one_job_never_upload_at_once(partner: Any) -> None:
+    from django.utils import timezone
+
+    from jobs.models import Job
+
+    drive_folders_ensure(org=partner.organization)
+    job = recolored(partner)
+    # another delivery is at work on this job right now
+    Job.objects.filter(pk=job.pk).update(delivering_until=timezone.now()
+                                         + timezone.timedelta(minutes=5))
+    assert job_outputs_deliver(job_id=job.pk) == 0
+    assert output_files(partner) == []
+    Job.objects.filter(pk=job.pk).update(delivering_until=None)  # it ended (or expired)
+    assert job_outputs_deliver(job_id=job.pk) == 2
+    assert Job.objects.get(pk=job.pk).delivering_until is None

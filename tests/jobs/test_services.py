@@ -229,3 +229,19 @@ def test_cleanup_removes_old_outputs(partner: Any) -> None:
     assert outputs_cleanup(older_than_days=1) == 1
     assert not JobOutput.objects.filter(job=job).exists()
     assert not storage.exists(name)
+
+
+def test_a_storage_error_fails_the_job_clearly_and_leaves_no_partial_file(
+    partner: Any, settings: Any, tmp_path: Any
+) -> None:
+    from jobs.services import job_run
+
+    job = submit(partner, seconds=0)
+    settings.MEDIA_ROOT = tmp_path / "media"
+    (tmp_path / "media").mkdir()
+    (tmp_path / "media" / "jobs").write_text("a file where the folder should be")
+    assert job_run(job_id=str(job.pk)) == "failed"
+    job.refresh_from_db()
+    assert job.status == JobStatus.FAILED and job.error_code == "storage_error"
+    assert "could not be stored" in job.error_message
+    assert not JobOutput.objects.filter(job=job).exists()

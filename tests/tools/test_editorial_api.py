@@ -109,3 +109,13 @@ def test_model_swap_needs_a_library_model(api: APIClient) -> None:
                     format="json")
     assert resp.status_code == 400
     assert resp.json()["message"] == "modelId: No model 'zoe' in your model library."
+
+
+def test_a_retry_with_the_same_key_and_inline_image_is_the_same_job(api: APIClient) -> None:
+    body = {"image": png_b64(), "prompt": "studio"}
+    first = api.post("/api/editorial-product/", body, format="json",
+                     HTTP_PREFER="respond-async", HTTP_IDEMPOTENCY_KEY="retry-1")
+    again = api.post("/api/editorial-product/", body, format="json",
+                     HTTP_PREFER="respond-async", HTTP_IDEMPOTENCY_KEY="retry-1")
+    assert first.status_code == 202 and again.status_code in (200, 202)
+    assert first.json()["id"] == again.json()["id"] and Job.objects.count() == 1
