@@ -8,6 +8,7 @@ Only loopback is ever used; every loop here is bounded in count and in time.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 import os
 import signal
 import socket
@@ -370,3 +371,9 @@ def print_summary(terminalreporter: Any) -> None:
     terminalreporter.section("reliability figures")
     for line in REPORT:
         terminalreporter.write_line(line)
+    # The table of the last `make faults`, kept beside the suite.
+    results = Path(__file__).with_name("RESULTS.md")
+    stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    results.write_text(
+        f"# Reliability figures\n\nLast `make faults`: {stamp}. Every scenario must show "
+        "lost=0 and duplicated=0.\n\n" + "".join(f"- {line}\n" for line in REPORT))
