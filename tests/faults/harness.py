@@ -8,7 +8,6 @@ Only loopback is ever used; every loop here is bounded in count and in time.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 import os
 import signal
 import socket
@@ -20,6 +19,7 @@ import uuid
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 import requests
