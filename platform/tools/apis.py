@@ -209,8 +209,10 @@ class ToolDirectApi(APIView):
         )
         location = reverse("job-detail", kwargs={"job_id": submitted.job.pk})
         if "respond-async" in request.headers.get("Prefer", ""):
+            # 202 for a new job; 200 for the same request again (its Idempotency-Key)
             resp = Response(JobSerializer(submitted.job, context={"request": request}).data,
-                            status=status.HTTP_202_ACCEPTED)
+                            status=status.HTTP_202_ACCEPTED if submitted.created
+                            else status.HTTP_200_OK)
             resp["Location"] = location
             return resp
         job = job_wait(job_id=submitted.job.pk, timeout=settings.DIRECT_WAIT_SECONDS)
