@@ -9,6 +9,7 @@ import logging
 import random
 import secrets
 import time
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -66,10 +67,17 @@ def signature(secret: str, timestamp: int, body: bytes) -> str:
 # --- Events -------------------------------------------------------------------------------
 
 
-def event_emit(*, org_id: Any, event: str, data: dict[str, Any]) -> list[WebhookDelivery]:
-    """A delivery per active webhook of the organisation that asked for this event."""
+def event_emit(*, org_id: Any, event: str,
+               data: dict[str, Any] | Callable[[], dict[str, Any]]) -> list[WebhookDelivery]:
+    """A delivery per active webhook of the organisation that asked for this event. `data`
+    may be a callable: it is built only when some webhook wants the event (most jobs have
+    none, and building a job's representation costs more than the job's bookkeeping)."""
     hooks = [h for h in Webhook.objects.filter(organization_id=org_id, active=True)
              if event in h.events]
+    if not hooks:
+        return []
+    if callable(data):
+        data = data()
     deliveries = []
     now = timezone.now()
     for hook in hooks:
@@ -101,13 +109,14 @@ def _job_data(job: Job) -> dict[str, Any]:
 
 def job_finished(*, job_id: Any) -> None:
     """After a job ended: its event, and the batch's if it was the batch's last job."""
-    job = Job.objects.filter(pk=job_id).prefetch_related("outputs").first()
+    job = Job.objects.filter(pk=job_id).only("id", "organization_id", "status", "batch_id").first()
     if job is None:
         return
     event = {JobStatus.SUCCEEDED: WebhookEvent.JOB_SUCCEEDED,
              JobStatus.FAILED: WebhookEvent.JOB_FAILED}.get(JobStatus(job.status))
     if event:
-        event_emit(org_id=job.organization_id, event=event, data=_job_data(job))
+        event_emit(org_id=job.organization_id, event=event,
+                   data=lambda: _job_data(Job.objects.prefetch_related("outputs").get(pk=job_id)))
     if job.batch_id:
         batch_check_completed(batch_id=job.batch_id)
 
