@@ -71,7 +71,7 @@ def bench_webapp_weight_and_first_paint(page: Any, browser: Any, live_server: An
     tool_page = page.context.new_page()
     tool = scripts_loaded(
         tool_page, "/recoloring",
-        lambda p: p.get_by_text("This tool's workspace opens in an upcoming release.").wait_for())
+        lambda p: p.get_by_role("heading", level=1, name="Recolor").wait_for())
     report("Tool page (/recoloring)", tool)
     tool_page.close()
 
