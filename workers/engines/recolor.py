@@ -25,7 +25,7 @@ from workers.engines.imaging.color import (
     parse_hex,
     srgb8_to_oklab,
 )
-from workers.engines.imaging.decode import decode_image, encode_png
+from workers.engines.imaging.decode import png_engine_run
 
 # OKLab chroma under which a colour reads as grey, white or black.
 NEUTRAL_CHROMA = 0.025
@@ -40,25 +40,12 @@ class RecolorResult:
 
 
 def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
-    data = params.get("image")
-    if not isinstance(data, (bytes, bytearray)):
-        raise EngineError("missing_image", "No image was given.")
-    decoded = decode_image(bytes(data))
-    progress(10)
-    result = recolor_image(
-        decoded.rgb,
+    return png_engine_run(params, progress, lambda rgb: recolor_image(
+        rgb,
         target_color=str(params.get("target_color") or ""),
         garment_type=str(params.get("garment_type") or ""),
         progress=progress,
-    )
-    progress(95)
-    return [
-        EngineOutput(
-            data=encode_png(result.rgb, decoded.alpha),
-            content_type="image/png",
-            filename="recolor.png",
-        )
-    ]
+    ).rgb, "recolor.png")
 
 
 def recolor_image(

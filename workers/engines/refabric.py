@@ -20,7 +20,7 @@ import numpy as np
 from workers.engines.base import EngineError, EngineOutput, Progress
 from workers.engines.imaging import garment as garment_mod
 from workers.engines.imaging.color import linear_to_srgb, oklab_to_linear, srgb8_to_oklab
-from workers.engines.imaging.decode import decode_image, encode_png
+from workers.engines.imaging.decode import png_engine_run
 
 FINISHES = ("glossy", "matte", "metallic", "patterned", "sheer", "textured")
 
@@ -73,26 +73,13 @@ class RefabricResult:
 
 
 def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
-    data = params.get("image")
-    if not isinstance(data, (bytes, bytearray)):
-        raise EngineError("missing_image", "No image was given.")
-    decoded = decode_image(bytes(data))
-    progress(10)
-    result = refabric_image(
-        decoded.rgb,
+    return png_engine_run(params, progress, lambda rgb: refabric_image(
+        rgb,
         fabric=str(params.get("re_fabric") or ""),
         finish=str(params.get("material_finish") or ""),
         garment_type=str(params.get("target_garment") or ""),
         progress=progress,
-    )
-    progress(95)
-    return [
-        EngineOutput(
-            data=encode_png(result.rgb, decoded.alpha),
-            content_type="image/png",
-            filename="refabric.png",
-        )
-    ]
+    ).rgb, "refabric.png")
 
 
 def refabric_image(

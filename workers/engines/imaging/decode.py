@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import io
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from PIL import Image, ImageCms, ImageOps
 
-from workers.engines.base import EngineError
+from workers.engines.base import EngineError, EngineOutput
 
 # 40 MP is a 7300x5500 photo: above any catalogue shot, and about 160 MB as RGBA, which a worker
 # with 2 GB can hold a few times over while an engine works on it.
@@ -168,3 +170,19 @@ def _to_image(rgb: np.ndarray, alpha: np.ndarray | None) -> Image.Image:
         return Image.fromarray(rgb, "RGB")
     rgba = np.dstack([rgb, np.asarray(alpha, dtype=np.uint8)])
     return Image.fromarray(np.ascontiguousarray(rgba), "RGBA")
+
+
+def png_engine_run(params: dict[str, Any], progress: Any,
+                   transform: Callable[[np.ndarray], np.ndarray],
+                   filename: str) -> list[EngineOutput]:
+    """The common shape of a one-image engine: params["image"] bytes in, one PNG out (the
+    source's alpha kept), `transform` doing the work on the RGB array."""
+    data = params.get("image")
+    if not isinstance(data, (bytes, bytearray)):
+        raise EngineError("missing_image", "No image was given.")
+    decoded = decode_image(bytes(data))
+    progress(10)
+    rgb = transform(decoded.rgb)
+    progress(95)
+    return [EngineOutput(data=encode_png(rgb, decoded.alpha), content_type="image/png",
+                         filename=filename)]
