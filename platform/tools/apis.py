@@ -200,8 +200,8 @@ class ToolDirectApi(APIView):
                 data.pop(field, None)
         if sources:
             data["_sources"] = sources
-        if self.tool.slug == "model-swap":
-            data = _with_swap_model(request_org(request), data)
+        if self.tool.slug in DIRECT_EXPANDERS:
+            data = DIRECT_EXPANDERS[self.tool.slug](request_org(request), data)
         org_capacity_check(org=request_org(request), adding=1)
         submitted = job_submit(
             org=request_org(request), user=request_partner(request), tool=self.tool,
@@ -347,6 +347,12 @@ def _with_swap_model(org: Any, data: dict[str, Any]) -> dict[str, Any]:
         raise ValidationError({"modelId": [f"No model '{data['modelId']}' in your model library."]})
     return {**data, "model_name": model.name,
             "_sources": {**data.get("_sources", {}), "model_face": {"storage": model.photo.name}}}
+
+
+# Direct tools whose input is completed from the organisation's data (its model library).
+DIRECT_EXPANDERS: dict[str, Callable[[Any, dict[str, Any]], dict[str, Any]]] = {
+    "model-swap": _with_swap_model,
+}
 
 
 DIRECT_RESPONSES.update({
