@@ -1,7 +1,7 @@
 # Atelier: two commands do all the set-up on a fresh machine.
 #   make run    install what is missing and start the whole product (Ctrl-C stops it)
 #   make test   run every suite
-.PHONY: run test faults bench lint install clean
+.PHONY: run test faults bench lint install examples clean
 
 run:
 	@deploy/local/run.sh
@@ -22,6 +22,10 @@ lint:
 
 install:
 	@deploy/local/bootstrap.sh
+
+# Re-render the tool pages' Examples galleries with our engines (look at them before committing).
+examples:
+	@deploy/local/bootstrap.sh && .venv/bin/python deploy/local/examples.py
 
 clean:
 	rm -rf var webapp/dist

@@ -22,6 +22,7 @@ from jobs.apis import JobSerializer
 from jobs.models import Job, JobStatus
 from jobs.selectors import job_wait
 from jobs.services import job_submit, job_submit_batch, org_capacity_check
+from tools.examples import tool_examples
 from tools.registry import TOOLS, Shape, Tool, tool_allowed
 from tools.serializers import CodesInput, webhook_unwrap
 from tools.uploads import stash_base64
@@ -44,6 +45,11 @@ def idempotency_key(request: Request) -> str | None:
     return key
 
 
+class ExampleSerializer(serializers.Serializer):
+    src = serializers.CharField(help_text="Where the image (or, for Spinview, the video) is.")
+    alt = serializers.CharField(help_text="What the example shows.")
+
+
 class ToolListApi(APIView):
     """The catalogue as this partner sees it: locked and private tools are `locked` unless
     staff enabled them for the partner's organisation."""
@@ -58,6 +64,7 @@ class ToolListApi(APIView):
         locked = serializers.BooleanField()
         available = serializers.BooleanField()
         eta_text = serializers.CharField()
+        examples = ExampleSerializer(many=True, help_text="The page's Examples gallery.")
 
     @extend_schema(responses=OutputSerializer(many=True))
     def get(self, request: Request) -> Response:
@@ -65,7 +72,8 @@ class ToolListApi(APIView):
         rows = [
             {**{f: getattr(t, f) for f in ("slug", "name", "category", "route", "badge",
                                            "eta_text", "available")},
-             "access": t.access.value, "locked": not tool_allowed(t, user=user)}
+             "access": t.access.value, "locked": not tool_allowed(t, user=user),
+             "examples": tool_examples(t.slug)}
             for t in TOOLS.values() if (user.is_staff or not t.staff_only) and not t.part_of
         ]
         return Response(self.OutputSerializer(rows, many=True).data)

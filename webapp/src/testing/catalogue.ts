@@ -43,6 +43,7 @@ export function catalogue(overrides: Record<string, Partial<Tool>> = {}): Tool[]
     locked: access !== 'open',
     available: access === 'open',
     eta_text: '',
+    examples: [],
     ...overrides[slug],
   }));
 }

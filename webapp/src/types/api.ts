@@ -34,7 +34,11 @@ export type Tool = {
   /** True when the tool's engine is installed. */
   available: boolean;
   eta_text: string;
+  /** The page's Examples gallery: fixed renders of the tool's engine. */
+  examples: ToolExample[];
 };
+
+export type ToolExample = { src: string; alt: string };
 
 /** One entry of GET /api/queues/. */
 export type ToolQueue = {

@@ -2,7 +2,6 @@ import type { ReactNode } from 'react';
 
 import { BatchProgress } from '@/components/tool/batch-progress';
 import { DriveLinks } from '@/components/tool/drive-links';
-import { type Example, ExamplesGallery } from '@/components/tool/examples-gallery';
 import { ProcessingOverlay, SuccessOverlay } from '@/components/tool/overlays';
 import type { BatchPhase } from '@/hooks/use-batch-run';
 import type { BatchSubmitted } from '@/lib/batches';
@@ -24,7 +23,6 @@ type CardToolWorkspaceProps = {
   onStartNew: () => void;
   successTitle?: string;
   successMessage?: string;
-  examples?: Example[];
 };
 
 /** The frame every card tool shares: drives, Get URLs, cards, run, overlays and the batch. */
@@ -42,7 +40,6 @@ export function CardToolWorkspace({
   onStartNew,
   successTitle,
   successMessage,
-  examples = [],
 }: CardToolWorkspaceProps) {
   const [outputDrive] = useToolDrives(slug, 'output');
   return (
@@ -62,7 +59,6 @@ export function CardToolWorkspace({
       ) : null}
       <div className="run-area">{runArea}</div>
       {batch && phase !== 'success' ? <BatchProgress key={batch.batch_id} batch={batch} title="Last batch" /> : null}
-      {examples.length ? <ExamplesGallery examples={examples} /> : null}
       {phase === 'processing' ? <ProcessingOverlay title={overlay.title} message={overlay.message} /> : null}
       {phase === 'success' ? (
         <SuccessOverlay outputDrive={outputDrive} startNewLabel={startNewLabel} onStartNew={onStartNew} title={successTitle} message={successMessage}>

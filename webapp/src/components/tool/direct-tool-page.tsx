@@ -1,6 +1,5 @@
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 
-import { ExamplesGallery, type Example } from '@/components/tool/examples-gallery';
 import { ImageUrlInput } from '@/components/tool/image-url-input';
 import { DownloadLink, JobProgress, OutputMedia } from '@/components/tool/job-result';
 import { ProcessingOverlay } from '@/components/tool/overlays';
@@ -37,7 +36,6 @@ type DirectToolPageProps = {
   /** Restyle tells the outcome in toasts instead of a system log. */
   toasts?: { failed: (reason: string, error: unknown) => ToastInput; complete: ToastInput };
   resultAlt: string;
-  examples?: Example[];
 };
 
 /** Why a request or job failed, as the log and toasts say it. */
@@ -66,7 +64,6 @@ export function DirectToolPage({
   overlay,
   toasts,
   resultAlt,
-  examples = [],
 }: DirectToolPageProps) {
   const { toast } = useToast();
   const [first, setFirst] = useState('');
@@ -151,7 +148,6 @@ export function DirectToolPage({
             ) : null}
           </section>
         </div>
-        {examples.length ? <ExamplesGallery examples={examples} /> : null}
       </div>
       {overlay && running ? (
         <ProcessingOverlay

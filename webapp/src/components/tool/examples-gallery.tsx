@@ -2,8 +2,9 @@ import { useState } from 'react';
 
 import { Dialog } from '@/components/ui/dialog';
 import { isVideoUrl } from '@/lib/image-url';
+import type { ToolExample } from '@/types/api';
 
-export type Example = { src: string; alt: string };
+export type Example = ToolExample;
 
 function Media({ example, thumbnail }: { example: Example; thumbnail: boolean }) {
   if (isVideoUrl(example.src)) {

@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect } from 'react';
 
+import { ExamplesGallery } from '@/components/tool/examples-gallery';
 import { ToolStatusBar } from '@/components/tool/status-bar';
 import { TOOL_ROUTES, useToolsBySlug } from '@/lib/tools';
 
@@ -15,7 +16,10 @@ type ToolPageProps = {
   className?: string;
 };
 
-/** Header (name, badge, typical run), status bar, and the page, unless the tool is locked. */
+/**
+ * Header (name, badge, typical run), status bar, the page and its Examples gallery, unless the
+ * tool is locked.
+ */
 export function ToolPage({ slug, children, busy = false, statusBar, className = '' }: ToolPageProps) {
   const tools = useToolsBySlug();
   const tool = tools.get(slug);
@@ -46,7 +50,10 @@ export function ToolPage({ slug, children, busy = false, statusBar, className = 
           {NOT_ENABLED}
         </p>
       ) : (
-        children
+        <>
+          {children}
+          {tool?.examples.length ? <ExamplesGallery examples={tool.examples} /> : null}
+        </>
       )}
     </article>
   );

@@ -53,3 +53,22 @@ test('a tool the organisation may not open says so instead', async () => {
 
   expect(await screen.findByRole('alert')).toHaveTextContent('This tool is not enabled for your organisation.');
 });
+
+test('every tool page shows the Examples gallery the catalogue lists for it', async () => {
+  const examples = [1, 2, 3].map((n) => ({ src: `/static/tools/examples/recolor/${n}.jpg`, alt: `Recolor example ${n}` }));
+  mockTool([], catalogue({ recolor: { examples } }));
+  renderApp('/recoloring');
+
+  const gallery = await screen.findByRole('region', { name: 'Examples' });
+  expect(within(gallery).getAllByRole('img').map((img) => img.getAttribute('src'))).toEqual(examples.map((e) => e.src));
+  expect(within(gallery).getByRole('button', { name: 'Expand Recolor example 2' })).toBeInTheDocument();
+});
+
+test('a locked tool shows no gallery', async () => {
+  const examples = [{ src: '/static/tools/examples/refabric/1.jpg', alt: 'Refabric example' }];
+  mockTool([], catalogue({ refabric: { examples, locked: true } }));
+  renderApp('/refabric');
+
+  expect(await screen.findByRole('alert')).toHaveTextContent('This tool is not enabled for your organisation.');
+  expect(screen.queryByRole('region', { name: 'Examples' })).not.toBeInTheDocument();
+});
