@@ -55,16 +55,23 @@ def _clean(alpha: np.ndarray) -> np.ndarray:
 
 
 def leg_split(mask: np.ndarray) -> float:
-    """Share of the garment's height (from the bottom) over which it is two separate legs."""
+    """Share of the garment's height (from the bottom) over which it is two separate legs.
+
+    Legs part at the garment's centre line; the cuffs of long sleeves hanging beside a top
+    also leave separate runs in the bottom rows, but with the body of the top between them.
+    """
     ys = np.nonzero(mask.any(axis=1))[0]
     if len(ys) == 0:
         return 0.0
     y0, y1 = int(ys[0]), int(ys[-1]) + 1
     h = y1 - y0
+    top = np.nonzero(mask[y0 : y0 + max(1, h // 10)].any(axis=0))[0]
+    cx = (int(top[0]) + int(top[-1])) / 2
     split = 0
     for y in range(y1 - 1 - max(1, h // 50), y0, -1):
         runs = [r for r in _runs(mask[y]) if r[1] - r[0] > 0.04 * mask.shape[1]]
-        if len(runs) >= 2:
+        apart = len(runs) >= 2 and not any(a <= cx < b for a, b in runs)
+        if apart:
             split += 1
         elif split > 0:
             break
@@ -119,6 +126,40 @@ def _torso_column(mask: np.ndarray, y0: int, y1: int) -> tuple[int, int]:
     return int(np.median(lefts)), int(np.median(rights))
 
 
+def _bodice_column(mask: np.ndarray, y0: int, y1: int) -> tuple[int, int, int]:
+    """Left and right x of a dress's bodice and the row of its waist.
+
+    A skirt flares past the shoulders, so the hem rows say nothing of the body's width: the
+    narrowest run through the centre between a sixth and a half of the height is the waist,
+    and the bodice is a little wider than that.
+    """
+    h = y1 - y0
+    top = np.nonzero(mask[y0 : y0 + max(1, h // 10)].any(axis=0))[0]
+    cx = (int(top[0]) + int(top[-1])) // 2
+    best: tuple[int, int, int] | None = None
+    for y in range(y0 + h // 6, y0 + h // 2):
+        run = next(((a, b) for a, b in _runs(mask[y]) if a <= cx < b), None)
+        if run and (best is None or run[1] - run[0] < best[1] - best[0]):
+            best = (run[0], run[1], y)
+    if best is None:
+        left, right = _torso_column(mask, y0, y1)
+        return left, right, y0 + int(0.38 * h)
+    a, b, yw = best
+    grow = int(0.08 * (b - a))
+    return a - grow, b - 1 + grow, yw
+
+
+def _strap_top(mask: np.ndarray, x_from: int, x_to: int, y0: int) -> tuple[float, float]:
+    """The outer top corner of a strap or shoulder between two columns (outer to inner)."""
+    step = 1 if x_to >= x_from else -1
+    xs = list(range(x_from, x_to, step))
+    tops = np.array([_top_of_column(mask, x) if mask[:, x].any() else mask.shape[0] for x in xs])
+    best = int(tops.min())
+    reach = max(2, int(0.03 * abs(x_to - x_from)) + 2)
+    i = int(np.nonzero(tops <= best + reach)[0][0])
+    return float(xs[i]), float(tops[i])
+
+
 def _top_of_column(mask: np.ndarray, x: int) -> int:
     col = np.nonzero(mask[:, max(0, min(mask.shape[1] - 1, x))])[0]
     return int(col[0]) if len(col) else 0
@@ -147,6 +188,11 @@ def garment_keypoints(alpha: np.ndarray, category: str) -> GarmentShape:
                 crotch_y = y
                 break
         pts["crotch"] = (float(cx), float(crotch_y))
+        # The hips' outer edges at the crotch's height.
+        hip_run = np.nonzero(mask[min(crotch_y, y1 - 1)])[0]
+        if len(hip_run):
+            pts["hip_l_out"] = (float(hip_run[0]), float(crotch_y))
+            pts["hip_r_out"] = (float(hip_run[-1]), float(crotch_y))
         yb = y1 - 1 - max(1, gh // 80)
         runs = [r for r in _runs(mask[yb]) if r[1] - r[0] > 2]
         if len(runs) >= 2:
@@ -167,10 +213,21 @@ def garment_keypoints(alpha: np.ndarray, category: str) -> GarmentShape:
             pts["knee_r_out"] = (float(runs[-1][1] - 1), float(yk))
         return GarmentShape(LOWER, pts, w, h)
 
-    left, right = _torso_column(mask, y0, y1)
+    if category == ONE_PIECE:
+        left, right, waist_y = _bodice_column(mask, y0, y1)
+    else:
+        left, right = _torso_column(mask, y0, y1)
+    left, right = max(left, gx0), min(right, gx1)
     inset = max(1, int(0.04 * (right - left)))
     sl = (float(left + inset), float(_top_of_column(mask, left + inset)))
     sr = (float(right - inset), float(_top_of_column(mask, right - inset)))
+    cx0 = (left + right) // 2
+    # Sleeveless: the column's edge starts at the armhole, far below the straps; the shoulders
+    # are then the straps' outer top corners and the armhole's bottom is the armpit.
+    if max(sl[1], sr[1]) - y0 > 0.25 * (right - left):
+        pts["armhole_l"], pts["armhole_r"] = sl, sr
+        sl = _strap_top(mask, left, cx0, y0)
+        sr = _strap_top(mask, right, cx0, y0)
     pts["shoulder_l"], pts["shoulder_r"] = sl, sr
     top_runs = _runs(mask[y0 + max(1, gh // 80)])
     if top_runs:
@@ -186,13 +243,17 @@ def garment_keypoints(alpha: np.ndarray, category: str) -> GarmentShape:
     tw = right - left
     margin = max(2, int(0.06 * tw))
     for side, sel, shoulder in (("l", xs < left - margin, sl), ("r", xs > right + margin, sr)):
-        sel = sel & (ys < y0 + 0.9 * gh)
+        # A dress's skirt flares past the bodice below the waist: that is no sleeve.
+        sel = sel & (ys < (waist_y if category == ONE_PIECE else y0 + 0.9 * gh))
         if sel.sum() < 0.004 * mask.sum():
             continue
         sx, sy = xs[sel].astype(np.float32), ys[sel].astype(np.float32)
-        d = np.hypot(sx - shoulder[0], sy - shoulder[1])
-        far = d >= np.percentile(d, 90)
-        pts[f"sleeve_{side}"] = (float(sx[far].mean()), float(sy[far].mean()))
+        # The sleeve's end: the middle of its cuff, on the line from the shoulder through the
+        # sleeve's centroid (its far corner would tilt the whole sleeve when it is swung).
+        axis = np.array([sx.mean() - shoulder[0], sy.mean() - shoulder[1]])
+        axis /= max(float(np.linalg.norm(axis)), 1e-6)
+        reach = float(np.percentile((sx - shoulder[0]) * axis[0] + (sy - shoulder[1]) * axis[1], 97))
+        pts[f"sleeve_{side}"] = (float(shoulder[0] + axis[0] * reach), float(shoulder[1] + axis[1] * reach))
         # The sleeve's outline, so the warp can swing the whole sleeve rather than its tip.
         sub = np.zeros(mask.shape, np.uint8)
         sub[ys[sel], xs[sel]] = 1
@@ -202,12 +263,32 @@ def garment_keypoints(alpha: np.ndarray, category: str) -> GarmentShape:
             poly = cv2.approxPolyDP(hull, 0.08 * cv2.arcLength(hull, True), True).reshape(-1, 2)
             for i, (px, py) in enumerate(poly[:8]):
                 pts[f"sleeve_{side}_h{i}"] = (float(px), float(py))
-        # Armpit: the lowest row where the sleeve still reaches the torso column.
-        rows = sy[np.abs(sx - (left if side == "l" else right)) < 2 * margin]
-        if len(rows):
-            pts[f"armpit_{side}"] = (float(left if side == "l" else right), float(np.percentile(rows, 90)))
+        # Armpit: where a gap opens between the sleeve's underside and the torso column. A long
+        # sleeve hanging against the body leaves no gap: then at a tee's usual armhole depth.
+        edge_x = left if side == "l" else right
+        probe = slice(max(0, edge_x - 2 * margin), edge_x - margin) if side == "l" else slice(
+            edge_x + margin + 1, min(w, edge_x + 2 * margin + 1))
+        y_sh = int(shoulder[1])
+        armpit_y = None
+        in_sleeve = False
+        for y in range(y_sh + 2, min(y1, int(y_sh + 0.9 * tw))):
+            full = bool(mask[y, probe].all())
+            if full:
+                in_sleeve = True
+            elif in_sleeve and mask[y, edge_x]:
+                armpit_y = y
+                break
+        if armpit_y is None:
+            armpit_y = int(y_sh + 0.6 * tw)
+        pts[f"armpit_{side}"] = (float(edge_x), float(armpit_y))
+    if "armpit_l" in pts and "armpit_r" in pts:
+        # Garments are symmetric: a white print touching the outline can open a false gap on
+        # one side, which only ever makes an armpit too high.
+        y_pit = max(pts["armpit_l"][1], pts["armpit_r"][1])
+        pts["armpit_l"] = (pts["armpit_l"][0], y_pit)
+        pts["armpit_r"] = (pts["armpit_r"][0], y_pit)
     if category == ONE_PIECE:
-        yw = y0 + int(0.38 * gh)
+        yw = waist_y
         runs = _runs(mask[yw])
         run = next(((a, b) for a, b in runs if a <= cx < b), None)
         if run:
@@ -239,17 +320,15 @@ def _tps_solve(src: np.ndarray, dst: np.ndarray, reg: float) -> tuple[np.ndarray
     return sol[:n], sol[n:]
 
 
-def tps_warp(
-    image: np.ndarray,
+def tps_maps(
     src_pts: np.ndarray,
     dst_pts: np.ndarray,
     out_size: tuple[int, int],
     *,
     regularisation: float = 1e-3,
     grid_step: int = 8,
-    border_value: float | tuple[float, ...] = 0,
-) -> np.ndarray:
-    """Warp ``image`` so that src_pts land on dst_pts, into an image of out_size (w, h).
+) -> tuple[np.ndarray, np.ndarray]:
+    """The ``cv2.remap`` maps (x, y) of the TPS taking src_pts to dst_pts, out_size (w, h).
 
     Solved as the inverse map (destination to source) and evaluated every ``grid_step`` pixels,
     then upsampled: a TPS is smooth, so the coarse grid loses nothing visible.
@@ -281,8 +360,23 @@ def tps_warp(
             up, m, (full_w, full_h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
             borderMode=cv2.BORDER_REPLICATE,
         )
-        maps.append(up[:oh, :ow])
-    map_x, map_y = maps
+        maps.append(np.ascontiguousarray(up[:oh, :ow]))
+    return maps[0], maps[1]
+
+
+def tps_warp(
+    image: np.ndarray,
+    src_pts: np.ndarray,
+    dst_pts: np.ndarray,
+    out_size: tuple[int, int],
+    *,
+    regularisation: float = 1e-3,
+    grid_step: int = 8,
+    border_value: float | tuple[float, ...] = 0,
+) -> np.ndarray:
+    """Warp ``image`` so that src_pts land on dst_pts, into an image of out_size (w, h)."""
+    map_x, map_y = tps_maps(src_pts, dst_pts, out_size, regularisation=regularisation,
+                            grid_step=grid_step)
     return cv2.remap(
         image, map_x, map_y, interpolation=cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_CONSTANT, borderValue=border_value,
