@@ -121,10 +121,19 @@ def drive_file_from_url(url: str) -> tuple[DriveFolder, str] | None:
     return drive_file_from_token(path[len(SIGNED_PATH):].strip("/").split("/", 1)[0])
 
 
+# Where a job's input names the picture it works on: a card's image, an earring, a bag.
+SOURCE_KEYS = ("image_url", "ring_image", "Bag_Url")
+
+
 def output_name(job: Job, output: JobOutput) -> str:
     """Stable per (job, index): the input's name, the tool, the job and the output index."""
-    source = str(job.input.get("image_url") or job.source_drive_file or job.tool)
+    source = str(next((job.input[k] for k in SOURCE_KEYS if job.input.get(k)), None)
+                 or job.source_drive_file or job.tool)
     stem = posixpath.splitext(posixpath.basename(urlsplit(source).path))[0][:60] or job.tool
+    # A Spinview product or a Flats outfit is named by its code, not by the list of its files.
+    group = job.input.get({"spinview": "code", "flats": "outfit"}.get(job.tool, ""))
+    if group:
+        stem = str(group)[:60]
     extension = posixpath.splitext(output.filename)[1] or (
         mimetypes.guess_extension(output.content_type) or "")
     return f"{stem}_{job.tool}_{str(job.pk)[:8]}_{output.index}{extension}"
