@@ -3,7 +3,7 @@ import { type BatchSubmitted, summarizeBatch, useBatchJobs } from '@/lib/batches
 import { formatEta } from '@/lib/format';
 import type { Job } from '@/types/api';
 
-const SOURCE_KEYS = ['image_url', 'ring_image', 'Bag_Url', 'file_name', 'filename', 'name', 'source', 'code'];
+const SOURCE_KEYS = ['image_url', 'ring_image', 'Bag_Url', 'file_name', 'filename', 'name', 'source', 'code', 'outfit'];
 
 function lastSegment(value: string): string {
   try {

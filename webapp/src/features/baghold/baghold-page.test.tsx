@@ -7,6 +7,8 @@ import { accepted, batchList, batchUrl, bodyOf, toolPageRoutes } from '@/testing
 
 // Typing two bags' worth of fields takes a while on a busy machine.
 jest.setTimeout(20000);
+// The lazy-loaded page can take more than findBy's default second to appear on a busy machine.
+const PAGE_LOAD = { timeout: 5000 };
 
 async function fillBag(card: HTMLElement, url: string, [w, h, d]: string[], gender = 'Female') {
   const inCard = within(card);
@@ -22,7 +24,7 @@ test('only ready bags are sent; Process Bags waits for one; Invalid image URL; S
     toolPageRoutes({ 'POST /api/bag-holder/process': accepted({ batch_id: 'b1', count: 1, jobs: [] }), [batchUrl()]: batchList([]) }),
   );
   renderApp('/bag-holder');
-  const process = await screen.findByRole('button', { name: 'Process Bags' });
+  const process = await screen.findByRole('button', { name: 'Process Bags' }, PAGE_LOAD);
   expect(process).toBeDisabled();
 
   await fillBag(screen.getByRole('listitem', { name: 'Bag Holder 1' }), 'https://cdn.example/tote.webp', ['30', '25.5', '12']);
@@ -51,7 +53,7 @@ test('failures use the Baghold texts', async () => {
     }),
   );
   renderApp('/bag-holder');
-  await userEvent.click(await screen.findByRole('button', { name: 'Get URLs' }));
+  await userEvent.click(await screen.findByRole('button', { name: 'Get URLs' }, PAGE_LOAD));
   expect(await screen.findByRole('alert')).toHaveTextContent('❌ Failed to Fetch URLsFailed to fetch URLs: Service Unavailable');
 
   await fillBag(screen.getByRole('listitem', { name: 'Bag Holder 1' }), 'https://cdn.example/tote.jpg', ['30', '25', '12'], 'Male');

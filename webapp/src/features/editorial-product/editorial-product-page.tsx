@@ -398,7 +398,8 @@ export function EditorialProductPage() {
               {results.map((src, index) => (
                 <li key={index} className="result-card">
                   <button type="button" className="example-thumb" aria-label={`Expand result ${index + 1}`} onClick={() => setExpanded({ src, alt: `Result ${index + 1}` })}>
-                    <img src={src} alt={`Result ${index + 1}`} />
+                    {/* Whole, at the canvas ratio it was made in: the gallery thumbnails' 3:4 crop would cut a 16:9 layout. */}
+                    <img src={src} alt={`Result ${index + 1}`} style={{ aspectRatio: 'auto', objectFit: 'contain' }} />
                   </button>
                   <button type="button" className="secondary-button" onClick={() => downloadFile(src, downloadName(index + 1))}>
                     Download

@@ -3,16 +3,19 @@ import userEvent from '@testing-library/user-event';
 
 import { mockFetch } from '@/testing/mock-fetch';
 import { renderApp } from '@/testing/render-app';
-import { accepted, batchList, batchUrl, bodyOf, makeJob, toolPageRoutes } from '@/testing/tool-mocks';
+import { accepted, batchList, batchUrl, bodyOf, DRIVES, makeJob, toolPageRoutes } from '@/testing/tool-mocks';
 
 const step = (name: string) => screen.getByText(name).closest('li')!;
 
 test('four input drives; Run sends the categories; the steps follow the jobs’ real progress', async () => {
   let polls = 0;
-  const running = [makeJob('f1', 'running', { tool: 'flats', progress: 65, eta_seconds: 40 })];
-  const done = [makeJob('f1', 'succeeded', { tool: 'flats' })];
+  const input = { outfit: 'LOOK01', model: 'ana' };
+  const running = [makeJob('f1', 'running', { tool: 'flats', input, progress: 65, eta_seconds: 40 })];
+  const done = [makeJob('f1', 'succeeded', { tool: 'flats', input })];
   const calls = mockFetch(
     toolPageRoutes({
+      // The API's order: by category name.
+      'GET /api/drives/': { body: [...DRIVES].sort((a, b) => (a.category ?? '').localeCompare(b.category ?? '')) },
       'POST /api/flats-catalog/sync': accepted({ batch_id: 'b1', count: 1, jobs: [makeJob('f1', 'queued')], skipped: [] }),
       [batchUrl()]: () => batchList(polls++ < 1 ? running : done),
       'GET /api/activity/?tool=flats&limit=5': { body: [] },
@@ -20,7 +23,8 @@ test('four input drives; Run sends the categories; the steps follow the jobs’ 
   );
   renderApp('/flats-catalog');
   const drives = await screen.findByRole('navigation', { name: 'Input drives' });
-  expect(await within(drives).findAllByRole('link')).toHaveLength(5);
+  const links = await within(drives).findAllByRole('link');
+  expect(links.map((link) => link.textContent)).toEqual(['SHOES', 'BOTTOM', 'TOP', 'OVERLAYER', 'Output Drive']);
   expect(within(drives).getByRole('link', { name: 'SHOES' })).toHaveAttribute('href', '/drives/flats-shoes');
   expect(within(drives).getByRole('link', { name: 'OVERLAYER' })).toBeInTheDocument();
 
@@ -36,6 +40,7 @@ test('four input drives; Run sends the categories; the steps follow the jobs’ 
   expect(await screen.findByText('Sync complete.', {}, { timeout: 4000 })).toBeInTheDocument();
   expect(step('Uploading to output drive')).toHaveClass('is-done');
   expect(screen.getByText('1 of 1 done')).toBeInTheDocument();
+  expect(screen.getByText('1. LOOK01')).toBeInTheDocument(); // the job is named by its outfit
 });
 
 test('a failed sync toasts Sync Failed', async () => {

@@ -13,6 +13,7 @@ import { useToolDrives } from '@/lib/drives';
 import { statusText } from '@/lib/http-status';
 import { isJobActive } from '@/lib/jobs';
 import { queueKeys } from '@/lib/queues';
+import type { Drive } from '@/types/api';
 
 /** Spec part 2, §4 and §9: countdown from 150 s; steps at 120, 60 and 0 s; error resets after 3 s. */
 export const FLATS_COUNTDOWN_S = 150;
@@ -26,6 +27,12 @@ export const FLATS_STEPS = [
 
 type SyncState = 'idle' | 'processing' | 'complete' | 'error';
 
+// The spec lists the input drives SHOES, BOTTOM, TOP, OVERLAYER; the API sorts them by name.
+const categoryRank = (drive: Drive) => {
+  const rank = (FLATS_CATEGORIES as readonly (string | null)[]).indexOf(drive.category);
+  return rank < 0 ? FLATS_CATEGORIES.length : rank;
+};
+
 const clock = (date: Date) => date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 
 export function FlatsPage() {
@@ -34,7 +41,7 @@ export function FlatsPage() {
   const [state, setState] = useState<SyncState>('idle');
   const [batch, setBatch] = useState<BatchSubmitted | null>(null);
   const [countdown, setCountdown] = useState(FLATS_COUNTDOWN_S);
-  const inputs = useToolDrives('flats', 'input');
+  const inputs = [...useToolDrives('flats', 'input')].sort((a, b) => categoryRank(a) - categoryRank(b));
   const [outputDrive] = useToolDrives('flats', 'output');
   const query = useBatchJobs(batch?.batch_id, batch?.jobs);
   const jobs = query.data?.results ?? batch?.jobs ?? [];

@@ -14,13 +14,25 @@ export const SWAP_MISSING = 'Provide a photo URL and choose a model.';
 export const SWAP_BAD_URL = 'The photo URL must be an http or https link.';
 
 type SwapAnswer = { success?: boolean; image_data?: { data?: string }; url?: string; job_id?: string };
+type SwapResult = { src: string; filename: string };
+
+/**
+ * The re-cast photo is a JPEG: its base64 starts with '/9j/', which toImageSrc would take for a
+ * same-origin path, so it gets its own data URL (and the download its .jpg name).
+ */
+export function swapResult(answer: SwapAnswer | null): SwapResult | null {
+  const data = answer?.image_data?.data?.trim();
+  if (data?.startsWith('/9j/')) return { src: `data:image/jpeg;base64,${data}`, filename: 'model-swap.jpg' };
+  if (data) return { src: toImageSrc(data), filename: 'model-swap.png' };
+  return answer?.url ? { src: answer.url, filename: 'model-swap.jpg' } : null;
+}
 
 export function ModelSwapperPage() {
   const models = useLibraryModels();
   const [imageUrl, setImageUrl] = useState('');
   const [modelId, setModelId] = useState('');
   const [running, setRunning] = useState(false);
-  const [result, setResult] = useState<string | null>(null);
+  const [result, setResult] = useState<SwapResult | null>(null);
   const [lines, setLines] = useState<LogLine[]>([]);
   const list = models.data ?? [];
 
@@ -39,10 +51,9 @@ export function ModelSwapperPage() {
     setLines([{ level: 'log', text: 'Request sent. Waiting for result…' }]);
     try {
       const answer = await apiClient.post<SwapAnswer>('/api/model-swap/process', { image_url: url, modelId });
-      const data = answer?.image_data?.data;
-      const src = data ? toImageSrc(data) : answer?.url ?? null;
-      if (!src) throw new Error('The answer carried no image.');
-      setResult(src);
+      const swapped = swapResult(answer);
+      if (!swapped) throw new Error('The answer carried no image.');
+      setResult(swapped);
       setLines((current) => [...current, { level: 'log', text: 'Result ready.' }]);
     } catch (error) {
       const message = error instanceof ApiError || error instanceof Error ? error.message : 'Unknown error';
@@ -95,8 +106,8 @@ export function ModelSwapperPage() {
           <h2>Result</h2>
           {result ? (
             <>
-              <img className="result-media" src={result} alt="Model swap result" />
-              <button type="button" className="secondary-button" onClick={() => downloadFile(result, 'model-swap.png')}>
+              <img className="result-media" src={result.src} alt="Model swap result" />
+              <button type="button" className="secondary-button" onClick={() => downloadFile(result.src, result.filename)}>
                 Download
               </button>
             </>

@@ -46,3 +46,29 @@ test('templates insert highlighted placeholders; a missing result reads the spec
   await userEvent.click(screen.getByRole('button', { name: 'Send' }));
   expect(await screen.findByText('Failed to generate images. Please try again.')).toBeInTheDocument();
 });
+
+test('Image to Flat asks for what Open Lab draws: a technical flat, front and back, of the named garment', async () => {
+  mockFetch(toolPageRoutes({}));
+  const { container } = renderApp('/open-lab');
+  await userEvent.click(await screen.findByRole('button', { name: 'Templates' }));
+  await userEvent.click(screen.getByRole('menuitem', { name: 'Image to Flat' }));
+  expect(screen.getByRole('textbox', { name: 'Message' })).toHaveValue(
+    'Turn the garment in the attached photo into a technical flat drawing, front and back.\nGarment: [REQUIRED: garment type, e.g. denim jacket]',
+  );
+  expect(container.querySelectorAll('mark.placeholder-required')).toHaveLength(1);
+  expect(container.querySelector('mark.placeholder-optional')).toBeNull();
+});
+
+test('the conversation scrolls to its end again once a result picture has loaded (and so has its height)', async () => {
+  // jsdom has no scrolling: watch the calls
+  const scrollIntoView = jest.fn();
+  Element.prototype.scrollIntoView = scrollIntoView;
+  mockFetch(toolPageRoutes({ 'POST /api/open-lab/': { body: { result1: 'AAA', result2: 'BBB' } } }));
+  renderApp('/open-lab');
+  await userEvent.type(await screen.findByRole('textbox', { name: 'Message' }), 'recolour to navy{Enter}');
+  const result = await screen.findByRole('img', { name: 'Result 2' });
+  scrollIntoView.mockClear();
+  fireEvent.load(result);
+  expect(scrollIntoView).toHaveBeenCalledWith({ behavior: 'smooth', block: 'end' });
+  delete (Element.prototype as Partial<Element>).scrollIntoView;
+});

@@ -1,4 +1,4 @@
-import { type ChangeEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import { type ChangeEvent, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 
 import { ToolPage } from '@/components/tool/tool-page';
 import { Spinner } from '@/components/ui/spinner';
@@ -15,11 +15,8 @@ const MAX_HEIGHT = 274;
 export const TEMPLATES: { name: string; text: string }[] = [
   {
     name: 'Image to Flat',
-    text:
-      'Turn the garment in the attached photo into a clean flat-lay product image on a white background.\n' +
-      'Garment: [REQUIRED: garment type, e.g. denim jacket]\n' +
-      'Keep: [Optional: details to keep, e.g. buttons, stitching]\n' +
-      'Color: [Optional: colour correction]',
+    // Worded as Open Lab's instructions read it: a technical flat, front and back, of that garment type.
+    text: 'Turn the garment in the attached photo into a technical flat drawing, front and back.\nGarment: [REQUIRED: garment type, e.g. denim jacket]',
   },
   {
     name: 'Sketch to Photo',
@@ -58,9 +55,10 @@ export function OpenLabPage() {
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const fileRef = useRef<HTMLInputElement>(null);
 
+  const scrollToEnd = useCallback(() => endRef.current?.scrollIntoView?.({ behavior: 'smooth', block: 'end' }), []);
   useEffect(() => {
-    endRef.current?.scrollIntoView?.({ behavior: 'smooth', block: 'end' });
-  }, [messages, waiting]);
+    scrollToEnd();
+  }, [messages, waiting, scrollToEnd]);
 
   useEffect(() => {
     const box = inputRef.current;
@@ -123,7 +121,7 @@ export function OpenLabPage() {
               {message.images.length ? (
                 <div className="chat-images">
                   {message.images.map((src, index) => (
-                    <img key={index} src={src} alt={`Attachment ${index + 1}`} />
+                    <img key={index} src={src} alt={`Attachment ${index + 1}`} onLoad={scrollToEnd} />
                   ))}
                 </div>
               ) : null}
@@ -131,7 +129,8 @@ export function OpenLabPage() {
                 <div className="chat-results">
                   {message.resultImages.map((src, index) => (
                     <figure key={index}>
-                      <img src={src} alt={`Result ${index + 1}`} />
+                      {/* A picture gets its height only once loaded: scroll again so the reply ends in view. */}
+                      <img src={src} alt={`Result ${index + 1}`} onLoad={scrollToEnd} />
                       <div className="studio-actions">
                         <button type="button" className="secondary-button" onClick={() => downloadFile(src, `result-${index + 1}.png`)}>
                           Download

@@ -7,10 +7,15 @@ import { accepted, batchList, batchUrl, bodyOf, makeJob, toolPageRoutes } from '
 
 const statusBar = () => screen.getByRole('group', { name: 'Tool status' });
 
-test('Run needs a model; it sends the chosen one, toasts Generation Started! and follows the jobs', async () => {
-  const jobs = [makeJob('m1', 'running', { tool: 'remodel', progress: 30, eta_seconds: 12 })];
+test('Run needs a model; it sends the chosen one, toasts Generation Started! and follows the jobs to the end', async () => {
+  let polls = 0;
+  const running = [makeJob('m1', 'running', { tool: 'remodel', progress: 30, eta_seconds: 12 })];
+  const done = [makeJob('m1', 'succeeded', { tool: 'remodel' })];
   const calls = mockFetch(
-    toolPageRoutes({ 'POST /api/remodel/process': accepted({ batch_id: 'b1', count: 1, jobs, skipped: [] }), [batchUrl()]: batchList(jobs) }),
+    toolPageRoutes({
+      'POST /api/remodel/process': accepted({ batch_id: 'b1', count: 1, jobs: running, skipped: [] }),
+      [batchUrl()]: () => batchList(polls++ < 1 ? running : done),
+    }),
   );
   renderApp('/remodel');
   const run = await screen.findByRole('button', { name: 'Run' });
@@ -23,6 +28,14 @@ test('Run needs a model; it sends the chosen one, toasts Generation Started! and
   expect(bodyOf(calls.find((call) => call.method === 'POST')!)).toEqual({ modelId: 'ana', modelPicture: '/api/models/ana/photo' });
   expect(await screen.findByText('Generation Started!')).toBeInTheDocument();
   expect(await screen.findByText('Running · 30% · ETA ~12s')).toBeInTheDocument();
+  // While the jobs run the bar says so, with their ETA, and a second run is blocked.
+  expect(within(statusBar()).getByText('Processing')).toBeInTheDocument();
+  expect(within(statusBar()).getByText('ETA').nextElementSibling).toHaveTextContent('~12s');
+  expect(run).toBeDisabled();
+
+  expect(await within(statusBar()).findByText('Complete', {}, { timeout: 4000 })).toBeInTheDocument();
+  expect(screen.getByText('1 of 1 done')).toBeInTheDocument();
+  expect(run).toBeEnabled();
 });
 
 test('an empty library is explained and Run stays disabled', async () => {

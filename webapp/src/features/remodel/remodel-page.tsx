@@ -10,6 +10,7 @@ import { type BatchSubmitted, startSync, summarizeBatch, useBatchJobs } from '@/
 import { useToolDrives } from '@/lib/drives';
 import { formatEta } from '@/lib/format';
 import { statusText } from '@/lib/http-status';
+import { isJobActive } from '@/lib/jobs';
 import { useLibraryModels } from '@/lib/library-models';
 import { queueKeys } from '@/lib/queues';
 
@@ -52,8 +53,15 @@ export function RemodelPage() {
   const [inputDrive] = useToolDrives('remodel', 'input');
   const [outputDrive] = useToolDrives('remodel', 'output');
   const batchJobs = useBatchJobs(batch?.batch_id, batch?.jobs);
-  const summary = summarizeBatch(batchJobs.data?.results ?? []);
+  const jobs = batchJobs.data?.results ?? batch?.jobs ?? [];
+  const summary = summarizeBatch(jobs);
+  const finished = batch !== null && jobs.every((job) => !isJobActive(job.status));
   const model = models.data?.find((entry) => entry.id === modelId);
+
+  // Processing lasts until the batch's jobs are done, so the bar shows their real ETA.
+  useEffect(() => {
+    if (state === 'processing' && finished) setState('complete');
+  }, [state, finished]);
 
   useEffect(() => {
     if (state !== 'complete') return undefined;
@@ -63,11 +71,11 @@ export function RemodelPage() {
 
   const run = async () => {
     if (!model || state === 'processing') return;
+    setBatch(null);
     setState('processing');
     try {
       const submitted = await startSync('/api/remodel/process', { modelId: model.id, modelPicture: model.image });
       setBatch(submitted);
-      setState('complete');
       toast({ title: 'Generation Started!', description: 'This takes about 15 seconds per image.', duration: REMODEL_TOAST_MS });
       void queryClient.invalidateQueries({ queryKey: queueKeys.all });
     } catch (error) {
