@@ -3,13 +3,11 @@ bad reference URL is refused before any call, and screenshots of the layouts for
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 import pytest
-from django.core.management import call_command
 
-from tests.e2e.conftest import SHOTS
+from tests.e2e.conftest import SHOTS, sign_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -18,15 +16,7 @@ PASSWORD = "pw-for-the-editorial"
 
 
 def sign_in_at(page: Any, start: str) -> None:
-    call_command("createpartner", EMAIL, "--org", "Maison Editorial", "--password", PASSWORD,
-                 stdout=io.StringIO())
-    page.goto(start)
-    page.get_by_role("button", name="ACCESS PLATFORM").click()
-    page.wait_for_url("**/auth/login/**")
-    page.get_by_label("E-mail").fill(EMAIL)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="ACCESS PLATFORM").click()
-    page.get_by_role("button", name=EMAIL).wait_for()
+    sign_in(page, start, EMAIL, "Maison Editorial", PASSWORD)
 
 
 def test_editorial_sections_and_invalid_reference(page: Any) -> None:

@@ -3,13 +3,11 @@ so its job stays queued) and the 400 path; the Rebody page's layout."""
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 import pytest
-from django.core.management import call_command
 
-from tests.e2e.conftest import SHOTS
+from tests.e2e.conftest import SHOTS, sign_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -18,15 +16,7 @@ PASSWORD = "pw-for-the-tool-pages"
 
 
 def sign_in_at(page: Any, start: str) -> None:
-    call_command("createpartner", EMAIL, "--org", "Maison Pages", "--password", PASSWORD,
-                 stdout=io.StringIO())
-    page.goto(start)
-    page.get_by_role("button", name="ACCESS PLATFORM").click()
-    page.wait_for_url("**/auth/login/**")
-    page.get_by_label("E-mail").fill(EMAIL)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="ACCESS PLATFORM").click()
-    page.get_by_role("button", name=EMAIL).wait_for()
+    sign_in(page, start, EMAIL, "Maison Pages", PASSWORD)
 
 
 def fill_card(page: Any, url: str, colour: str = "#4A5D23", garment: str = "polo") -> None:
@@ -83,7 +73,7 @@ def test_rebody_page_layout(page: Any) -> None:
     sign_in_at(page, "/rebody")
     page.get_by_role("heading", level=1, name="Rebody").wait_for()
     page.get_by_role("heading", name="Before you start").wait_for()
-    page.get_by_label("Body Type").select_option("Hourglass")
+    page.get_by_label("Body Type", exact=True).select_option("Hourglass")
     page.get_by_role("button", name="Run", exact=True).click()
     page.get_by_text("SYSTEM ALERT: Provide both Full Body Look Image URL and Body Type.").wait_for()
     status = page.get_by_role("group", name="Tool status")
