@@ -364,15 +364,18 @@ def test_model_swap_recasts_the_photo_with_a_library_model(page: Any, live_serve
     page.get_by_text("SYSTEM LOG: Result ready.").wait_for()
     shot(page, "direct-model-swap-done")
 
-    watched = seen(page)
-    assert any(s.startswith("Processing | Queue 1 | ETA ~") for s in watched["status"]), watched
+    assert_watched_a_real_run(page)
     assert log_lines(page) == ["SYSTEM LOG: Request sent. Waiting for result…",
                                "SYSTEM LOG: Result ready."]
     job = only_job("model-swap")
     assert job.status == "succeeded"
     assert job.input["image_url"] == photo_url and job.input["modelId"] == "ines"
-    image = download(page, page.get_by_role("button", name="Download"), ".jpg")
+    image = download(page, page.get_by_role("link", name="Download"), ".jpg")
     assert image.format == "JPEG" and image.size == Image.open(MODEL / "01861_00.jpg").size
+
+    page.get_by_role("button", name="New Swap").click()
+    assert page.get_by_label("Photo URL").input_value() == ""
+    assert page.get_by_role("img", name="Model swap result").count() == 0
 
 
 def test_model_swap_says_what_is_missing_or_wrong(page: Any, live_server: Any) -> None:

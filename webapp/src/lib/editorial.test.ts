@@ -1,4 +1,4 @@
-import { etaText, initialParamState, normaliseResults, paramReducer, parsePreset, PresetFileError } from '@/lib/editorial';
+import { etaText, initialParamState, normaliseResults, paramReducer, parsePreset, PresetFileError, toImageSrc } from '@/lib/editorial';
 
 type F = 'lighting' | 'colorStyle' | 'cameraDetails';
 const FIELDS: F[] = ['lighting', 'colorStyle', 'cameraDetails'];
@@ -71,4 +71,14 @@ test('results: every accepted form, bare base64 prefixed, padded by repeating th
   expect(normaliseResults({ images: ['A', 'B', 'C', 'D'] })).toHaveLength(3);
   expect(normaliseResults({ url: 'https://x/a.png' }, 2)).toEqual(['https://x/a.png', 'https://x/a.png']);
   expect(normaliseResults({ notes: 'nothing' })).toEqual([]);
+});
+
+test('toImageSrc types bare base64 by how it begins and keeps URLs', () => {
+  expect(toImageSrc('/9j/4AAQ')).toBe('data:image/jpeg;base64,/9j/4AAQ');
+  expect(toImageSrc(' iVBORw0KGgoAAA ')).toBe('data:image/png;base64,iVBORw0KGgoAAA');
+  expect(toImageSrc('UklGRiQAAABXRUJQ')).toBe('data:image/webp;base64,UklGRiQAAABXRUJQ');
+  expect(toImageSrc('QUJD')).toBe('data:image/png;base64,QUJD');
+  expect(toImageSrc('/api/jobs/j1/outputs/0')).toBe('/api/jobs/j1/outputs/0');
+  expect(toImageSrc('https://cdn.example/a.jpg')).toBe('https://cdn.example/a.jpg');
+  expect(toImageSrc('data:image/gif;base64,R0lGOD')).toBe('data:image/gif;base64,R0lGOD');
 });

@@ -162,9 +162,20 @@ export const readFileDataUrl = (file: Blob): Promise<string> =>
 // ---------------------------------------------------------------------------------------------
 // Results.
 
-/** Bare base64 gets a PNG data prefix; data and http(s) URLs are kept. */
+/** How the base64 of each image type begins (a JPEG's '/9j/' would otherwise pass for a path). */
+const BASE64_TYPES: [string, string][] = [
+  ['/9j/', 'image/jpeg'],
+  ['iVBORw0KGgo', 'image/png'],
+  ['UklGR', 'image/webp'],
+  ['R0lGOD', 'image/gif'],
+];
+
+/** Bare base64 gets a data prefix of its image type (PNG when unknown); data, http(s) and
+ * same-origin URLs are kept. */
 export function toImageSrc(value: string): string {
   const text = value.trim();
+  const known = BASE64_TYPES.find(([start]) => text.startsWith(start));
+  if (known) return `data:${known[1]};base64,${text}`;
   if (text.startsWith('data:') || /^https?:\/\//.test(text) || text.startsWith('/')) return text;
   return `data:image/png;base64,${text}`;
 }

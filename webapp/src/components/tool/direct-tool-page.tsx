@@ -39,7 +39,7 @@ type DirectToolPageProps = {
 };
 
 /** Why a request or job failed, as the log and toasts say it. */
-function failureLines(error: unknown, job: Job | undefined, exceptionLine: string): LogLine[] {
+export function failureLines(error: unknown, job: Job | undefined, exceptionLine: string): LogLine[] {
   if (job?.error) return [{ level: 'error', text: GENERATION_FAILED_LINE }, { level: 'error', text: job.error.message }];
   if (job && (job.status === 'failed' || job.status === 'canceled')) return [{ level: 'error', text: GENERATION_FAILED_LINE }];
   if (error instanceof ApiError && error.status < 500) return [{ level: 'error', text: GENERATION_FAILED_LINE }, { level: 'error', text: error.message }];

@@ -1,42 +1,43 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
+import { failureLines } from '@/components/tool/direct-tool-page';
 import { ImageUrlInput } from '@/components/tool/image-url-input';
+import { DownloadLink, JobProgress, OutputMedia } from '@/components/tool/job-result';
 import { EMPTY_LIBRARY } from '@/components/tool/model-library-notice';
-import { StatusBar } from '@/components/tool/status-bar';
 import { type LogLine, SystemLog } from '@/components/tool/system-log';
 import { ToolPage } from '@/components/tool/tool-page';
-import { ApiError, apiClient } from '@/lib/api-client';
-import { downloadFile, isHttpUrl, toImageSrc } from '@/lib/editorial';
+import { useDirectJob } from '@/lib/direct-jobs';
+import { isHttpUrl } from '@/lib/editorial';
 import { useLibraryModels } from '@/lib/library-models';
 import '@/components/tool/studio.css';
 
 export const SWAP_MISSING = 'Provide a photo URL and choose a model.';
 export const SWAP_BAD_URL = 'The photo URL must be an http or https link.';
+export const SWAP_SENT = 'Request sent. Waiting for result…';
+export const SWAP_READY = 'Result ready.';
 
-type SwapAnswer = { success?: boolean; image_data?: { data?: string }; url?: string; job_id?: string };
-type SwapResult = { src: string; filename: string };
-
-/**
- * The re-cast photo is a JPEG: its base64 starts with '/9j/', which toImageSrc would take for a
- * same-origin path, so it gets its own data URL (and the download its .jpg name).
- */
-export function swapResult(answer: SwapAnswer | null): SwapResult | null {
-  const data = answer?.image_data?.data?.trim();
-  if (data?.startsWith('/9j/')) return { src: `data:image/jpeg;base64,${data}`, filename: 'model-swap.jpg' };
-  if (data) return { src: toImageSrc(data), filename: 'model-swap.png' };
-  return answer?.url ? { src: answer.url, filename: 'model-swap.jpg' } : null;
-}
-
+/** A catalogue photo re-cast with a library model: the job's real progress, queue and ETA. */
 export function ModelSwapperPage() {
   const models = useLibraryModels();
   const [imageUrl, setImageUrl] = useState('');
   const [modelId, setModelId] = useState('');
-  const [running, setRunning] = useState(false);
-  const [result, setResult] = useState<SwapResult | null>(null);
   const [lines, setLines] = useState<LogLine[]>([]);
+  const direct = useDirectJob('/api/model-swap/process');
+  const settled = useRef<string | null>(null);
+  const running = direct.phase === 'running';
   const list = models.data ?? [];
 
-  const run = async () => {
+  // Report each outcome once.
+  useEffect(() => {
+    const key = `${direct.phase}:${direct.job?.id ?? 'request'}`;
+    if ((direct.phase !== 'done' && direct.phase !== 'failed') || settled.current === key) return;
+    settled.current = key;
+    const more: LogLine[] =
+      direct.phase === 'done' ? [{ level: 'log', text: SWAP_READY }] : failureLines(direct.requestError, direct.job, 'The swap threw an exception.');
+    setLines((current) => [...current, ...more]);
+  }, [direct.phase, direct.job, direct.requestError]);
+
+  const run = () => {
     const url = imageUrl.trim();
     if (!url || !modelId) {
       setLines((current) => [...current, { level: 'alert', text: SWAP_MISSING }]);
@@ -46,25 +47,21 @@ export function ModelSwapperPage() {
       setLines((current) => [...current, { level: 'alert', text: SWAP_BAD_URL }]);
       return;
     }
-    setRunning(true);
-    setResult(null);
-    setLines([{ level: 'log', text: 'Request sent. Waiting for result…' }]);
-    try {
-      const answer = await apiClient.post<SwapAnswer>('/api/model-swap/process', { image_url: url, modelId });
-      const swapped = swapResult(answer);
-      if (!swapped) throw new Error('The answer carried no image.');
-      setResult(swapped);
-      setLines((current) => [...current, { level: 'log', text: 'Result ready.' }]);
-    } catch (error) {
-      const message = error instanceof ApiError || error instanceof Error ? error.message : 'Unknown error';
-      setLines((current) => [...current, { level: 'error', text: message }]);
-    } finally {
-      setRunning(false);
-    }
+    settled.current = null;
+    setLines([{ level: 'log', text: SWAP_SENT }]);
+    void direct.run({ image_url: url, modelId });
+  };
+
+  const startNew = () => {
+    direct.reset();
+    settled.current = null;
+    setImageUrl('');
+    setModelId('');
+    setLines([]);
   };
 
   return (
-    <ToolPage slug="model-swap" statusBar={<StatusBar processing={running} queue={running ? 1 : 0} eta={running ? '~15s' : '—'} />}>
+    <ToolPage slug="model-swap" busy={running}>
       <div className="studio model-swapper">
         <section className="studio-section" aria-label="Request">
           <ImageUrlInput label="Photo URL" value={imageUrl} onChange={setImageUrl} disabled={running} />
@@ -96,24 +93,33 @@ export function ModelSwapperPage() {
             </ul>
           </fieldset>
           <div className="run-area">
-            <button type="button" className="primary-button" onClick={() => void run()} disabled={running || !list.length}>
+            <button type="button" className="primary-button" onClick={run} disabled={running || !list.length}>
               {running ? 'Running...' : 'Run'}
             </button>
           </div>
+          {running || direct.phase === 'done' ? <JobProgress progress={direct.progress} job={direct.job} /> : null}
           {lines.length ? <SystemLog lines={lines} /> : null}
         </section>
         <section className="studio-section" aria-label="Result">
           <h2>Result</h2>
-          {result ? (
+          {direct.output ? (
             <>
-              <img className="result-media" src={result.src} alt="Model swap result" />
-              <button type="button" className="secondary-button" onClick={() => downloadFile(result.src, result.filename)}>
-                Download
-              </button>
+              <OutputMedia output={direct.output} alt="Model swap result" />
+              <div className="result-actions">
+                <DownloadLink output={direct.output} label="Download" />
+                <button type="button" className="secondary-button" onClick={startNew}>
+                  New Swap
+                </button>
+              </div>
             </>
           ) : (
-            <p className="muted result-placeholder">The re-cast photo shows here.</p>
+            <p className="muted result-placeholder">{running ? 'Working on it…' : 'The re-cast photo shows here.'}</p>
           )}
+          {direct.phase === 'failed' ? (
+            <button type="button" className="secondary-button" onClick={startNew}>
+              New Swap
+            </button>
+          ) : null}
         </section>
       </div>
     </ToolPage>
