@@ -4,6 +4,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { apiClient } from '@/lib/api-client';
 import { idempotencyKey } from '@/lib/batches';
 import { jobKeys, useJob } from '@/lib/jobs';
+import { queueKeys } from '@/lib/queues';
 import type { Job, JobOutput } from '@/types/api';
 
 /**
@@ -44,6 +45,13 @@ export function useDirectJob(url: string, ticker: ProgressTicker = TRY_ON_TICKER
     else if (job.status === 'failed' || job.status === 'canceled') phase = 'failed';
     else phase = 'running';
   }
+  // The status bar's queue figures are polled; refresh them when the job starts and ends so it
+  // says Processing and System Ready with the page, not up to a poll later.
+  const ended = phase === 'done' || phase === 'failed';
+  useEffect(() => {
+    if (jobId) void queryClient.invalidateQueries({ queryKey: queueKeys.all });
+  }, [jobId, ended, queryClient]);
+
   const realProgress = job && job.progress > 0 ? job.progress : null;
   const ticking = phase === 'running' && realProgress === null;
 

@@ -1,5 +1,6 @@
 import { formatEta } from '@/lib/format';
 import { useToolQueue } from '@/lib/queues';
+import type { ToolQueue } from '@/types/api';
 
 type StatusBarProps = {
   processing: boolean;
@@ -32,13 +33,22 @@ export function StatusBar({ processing, queue, eta }: StatusBarProps) {
 }
 
 /**
+ * When the work in the queue is done. GET /api/queues/ gives the ETA of a job sent now (the
+ * backlog plus one more job): once our own jobs are in the backlog, that extra job is not ours.
+ */
+export function workEta(queue: ToolQueue | undefined, inFlight: number): number | undefined {
+  if (!queue) return undefined;
+  return inFlight > 0 ? Math.max(0, queue.eta_seconds - queue.avg_seconds) : queue.eta_seconds;
+}
+
+/**
  * The status bar fed by GET /api/queues/: this organisation's queued and running jobs of the
- * tool, and the ETA of a job sent now while there is work; a dash when idle. `busy` lets a page
- * show Processing from the moment it submits, before the queue figures catch up.
+ * tool and when they will be done; a dash when idle. `busy` lets a page show Processing from
+ * the moment it submits, before the queue figures catch up.
  */
 export function ToolStatusBar({ tool, busy = false }: { tool: string; busy?: boolean }) {
   const { queue } = useToolQueue(tool);
   const inFlight = queue ? queue.queued + queue.running : 0;
   const processing = busy || inFlight > 0;
-  return <StatusBar processing={processing} queue={Math.max(inFlight, busy ? 1 : 0)} eta={processing ? formatEta(queue?.eta_seconds) : '—'} />;
+  return <StatusBar processing={processing} queue={Math.max(inFlight, busy ? 1 : 0)} eta={processing ? formatEta(workEta(queue, inFlight)) : '—'} />;
 }

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 import { mockFetch } from '@/testing/mock-fetch';
@@ -50,8 +50,12 @@ test('Run asks for the job at once and shows its real progress, queue position, 
   expect(await screen.findByText('Running · ETA ~30s', {}, { timeout: 4000 })).toBeInTheDocument();
   expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '40');
 
+  const queuePolls = () => calls.filter((call) => call.method === 'GET' && call.url.endsWith('/api/queues/')).length;
+  const before = queuePolls();
   const result = await screen.findByRole('img', { name: 'Virtual try-on result' }, { timeout: 4000 });
   expect(result).toHaveAttribute('src', output.url);
+  // the status bar's figures are asked again as the job ends, not at the next 5 s poll
+  await waitFor(() => expect(queuePolls()).toBeGreaterThan(before));
   const results = screen.getByRole('region', { name: 'Result' });
   expect(within(results).getByRole('link', { name: 'Download Image' })).toHaveAttribute('download', 'try-on.png');
   expect(log()).toHaveTextContent('SYSTEM LOG: Preview ready.');
