@@ -104,9 +104,12 @@ def seen(page: Any) -> list[dict[str, list[str]]]:
 def status_of(page: Any) -> dict[str, str]:
     """The status bar as {Status, Queue, ETA} (or Model for Remodel)."""
     bar = page.get_by_role("group", name="Tool status")
-    terms = [t.strip() for t in bar.locator("dt").all_text_contents()]
-    values = [v.strip() for v in bar.locator("dd").all_text_contents()]
-    return dict(zip(terms, values, strict=True))
+    bar.wait_for()
+    # One read of the whole bar: two reads could straddle a render.
+    pairs = bar.evaluate("""bar => [...bar.querySelectorAll('.status-item')].map(
+        item => [item.querySelector('dt').textContent.trim(),
+                 item.querySelector('dd').textContent.trim()])""")
+    return dict(pairs)
 
 
 def activity_rows(page: Any) -> list[list[str]]:
