@@ -761,7 +761,9 @@ def _place_top(g: Garment, body: Body) -> tuple[list[np.ndarray], list[np.ndarra
         ang = np.arctan2(v1[1], v1[0]) - np.arctan2(v0[1], v0[0])
         c, si = np.cos(ang), np.sin(ang)
         rot = np.array([[c, -si], [si, c]])
-        # A sleeve narrower than the arm (or the old sleeve around it) is widened to cover it.
+        # Across the arm the sleeve is fitted to it: seen from the front a sleeve is a little
+        # wider than the arm (2.5 radii), where laid flat it is half its round; a flat sleeve
+        # swung down as it is stands off the arm and leaves a hole at the armpit.
         widen = np.eye(2)
         arm = limbs.get(f"arm_{side}")
         if arm is not None and side in g_sleeves and g_sleeves[side].any():
@@ -774,7 +776,7 @@ def _place_top(g: Garment, body: Body) -> tuple[list[np.ndarray], list[np.ndarra
             mid = (along > 0.35 * axis_len) & (along < 0.75 * axis_len)
             if mid.sum() > 10:
                 own_w = float(np.ptp(across[mid])) * s
-                k = float(np.clip(2.2 * arm.radii[0] / max(own_w, 1.0), 1.0, 1.5))
+                k = float(np.clip(2.5 * arm.radii[0] / max(own_w, 1.0), 0.7, 1.5))
                 n = np.array([-v1[1], v1[0]]) / max(float(np.linalg.norm(v1)), 1e-6)
                 widen = np.eye(2) + (k - 1.0) * np.outer(n, n)
         # As a 2x3 affine: q -> P + W R (f(q) - P), f(q) = A q + t.
