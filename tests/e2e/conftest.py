@@ -45,11 +45,11 @@ def page(browser: Any, live_server: Any) -> Iterator[Any]:
     context.close()
 
 
-@pytest.fixture(scope="package")
+@pytest.fixture(scope="module")
 def runner(django_db_setup: Any) -> Iterator[Any]:
-    """One real Celery worker (all queues) for the browser runs of this package: the engines
-    it imports stay warm from one page to the next, and it stops after the package's last
-    test so no later suite meets a stray worker taking its jobs."""
+    """One real Celery worker (all queues) for the browser runs of a module: the engines it
+    imports stay warm from one page to the next. It stops with the module, so a page test
+    that wants its jobs left queued, and every suite after this one, meets no stray worker."""
     from tests.support.processes import start_worker
 
     proc = start_worker(concurrency=2)
