@@ -1,5 +1,5 @@
 """Seconds per call on one core for Editorial analysis, Editorial generation (three variants)
-and Tonelab (three strengths) at catalogue size (the 768x1024 shared fixtures), printed beside
+and Tonelab (three strengths) at catalogue size (the 768x1024 fixtures), printed beside
 the 35 s countdown the specification shows. Printed, not asserted; the goal is ten times
 faster (3.5 s). The first call loads the mediapipe graphs and is reported apart.
 """
@@ -15,7 +15,7 @@ import pytest
 
 from workers.engines.editorial import analyze, generate, tonelab
 
-SHARED = Path(os.environ.get("ATELIER_FASHION_FIXTURES", "/work/shared/fixtures/fashion"))
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "fashion"
 REPEAT = int(os.environ.get("BENCH_EDITORIAL_REPEAT", "3"))
 SPEC_S = 35.0
 
@@ -29,7 +29,7 @@ def one_core() -> object:
 
 
 def _photo(name: str) -> bytes:
-    path = SHARED / name
+    path = FIXTURES / name
     if not path.exists():
         pytest.skip(f"{path} is not on this machine")
     return path.read_bytes()

@@ -1,5 +1,5 @@
 """Seconds per item on one core for Earfit, Baghold, Spinview and Remodel at catalogue size
-(the 768x1024 shared fixtures; Spinview at its defaults, 1080 px, 6 s, 24 fps), printed beside
+(the 768x1024 fixtures; Spinview at its defaults, 1080 px, 6 s, 24 fps), printed beside
 the times the specification quotes. Printed, not asserted. The first call of each engine loads
 the mediapipe graphs and is reported apart.
 """
@@ -17,7 +17,7 @@ from tests.engines.placement_support import png
 from tests.engines.synthetic_products import bag_shot, earring_shot
 from workers.engines import baghold, earfit, remodel, spinview
 
-SHARED = Path(os.environ.get("ATELIER_FASHION_FIXTURES", "/work/shared/fixtures/fashion"))
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "fashion"
 REPEAT = int(os.environ.get("BENCH_PLACEMENT_REPEAT", "3"))
 
 
@@ -31,7 +31,7 @@ def one_core() -> object:
 
 
 def _photo(name: str) -> bytes:
-    path = SHARED / name
+    path = FIXTURES / name
     if not path.exists():
         pytest.skip(f"{path} is not on this machine")
     return path.read_bytes()
@@ -79,7 +79,7 @@ def bench_baghold() -> None:
 def bench_spinview() -> None:
     views = [
         _photo(f"garment/{n}")
-        for n in ("00055_00.jpg", "00126_00.jpg", "00151_00.jpg", "00470_00.jpg")
+        for n in ("00055_00.jpg", "00126_00.jpg", "00151_00.jpg", "03244_00.jpg")
     ]
     params = {"views": views, "seconds": 6, "fps": 24, "size": 1080}
     _time("Spinview", 110, lambda: spinview.run(params, lambda *a: None))

@@ -18,13 +18,12 @@ from PIL import Image
 from workers.engines import rebody, reshape
 from workers.engines.imaging.decode import decode_image, encode_png
 
-SHARED = Path(os.environ.get("ATELIER_FASHION_FIXTURES", "/work/shared/fixtures/fashion"))
-LOCAL = Path(__file__).resolve().parents[1] / "fixtures" / "fashion"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "fashion"
 REPEAT = int(os.environ.get("BENCH_REPEAT", "3"))
 
 
 def _source(sub: str, name: str) -> np.ndarray:
-    path = SHARED / sub / name if (SHARED / sub / name).exists() else LOCAL / sub / name
+    path = FIXTURES / sub / name
     return np.asarray(Image.open(path).convert("RGB"))
 
 

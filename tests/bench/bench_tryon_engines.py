@@ -1,5 +1,5 @@
 """Seconds per item on one core for Virtual Try-On, Restyle, Garment Integration, Ecommerce
-Asset and Flats at catalogue size (the 768x1024 shared fixtures), printed beside the times the
+Asset and Flats at catalogue size (the 768x1024 fixtures), printed beside the times the
 specification quotes (Try-On about 2 min, Asset about 1 min, Integration about 20 s, Restyle
 about 18 s, Flats a 150 s countdown). Goal: ten times faster. Printed, not asserted. The first
 call loads the mediapipe graphs and is reported apart.
@@ -16,8 +16,7 @@ import pytest
 
 from workers.engines import flats, tryon
 
-SHARED = Path(os.environ.get("ATELIER_FASHION_FIXTURES", "/work/shared/fixtures/fashion"))
-LOCAL = Path(__file__).resolve().parents[1] / "fixtures" / "fashion"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "fashion"
 REPEAT = int(os.environ.get("BENCH_TRYON_REPEAT", "3"))
 
 
@@ -29,7 +28,7 @@ def one_core() -> object:
     os.sched_setaffinity(0, before)
 
 
-def _photo(name: str, base: Path = SHARED) -> bytes:
+def _photo(name: str, base: Path = FIXTURES) -> bytes:
     path = base / name
     if not path.exists():
         pytest.skip(f"{path} is not on this machine")
@@ -73,12 +72,12 @@ def bench_garment_integration() -> None:
 
 def bench_ecommerce_asset() -> None:
     p = {"outfit": _photo("model/049205_0.jpg"),
-         "garment": _photo("accessory/bag_053514_0.jpg", LOCAL), "kind": "bag"}
+         "garment": _photo("accessory/bag_053514_0.jpg", FIXTURES), "kind": "bag"}
     _time("Ecommerce Asset", 60, lambda: tryon.ecommerce_asset(p, _noop))
 
 
 def bench_flats() -> None:
-    def item(name: str, base: Path = SHARED) -> dict[str, bytes]:
+    def item(name: str, base: Path = FIXTURES) -> dict[str, bytes]:
         data = _photo(name, base)
         return {"FRONT": data, "BACK": data}
 
@@ -86,7 +85,7 @@ def bench_flats() -> None:
         "top": item("garment/050191_1.jpg"),
         "bottom": item("garment/051827_1.jpg"),
         "overlayer": item("garment/049805_1.jpg"),
-        "shoes": item("shoes/shoes_049205_0.jpg", LOCAL),
+        "shoes": item("shoes/shoes_049205_0.jpg", FIXTURES),
         "model": _photo("model/049205_0.jpg"),
     }
     _time("Flats (3 outputs)", 150, lambda: flats.run(p, _noop))
