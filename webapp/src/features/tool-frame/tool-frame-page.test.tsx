@@ -30,8 +30,9 @@ test('a tool without its own page yet shows the header, System Ready with queue 
   expect(within(screen.getByRole('article')).queryByRole('button')).not.toBeInTheDocument();
 });
 
-test('queued and running jobs show Processing, the queue count and the ETA from /api/queues/', async () => {
-  mockTool([queueRow('recolor', { queued: 2, running: 1, eta_seconds: 130 }), queueRow('refabric')]);
+test('queued and running jobs show Processing, the queue count and when that work is done', async () => {
+  // /api/queues/ gives the ETA of a job sent now: the backlog (our three jobs) plus one more.
+  mockTool([queueRow('recolor', { queued: 2, running: 1, avg_seconds: 40, eta_seconds: 160 }), queueRow('refabric')]);
   renderApp('/recoloring');
 
   expect(await screen.findByText('Processing')).toBeInTheDocument();
