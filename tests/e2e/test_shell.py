@@ -4,14 +4,12 @@ pages, and sign-out."""
 
 from __future__ import annotations
 
-import io
 from typing import Any
 from urllib.parse import urlparse
 
 import pytest
-from django.core.management import call_command
 
-from tests.e2e.conftest import SHOTS
+from tests.e2e.conftest import SHOTS, sign_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,24 +28,12 @@ def path_of(page: Any) -> str:
     return urlparse(page.url).path
 
 
-def sign_in_from(page: Any, start: str) -> None:
-    page.goto(start)
-    page.get_by_role("button", name="ACCESS PLATFORM").click()
-    page.wait_for_url("**/auth/login/**")
-    page.get_by_label("E-mail").fill(EMAIL)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="ACCESS PLATFORM").click()
-    page.get_by_role("button", name=EMAIL).wait_for()
-
-
 def test_shell_from_sign_in_to_sign_out(page: Any) -> None:
-    call_command("createpartner", EMAIL, "--org", "Maison Shell", "--password", PASSWORD,
-                 stdout=io.StringIO())
     page.add_init_script(COUNT_TONES)
     SHOTS.mkdir(parents=True, exist_ok=True)
 
     # An anonymous visit to a tool page goes through sign-in and comes back to it.
-    sign_in_from(page, "/recoloring")
+    sign_in(page, "/recoloring", EMAIL, "Maison Shell", PASSWORD)
     assert path_of(page) == "/recoloring"
     page.get_by_role("heading", level=1, name="Recolor").wait_for()
     page.get_by_role("button", name="Run", exact=True).wait_for()
