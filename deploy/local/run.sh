@@ -59,6 +59,8 @@ cat <<MSG
   A partner account and API token:
     .venv/bin/python manage.py createpartner you@example.com --org "Your Brand" --password 'choose-one'
   Staff (ops) account, for the admin and the diagnostic tool: add --staff.
+  Models for Earfit, Baghold, Flats, Remodel and Model Swap (two public-domain samples):
+    .venv/bin/python manage.py addmodel --org "Your Brand" --samples
 
   Ctrl-C stops everything.
 MSG

@@ -1,0 +1,110 @@
+"""The model library: adding people to an organisation's library, from a photo or from the
+two public-domain sample portraits that ship inside our requirements."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.core.files.base import ContentFile
+from django.utils.text import slugify
+from PIL import Image, UnidentifiedImageError
+
+from accounts.models import Organization
+from tools.models import Gender, LibraryModel
+
+MIN_SIDE = 256  # px: smaller photos give no usable face or hand landmarks
+
+
+class LibraryError(ValueError):
+    """A model that cannot be added; the message says why."""
+
+
+def _astronaut() -> Image.Image:
+    from skimage import data
+
+    return Image.fromarray(data.astronaut())
+
+
+def _grace_hopper() -> Image.Image:
+    from matplotlib import cbook
+
+    path = cbook.get_sample_data("grace_hopper.jpg", asfileobj=False)
+    return Image.open(str(path)).convert("RGB")
+
+
+@dataclass(frozen=True)
+class Sample:
+    code: str
+    name: str
+    gender: str
+    height_cm: int
+    credit: str
+    load: Callable[[], Image.Image]
+
+    def photo(self) -> tuple[bytes, str]:
+        """(JPEG bytes, file name), read from the package that distributes the portrait."""
+        out = io.BytesIO()
+        self.load().save(out, "JPEG", quality=95)
+        return out.getvalue(), f"{self.code}.jpg"
+
+
+# Half-length portraits, so Baghold and Flats can dress only the upper body. Heights are
+# nominal: they scale bags, and neither portrait shows one.
+SAMPLES = (
+    Sample("sample-eileen", "Eileen (sample)", Gender.FEMALE, 168,
+           "NASA portrait of astronaut Eileen Collins, public domain (scikit-image)", _astronaut),
+    Sample("sample-grace", "Grace (sample)", Gender.FEMALE, 168,
+           "US Navy portrait of Rear Admiral Grace Hopper, public domain (matplotlib)",
+           _grace_hopper),
+)
+
+
+def library_model_add(
+    *, organization: Organization, name: str, gender: str, height_cm: int, photo: bytes,
+    filename: str, code: str | None = None,
+) -> tuple[LibraryModel, bool]:
+    """Add (or, for a code the organisation already has, replace) a library model.
+    Returns (model, created)."""
+    name = name.strip()
+    if not name:
+        raise LibraryError("A model needs a name.")
+    if gender not in Gender.values:
+        raise LibraryError(f"Gender must be one of: {', '.join(Gender.values)}.")
+    if not 100 <= height_cm <= 230:
+        raise LibraryError("Height must be between 100 and 230 cm.")
+    try:
+        with Image.open(io.BytesIO(photo)) as image:
+            image.verify()
+        with Image.open(io.BytesIO(photo)) as image:
+            size = image.size
+    except (UnidentifiedImageError, OSError, SyntaxError) as exc:
+        raise LibraryError(f"{filename} is not an image we can read.") from exc
+    if min(size) < MIN_SIDE:
+        raise LibraryError(f"{filename} is {size[0]}x{size[1]} px; the shorter side must be at "
+                           f"least {MIN_SIDE} px.")
+    code = slugify(code or name)[:64]
+    if not code:
+        raise LibraryError("The model's name gives no usable code: pass one.")
+    model = LibraryModel.objects.filter(organization=organization, code=code).first()
+    created = model is None
+    if model is None:
+        model = LibraryModel(organization=organization, code=code)
+    else:
+        model.photo.delete(save=False)
+    model.name, model.gender, model.height_cm = name, gender, height_cm
+    model.photo.save(filename, ContentFile(photo), save=False)
+    model.save()
+    return model, created
+
+
+def library_samples_add(*, organization: Organization) -> list[tuple[LibraryModel, bool]]:
+    """The sample portraits in the organisation's library (replaced if already there)."""
+    added = []
+    for sample in SAMPLES:
+        photo, filename = sample.photo()
+        added.append(library_model_add(
+            organization=organization, name=sample.name, gender=sample.gender,
+            height_cm=sample.height_cm, photo=photo, filename=filename, code=sample.code))
+    return added

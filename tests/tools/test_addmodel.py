@@ -1,0 +1,72 @@
+"""manage.py addmodel: people in an organisation's model library, from a photo or the two
+public-domain sample portraits, then listed by GET /api/models/ for that organisation only."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from PIL import Image
+from rest_framework.test import APIClient
+
+from tests.conftest import client_for
+from tests.support.factories import UserFactory
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "fashion"
+
+
+def add(*args: str) -> str:
+    out = io.StringIO()
+    call_command("addmodel", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_samples_fill_the_library_once(partner: Any, api: APIClient) -> None:
+    org = partner.organization.name
+    said = add("--org", org, "--samples")
+    assert said.count("Added") == 2
+    assert "Replaced" in add("--org", org, "--samples")  # again: replaced, not doubled
+
+    models = api.get("/api/models/").json()
+    assert sorted(m["id"] for m in models) == ["sample-eileen", "sample-grace"]
+    for m in models:
+        photo = api.get(m["image"])
+        assert photo.status_code == 200
+        image = Image.open(io.BytesIO(b"".join(photo.streaming_content)
+                                      if hasattr(photo, "streaming_content") else photo.content))
+        assert image.format == "JPEG" and min(image.size) >= 256
+    # another organisation's library stays empty
+    assert client_for(UserFactory()).get("/api/models/").json() == []
+
+
+def test_a_model_from_a_photo(partner: Any, api: APIClient) -> None:
+    photo = FIXTURES / "model" / "02849_00.jpg"
+    said = add(str(photo), "--org", partner.organization.name, "--name", "Ines",
+               "--gender", "female", "--height", "176")
+    assert said.startswith("Added Ines (ines, female, 176 cm)")
+    (model,) = api.get("/api/models/").json()
+    assert (model["id"], model["name"], model["gender"], model["height_cm"]) == (
+        "ines", "Ines", "female", 176)
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--org", "Nobody"], "No organisation named 'Nobody'"),
+    (["--name", "Ines", "--gender", "female", "--height", "176"], "No file at"),
+    (["--name", "Ines"], "missing: --gender, --height"),
+    (["--name", "Ines", "--gender", "female", "--height", "40", "PHOTO"], "Height must be between"),
+    (["--name", "Ines", "--gender", "female", "--height", "176", "NOTICE"], "is not an image"),
+    (["--samples", "PHOTO"], "not both"),
+])
+def test_what_is_wrong_is_said(partner: Any, args: list[str], message: str) -> None:
+    real = {"PHOTO": str(FIXTURES / "model" / "02849_00.jpg"), "NOTICE": str(FIXTURES / "NOTICE.md")}
+    args = [real.get(a, a) for a in args]
+    if "--org" not in args:
+        args += ["--org", partner.organization.name]
+    if "No file at" in message:
+        args.append("/nonexistent/photo.jpg")
+    with pytest.raises(CommandError, match=message):
+        add(*args)
