@@ -126,7 +126,8 @@ SOURCE_KEYS = ("image_url", "ring_image", "Bag_Url")
 
 
 def output_name(job: Job, output: JobOutput) -> str:
-    """Stable per (job, index): the input's name, the tool, the job and the output index."""
+    """Stable per (job, index): the input's name (and the library model wearing it), the tool,
+    the job and the output index."""
     source = str(next((job.input[k] for k in SOURCE_KEYS if job.input.get(k)), None)
                  or job.source_drive_file or job.tool)
     stem = posixpath.splitext(posixpath.basename(urlsplit(source).path))[0][:60] or job.tool
@@ -134,6 +135,10 @@ def output_name(job: Job, output: JobOutput) -> str:
     group = job.input.get({"spinview": "code", "flats": "outfit"}.get(job.tool, ""))
     if group:
         stem = str(group)[:60]
+    # One job per library model (Earfit, Baghold): which model wears it.
+    model = job.input.get("model")
+    if isinstance(model, str) and model:
+        stem = f"{stem}_{model[:40]}"
     extension = posixpath.splitext(output.filename)[1] or (
         mimetypes.guess_extension(output.content_type) or "")
     return f"{stem}_{job.tool}_{str(job.pk)[:8]}_{output.index}{extension}"

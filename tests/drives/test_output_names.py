@@ -14,8 +14,10 @@ SIGNED = "http://localhost/drives/s/abc123/"
 
 @pytest.mark.parametrize("tool,given,stem", [
     ("recolor", {"image_url": SIGNED + "polo-beige.jpg"}, "polo-beige"),
-    ("earfit", {"ring_image": SIGNED + "pearl-drop.png", "ring_height_in": 1.5}, "pearl-drop"),
-    ("baghold", {"Bag_Url": SIGNED + "tote-tan.jpg", "Width": 30}, "tote-tan"),
+    ("earfit", {"ring_image": SIGNED + "pearl-drop.png", "ring_height_in": 1.5,
+                "model": "ines"}, "pearl-drop_ines"),
+    ("baghold", {"Bag_Url": SIGNED + "tote-tan.jpg", "Width": 30, "model": "sample-grace"},
+     "tote-tan_sample-grace"),
     ("spinview", {"code": "SKU-77", "files": ["a.jpg", "b.jpg"]}, "SKU-77"),
     ("flats", {"outfit": "LOOK-3", "files": {"TOP": "t_FRONT.jpg"}}, "LOOK-3"),
 ])
