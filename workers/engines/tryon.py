@@ -1237,10 +1237,20 @@ def dress(
         disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
         person = (body.mask > 0.5).astype(np.uint8)
         # Forearms and hands do not carry the garment's body: it stops at them, not past them.
+        # Only their outer half stops it: under the inner half the garment goes on, hidden by
+        # the arm drawn in front, so no strip of the old clothes shows between the two (the
+        # capsule is wider than most arms).
         forearms = np.zeros((h, w), np.uint8)
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
         for name, limb in _limbs(body).items():
             if name.startswith("arm"):
-                forearms |= limb.mask(h, w, 1.0, first=1)
+                away = body.u * (-1.0 if name.endswith("l") else 1.0)
+                outer = np.zeros((h, w), bool)
+                for i in range(1, len(limb.radii)):
+                    j0, d = limb.joints[i], limb.joints[i + 1] - limb.joints[i]
+                    side = d[0] * (yy - j0[1]) - d[1] * (xx - j0[0])
+                    outer |= side * float(d[0] * away[1] - d[1] * away[0]) > 0
+                forearms |= limb.mask(h, w, 1.0, first=1) & outer.astype(np.uint8)
         allow_sleeve = cv2.dilate(person, disc).astype(np.float32)
         allow = cv2.dilate(person & (1 - forearms), disc).astype(np.float32)
         if cat == warp.ONE_PIECE:
