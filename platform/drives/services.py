@@ -135,7 +135,7 @@ def output_name(job: Job, output: JobOutput) -> str:
     group = job.input.get({"spinview": "code", "flats": "outfit"}.get(job.tool, ""))
     if group:
         stem = str(group)[:60]
-    # One job per library model (Earfit, Baghold): which model wears it.
+    # The library model wearing it (Earfit, Baghold, Flats, Remodel).
     model = job.input.get("model")
     if isinstance(model, str) and model:
         stem = f"{stem}_{model[:40]}"

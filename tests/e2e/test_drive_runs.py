@@ -340,7 +340,7 @@ def test_flats_sync_dresses_the_library_model(page: Any, live_server: Any,
     assert job.input["model"] == "ines"
     files = wait_for_outputs("flats", 3)
     short = str(job.pk)[:8]
-    assert sorted(files) == [f"LOOK01_flats_{short}_{i}.png" for i in range(3)]
+    assert sorted(files) == [f"LOOK01_ines_flats_{short}_{i}.png" for i in range(3)]
     images = {Path(n).stem.rsplit("_", 1)[1]: decoded(d) for n, d in files.items()}
     model_size = Image.open(model_photo).size
     assert images["0"].size == model_size and images["1"].size == model_size  # front, back
@@ -435,7 +435,7 @@ def test_remodel_puts_the_chosen_model_on_each_input(page: Any, live_server: Any
     files = wait_for_outputs("remodel", 2)
     for name in REMODEL_INPUTS:
         job = next(j for j in jobs if j.source_drive_file == name)
-        out_name = f"{Path(name).stem}_remodel_{str(job.pk)[:8]}_0.jpg"
+        out_name = f"{Path(name).stem}_{marco.code}_remodel_{str(job.pk)[:8]}_0.jpg"
         result = decoded(files[out_name])
         before = Image.open(FIXTURES / "model" / name).convert("RGB")
         assert result.format == "JPEG" and result.size == before.size
