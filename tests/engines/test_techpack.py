@@ -47,6 +47,17 @@ def test_pack_has_every_section_and_the_described_garment_type(kind: str) -> Non
     assert "ISO 3758" in md and "Do not bleach" in md
 
 
+@pytest.mark.parametrize("description,name", [
+    ("Relaxed-fit cotton piqué polo shirt, 220 gsm, three-button placket.", "Relaxed Polo"),
+    (DESCRIPTIONS["top"], "Relaxed Crew Neck T-Shirt"),
+    (DESCRIPTIONS["jacket"], "Notch Lapel Blazer"),
+    ("Oversized hoodie in french terry with a kangaroo pocket.", "Oversized Hoodie"),
+])
+def test_style_name_says_what_the_garment_is(description: str, name: str) -> None:
+    md = techpack.describe({"description": description})
+    assert f"| Style name | {name} |" in md
+
+
 @pytest.mark.parametrize("kind", sorted(DESCRIPTIONS))
 def test_points_of_measure_strictly_increase_from_xs_to_xl(kind: str) -> None:
     md = techpack.describe({"description": DESCRIPTIONS[kind]})

@@ -764,6 +764,31 @@ def garment_type_from_text(text: str) -> str | None:
     return min(hits)[1]
 
 
+# What a style is called, by the first of its type's words the description uses: a polo is not a
+# T-shirt, a blazer not a jacket.
+TYPE_NOUNS = {
+    "t-shirt": "T-Shirt", "tshirt": "T-Shirt", "tee": "T-Shirt", "tank": "Tank Top",
+    "camisole": "Camisole", "cami": "Camisole", "sweatshirt": "Sweatshirt", "hoodie": "Hoodie",
+    "sweater": "Sweater", "jumper": "Sweater", "pullover": "Pullover", "crop top": "Crop Top",
+    "top": "Top", "bodysuit": "Bodysuit", "polo": "Polo", "blazer": "Blazer", "coat": "Coat",
+    "bomber": "Bomber", "parka": "Parka", "trench": "Trench Coat", "overcoat": "Overcoat",
+    "anorak": "Anorak", "jeans": "Jeans", "chino": "Chinos", "jogger": "Joggers",
+    "legging": "Leggings", "culotte": "Culottes", "shorts": "Shorts", "blouse": "Blouse",
+    "overshirt": "Overshirt", "gown": "Gown", "skort": "Skort",
+}
+KIND_NOUNS = {"top": "T-Shirt", "shirt": "Shirt", "dress": "Dress", "skirt": "Skirt",
+              "trousers": "Trousers", "jacket": "Jacket"}
+
+
+def type_noun(text: str, kind: str) -> str:
+    """The style's noun: the first word of its kind that the description names."""
+    low = text.lower()
+    words = dict(TYPE_WORDS)[kind]
+    found = [(m.start(), w) for w in words
+             if (m := re.search(r"(?<![a-z\-])" + re.escape(w) + r"s?(?![a-z])", low))]
+    return TYPE_NOUNS.get(min(found)[1], KIND_NOUNS[kind]) if found else KIND_NOUNS[kind]
+
+
 def fabric_from_text(text: str, garment_type: str) -> tuple[FabricSpec, str, int]:
     low = " " + text.lower() + " "
     spec = None
@@ -904,10 +929,12 @@ def analyse(description: str, rgb: np.ndarray | None) -> Analysis:
         colours, csource = colours_from_text(text), "from the description"
     if not colours:
         colours, csource = [Colourway("Black", NAMED_COLOURS["black"])], "default"
+    noun = type_noun(text, kind)
     details = {
         "Fit": (_find(low, FIT_WORDS) or "regular").title(),
         "Neckline / collar": (
             _find(low, NECK_WORDS)
+            or {"Polo": "polo collar", "Hoodie": "hood"}.get(noun)
             or {
                 "top": "crew neck",
                 "shirt": "collar",
@@ -927,18 +954,9 @@ def analyse(description: str, rgb: np.ndarray | None) -> Analysis:
     }
     words = [w for w in re.findall(r"[A-Za-z][A-Za-z\-']+", text)][:7]
     name_bits = [details["Fit"]] if details["Fit"] != "Regular" else []
-    if details["Neckline / collar"] not in ("—", "Collar"):
+    if details["Neckline / collar"] not in ("—", "Collar", "Polo Collar", "Hood"):
         name_bits.append(details["Neckline / collar"])
-    name_bits.append(
-        {
-            "top": "T-Shirt",
-            "shirt": "Shirt",
-            "dress": "Dress",
-            "skirt": "Skirt",
-            "trousers": "Trousers",
-            "jacket": "Jacket",
-        }[kind]
-    )
+    name_bits.append(noun)
     style_name = " ".join(name_bits) if len(name_bits) > 1 else " ".join(words[:4]).title()
     style_name = style_name or TYPE_LABEL[kind]
     number = f"ATL-{TYPE_CODE[kind]}-{zlib.crc32(text.encode()) % 10000:04d}"
