@@ -1526,12 +1526,10 @@ def ecommerce_asset(params: dict[str, Any], progress: Progress) -> list[EngineOu
         kind = classify_accessory(cut.alpha)
     progress(65, "Placing the accessory")
     rgb, alpha, (x, y, w, h) = place_accessory(body, cut, kind)
-    # Match the accessory's light to the model's: scale its luminance by the scene's average.
+    # A soft shadow cast a little down and to the side, then the accessory over it.
     out = _shadow(model_rgb, alpha, x + int(0.04 * w), y + int(0.03 * h), 0.04 * max(w, h), 0.35)
     out = _paste(out, rgb, alpha, x, y)
-    if kind == "hat":
-        pass
-    elif kind in ("scarf", "jewellery") and body.face_box is not None:
+    if kind in ("scarf", "jewellery") and body.face_box is not None:
         # The chin stays in front of a scarf.
         fa = cv2.GaussianBlur((body.head & (body.mask > 0.5)).astype(np.float32), (0, 0), 1.0)[..., None]
         out = (model_rgb.astype(np.float32) * fa + out.astype(np.float32) * (1 - fa)).astype(np.uint8)
