@@ -114,6 +114,27 @@ def _place_shoes(out: np.ndarray, body: tryon.Body, shoes: Cutout) -> np.ndarray
     return out
 
 
+def _hide_under(out: np.ndarray, under: np.ndarray, top_a: np.ndarray, over_a: np.ndarray,
+                body: tryon.Body, *, ghost: bool) -> np.ndarray:
+    """The top worn under an overlayer shows at the neckline and below the overlayer's hem, not
+    beside it: a wider sleeve or side of the top sticking out of a jacket is put back to what
+    was under the top (the sweep, or the backdrop beside the model)."""
+    h, w = over_a.shape
+    covered = over_a > 0.5
+    has = covered.any(axis=0)
+    if not has.any():
+        return out
+    lowest = np.where(has, h - 1 - np.argmax(covered[::-1], axis=0), -1)
+    hem = np.where(has, lowest, float(np.median(lowest[has])))
+    above_hem = np.arange(h)[:, None] < hem[None, :]
+    peek = (top_a > 0.02) & ~covered & above_hem
+    if not ghost:
+        peek &= body.mask < 0.5  # inside the person it is the top seen in the opening
+    soft = cv2.GaussianBlur(peek.astype(np.float32), (0, 0), 1.0) * (1.0 - over_a)
+    mix = out.astype(np.float32) * (1 - soft[..., None]) + under.astype(np.float32) * soft[..., None]
+    return np.clip(mix + 0.5, 0, 255).astype(np.uint8)
+
+
 def _dress_all(body: tryon.Body, items: list[Item], view: str, *, ghost: bool) -> np.ndarray:
     if ghost:
         out = np.empty_like(body.rgb)
@@ -122,15 +143,23 @@ def _dress_all(body: tryon.Body, items: list[Item], view: str, *, ghost: bool) -
         out = body.rgb.copy()
     by_cat = {it.category: it for it in items}
     first = True
+    under_top: np.ndarray | None = None
+    top_alpha: np.ndarray | None = None
     for cat in ("bottom", "top", "overlayer"):
         if cat not in by_cat:
             continue
         g = by_cat[cat].view(view)
         if cat == "overlayer":
             # Over the top: nothing of the old outfit to paint out, only the cover.
-            out, _ = tryon.dress(body, g, out, ghost=ghost, fill_old=False)
+            out, info = tryon.dress(body, g, out, ghost=ghost, fill_old=False)
+            if under_top is not None and top_alpha is not None:
+                out = _hide_under(out, under_top, top_alpha, info["alpha"], body, ghost=ghost)
         else:
-            out, _ = tryon.dress(body, g, out, ghost=ghost, fill_old=first or cat == "top")
+            if cat == "top":
+                under_top = out
+            out, info = tryon.dress(body, g, out, ghost=ghost, fill_old=first or cat == "top")
+            if cat == "top":
+                top_alpha = info["alpha"]
         first = False
     if "shoes" in by_cat:
         out = _place_shoes(out, body, _cutout(by_cat["shoes"].view("FRONT" if view == "FRONT" else "BACK", "SIDE")))
