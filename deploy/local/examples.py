@@ -42,9 +42,13 @@ os.environ.setdefault("GLOG_minloglevel", "2")
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+for path in (ROOT, ROOT / "platform"):
+    if str(path) not in sys.path:
+        sys.path.insert(0, str(path))
 
+from tests.engines.synthetic_products import earring_shot as earring_drop  # noqa: E402
+from tools.portraits import astronaut  # noqa: E402
+from tools.portraits import grace_hopper as hopper  # noqa: E402
 from workers.engines import flatdraw  # noqa: E402
 from workers.engines.base import EngineOutput  # noqa: E402
 
@@ -73,21 +77,6 @@ def run_engine(engine: Callable[..., list[EngineOutput]], params: dict[str, Any]
 
 
 # --- the two public-domain photographs ------------------------------------------------------
-
-
-def astronaut() -> np.ndarray:
-    """NASA portrait of astronaut Eileen Collins (public domain), from scikit-image."""
-    import skimage.data
-
-    return np.ascontiguousarray(skimage.data.astronaut()[..., :3])
-
-
-def hopper() -> np.ndarray:
-    """US Navy portrait of Rear Admiral Grace Hopper (public domain), from matplotlib."""
-    from matplotlib import cbook
-
-    with cbook.get_sample_data("grace_hopper.jpg") as fh:
-        return np.asarray(Image.open(fh).convert("RGB"))
 
 
 def upscale(rgb: np.ndarray, factor: float) -> np.ndarray:
@@ -283,32 +272,6 @@ def _shade_rows(img: np.ndarray, mask: np.ndarray, top: float, bottom: float) ->
     g = np.linspace(top, bottom, img.shape[0], dtype=np.float32)[:, None, None]
     out = img.astype(np.float32)
     return np.where(mask[..., None], out * g, out).clip(0, 255).astype(np.uint8)
-
-
-def earring_drop(width: int = 300, height: int = 600) -> np.ndarray:
-    """A gold hook, a short chain and a pearl-and-gold drop with a garnet (RGB on white)."""
-    img = np.full((height, width, 3), 250, np.uint8)
-    cx = width // 2
-    top, bottom = 40, height - 40
-    gold, dark_gold = (212, 175, 55), (150, 115, 30)
-    span = bottom - top
-    cv2.ellipse(img, (cx + 18, top + 30), (18, 30), 0, 180, 360, dark_gold, 5, cv2.LINE_AA)
-    cv2.line(img, (cx, top + 30), (cx, top + int(0.35 * span)), dark_gold, 4, cv2.LINE_AA)
-    r_pearl = int(0.09 * span)
-    cy_pearl = top + int(0.35 * span) + r_pearl
-    cv2.circle(img, (cx, cy_pearl), r_pearl, (235, 228, 215), -1, cv2.LINE_AA)
-    cv2.circle(img, (cx - r_pearl // 3, cy_pearl - r_pearl // 3), r_pearl // 3, (255, 255, 252),
-               -1, cv2.LINE_AA)
-    cv2.circle(img, (cx, cy_pearl), r_pearl, (190, 180, 165), 2, cv2.LINE_AA)
-    drop_top = cy_pearl + r_pearl
-    pts = np.array([[cx, drop_top], [cx + int(0.18 * span), bottom - int(0.25 * span)],
-                    [cx, bottom], [cx - int(0.18 * span), bottom - int(0.25 * span)]], np.int32)
-    cv2.fillPoly(img, [pts], gold, cv2.LINE_AA)
-    cv2.polylines(img, [pts], True, dark_gold, 3, cv2.LINE_AA)
-    mid = (drop_top + bottom) // 2
-    inner = ((pts - [cx, mid]) * 0.5 + [cx, mid]).astype(np.int32)
-    cv2.fillPoly(img, [inner], (120, 20, 40), cv2.LINE_AA)
-    return img
 
 
 def earring_hoop(width: int = 400, height: int = 480) -> np.ndarray:

@@ -7,31 +7,20 @@ import io
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
 from django.core.files.base import ContentFile
 from django.utils.text import slugify
 from PIL import Image, UnidentifiedImageError
 
 from accounts.models import Organization
 from tools.models import Gender, LibraryModel
+from tools.portraits import astronaut, grace_hopper
 
 MIN_SIDE = 256  # px: smaller photos give no usable face or hand landmarks
 
 
 class LibraryError(ValueError):
     """A model that cannot be added; the message says why."""
-
-
-def _astronaut() -> Image.Image:
-    from skimage import data
-
-    return Image.fromarray(data.astronaut())
-
-
-def _grace_hopper() -> Image.Image:
-    from matplotlib import cbook
-
-    path = cbook.get_sample_data("grace_hopper.jpg", asfileobj=False)
-    return Image.open(str(path)).convert("RGB")
 
 
 @dataclass(frozen=True)
@@ -41,12 +30,12 @@ class Sample:
     gender: str
     height_cm: int
     credit: str
-    load: Callable[[], Image.Image]
+    load: Callable[[], np.ndarray]
 
     def photo(self) -> tuple[bytes, str]:
         """(JPEG bytes, file name), read from the package that distributes the portrait."""
         out = io.BytesIO()
-        self.load().save(out, "JPEG", quality=95)
+        Image.fromarray(self.load()).save(out, "JPEG", quality=95)
         return out.getvalue(), f"{self.code}.jpg"
 
 
@@ -54,10 +43,10 @@ class Sample:
 # nominal: they scale bags, and neither portrait shows one.
 SAMPLES = (
     Sample("sample-eileen", "Eileen (sample)", Gender.FEMALE, 168,
-           "NASA portrait of astronaut Eileen Collins, public domain (scikit-image)", _astronaut),
+           "NASA portrait of astronaut Eileen Collins, public domain (scikit-image)", astronaut),
     Sample("sample-grace", "Grace (sample)", Gender.FEMALE, 168,
            "US Navy portrait of Rear Admiral Grace Hopper, public domain (matplotlib)",
-           _grace_hopper),
+           grace_hopper),
 )
 
 
