@@ -1,7 +1,7 @@
 # Atelier: two commands do all the set-up on a fresh machine.
 #   make run    install what is missing and start the whole product (Ctrl-C stops it)
 #   make test   run every suite
-.PHONY: run test faults bench lint install examples clean
+.PHONY: run test faults bench fidelity lint install examples clean
 
 run:
 	@deploy/local/run.sh
@@ -16,6 +16,10 @@ faults:
 
 bench:
 	@deploy/local/bench.sh
+
+# Image quality of the batch engines on our fixtures: figures against the bars, contact sheets.
+fidelity:
+	@deploy/local/fidelity.sh
 
 lint:
 	@deploy/local/lint.sh
