@@ -208,14 +208,15 @@ def job_enqueue(*, job: Job) -> bool:
 
 def job_cancel(*, job: Job) -> Job:
     now = timezone.now()
-    updated = Job.objects.filter(
-        pk=job.pk, status__in=[JobStatus.QUEUED, JobStatus.RUNNING]
-    ).update(status=JobStatus.CANCELED, finished_at=now, lease=None)
-    if not updated:
-        raise Conflict(f"The job is {Job.objects.get(pk=job.pk).status}; only queued or running "
-                       "jobs can be canceled.")
-    _job_activity(job.pk, ActivityStatus.ERROR, "Canceled.")
-    _after_finish(job.pk)
+    with transaction.atomic():
+        updated = Job.objects.filter(
+            pk=job.pk, status__in=[JobStatus.QUEUED, JobStatus.RUNNING]
+        ).update(status=JobStatus.CANCELED, finished_at=now, lease=None)
+        if not updated:
+            raise Conflict(f"The job is {Job.objects.get(pk=job.pk).status}; only queued or "
+                           "running jobs can be canceled.")
+        _job_activity(job.pk, ActivityStatus.ERROR, "Canceled.")
+        _after_finish(job.pk)
     job.refresh_from_db()
     return job
 
@@ -277,28 +278,32 @@ def _owned(job_id: Any, lease: uuid.UUID) -> Any:
 
 
 def _after_finish(job_id: Any) -> None:
-    """Once a job's end is committed: its webhook event, and its batch's if it was the last.
-    Never lets a notification problem touch the job."""
+    """Inside the transaction that ends a job: its webhook event is written with its state
+    (an outbox: the delivery rows commit with the job or not at all, and the sweep sends them
+    later), so nothing after the commit, a time limit included, can lose it. Whether the
+    batch ended is asked after the commit, when every other job's ending is visible."""
+    from webhooks.services import batch_finished, job_event_write
 
-    def announce() -> None:
-        from webhooks.services import job_finished
+    job_event_write(job_id=job_id)
 
+    def announce_batch() -> None:
         try:
-            job_finished(job_id=job_id)
+            batch_finished(job_id=job_id)
         except Exception:
-            logger.exception("announcing the end of job %s failed", job_id)
+            logger.exception("announcing the end of the batch of job %s failed", job_id)
 
-    transaction.on_commit(announce)
+    transaction.on_commit(announce_batch)
 
 
 def job_fail(*, job_id: Any, lease: uuid.UUID | None, code: str, message: str) -> bool:
     qs = (_owned(job_id, lease) if lease else
           Job.objects.filter(pk=job_id, status__in=[JobStatus.QUEUED, JobStatus.RUNNING]))
-    updated = qs.update(status=JobStatus.FAILED, error_code=code, error_message=message,
-                        finished_at=timezone.now(), lease=None)
-    if updated:
-        _job_activity(job_id, ActivityStatus.ERROR, message)
-        _after_finish(job_id)
+    with transaction.atomic():
+        updated = qs.update(status=JobStatus.FAILED, error_code=code, error_message=message,
+                            finished_at=timezone.now(), lease=None)
+        if updated:
+            _job_activity(job_id, ActivityStatus.ERROR, message)
+            _after_finish(job_id)
     return bool(updated)
 
 
@@ -479,6 +484,15 @@ def job_run(*, job_id: str) -> str:
             return "failed"
     try:
         won = job_succeed(job=job, lease=lease, outputs=outputs)
+    except SoftTimeLimitExceeded:
+        # The limit fired while the outputs were being stored: job_succeed removed what it
+        # had written; end the job under its lease rather than leave it running for the
+        # reconciler to take for a lost worker and run again.
+        soft, _ = tool.limits
+        job_fail(job_id=job_id, lease=lease, code="time_limit",
+                 message=f"The job ran longer than its time limit of {soft} seconds while "
+                         "its results were being stored; nothing was delivered.")
+        return "failed"
     except OSError as exc:  # storage full or refusing writes: say so, do not retry blindly
         logger.warning("storing the outputs of job %s failed: %s", job_id, exc)
         job_fail(job_id=job_id, lease=lease, code="storage_error",

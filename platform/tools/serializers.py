@@ -18,6 +18,9 @@ class DiagnosticsSleepInput(StrictSerializer):
     # check what happens at the hard limit.
     ignore_soft_limit = serializers.BooleanField(default=False)
     outputs = serializers.IntegerField(min_value=0, max_value=5, default=1)
+    # Seconds each output takes to produce once the sleep is over, as a slow store would: lets
+    # ops check what happens when a time limit fires while results are being saved.
+    save_seconds = serializers.FloatField(min_value=0, max_value=60, default=0.0)
 
 
 # --- Spec enumerations (part 1 §3) -------------------------------------------------------

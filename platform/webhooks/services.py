@@ -107,9 +107,10 @@ def _job_data(job: Job) -> dict[str, Any]:
     return {"job": JobSerializer(job, context={"signed_links": True}).data}
 
 
-def job_finished(*, job_id: Any) -> None:
-    """After a job ended: its event, and the batch's if it was the batch's last job."""
-    job = Job.objects.filter(pk=job_id).only("id", "organization_id", "status", "batch_id").first()
+def job_event_write(*, job_id: Any) -> None:
+    """A job's `job.succeeded` / `job.failed` deliveries, written in the caller's transaction
+    (the one that ends the job)."""
+    job = Job.objects.filter(pk=job_id).only("id", "organization_id", "status").first()
     if job is None:
         return
     event = {JobStatus.SUCCEEDED: WebhookEvent.JOB_SUCCEEDED,
@@ -117,8 +118,20 @@ def job_finished(*, job_id: Any) -> None:
     if event:
         event_emit(org_id=job.organization_id, event=event,
                    data=lambda: _job_data(Job.objects.prefetch_related("outputs").get(pk=job_id)))
-    if job.batch_id:
-        batch_check_completed(batch_id=job.batch_id)
+
+
+def batch_finished(*, job_id: Any) -> None:
+    """After a job's end is committed: the batch's event if it was the batch's last job."""
+    batch_id = Job.objects.filter(pk=job_id).values_list("batch_id", flat=True).first()
+    if batch_id:
+        batch_check_completed(batch_id=batch_id)
+
+
+def job_finished(*, job_id: Any) -> None:
+    """A job's event and its batch's, for a job that ended outside the job lifecycle."""
+    with transaction.atomic():
+        job_event_write(job_id=job_id)
+    batch_finished(job_id=job_id)
 
 
 def batch_check_completed(*, batch_id: Any) -> BatchCompletion | None:

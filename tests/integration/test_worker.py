@@ -96,3 +96,39 @@ def test_hard_time_limit_fails_the_job_and_it_is_not_retried(worker: Any, staff_
     assert wait_job(follow, timeout=30).status == JobStatus.SUCCEEDED
     job.refresh_from_db()
     assert (job.status, job.attempts) == (JobStatus.FAILED, 1)
+
+
+def test_a_soft_limit_while_outputs_are_stored_ends_the_job_with_its_event(
+    worker: Any, staff: Any, staff_api: APIClient, settings: Any
+) -> None:
+    # given a webhook for every job event, and a job whose results take longer to store than
+    # its soft limit leaves (the sleep is short; each of its two outputs takes 3 s)
+    from django.core.files.storage import default_storage
+
+    from webhooks.models import Webhook, WebhookDelivery
+
+    hook = Webhook.objects.create(organization=staff.organization, url="http://127.0.0.1:9/h",
+                                  events=["job.succeeded", "job.failed"], secret="whsec_t")
+    job_id = staff_api.post(SLEEP_URL, {"seconds": 0.2, "outputs": 2, "save_seconds": 3},
+                            format="json").json()["id"]
+
+    # when the limit fires during the save
+    job = wait_job(job_id, timeout=30)
+
+    # then the job ended under its lease, was not taken for a lost worker, left no file, and
+    # its one event was written with its end
+    assert job.status == JobStatus.FAILED and job.error_code == "time_limit"
+    assert "while its results were being stored" in job.error_message
+    assert not job.outputs.exists()
+    folder = f"jobs/{job.organization_id}/{job.pk}"
+    leftovers = [f for d in (default_storage.listdir(folder)[0]
+                             if default_storage.exists(folder) else [])
+                 for f in default_storage.listdir(f"{folder}/{d}")[1]]
+    assert leftovers == []
+    events = list(WebhookDelivery.objects.filter(webhook=hook).values_list("event", flat=True))
+    assert events == ["job.failed"]
+    assert [d.payload["data"]["job"]["id"] for d in WebhookDelivery.objects.filter(
+        webhook=hook)] == [job_id]
+    # a heartbeat-stale sweep would have run it again: still one attempt
+    job.refresh_from_db()
+    assert job.attempts == 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from workers.engines.base import EngineError, EngineOutput, Progress
@@ -14,7 +15,7 @@ except ImportError:  # pragma: no cover - engines do not need Celery
     SoftTimeLimitExceeded = None  # type: ignore[assignment,misc]
 
 
-def sleep(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
+def sleep(params: dict[str, Any], progress: Progress) -> Iterable[EngineOutput]:
     seconds = float(params.get("seconds", 1.0))
     deadline = time.monotonic() + seconds
     started = time.monotonic()
@@ -35,7 +36,7 @@ def sleep(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
     if params.get("fail"):
         raise EngineError("diagnostic_failure", "The diagnostic job failed as asked.")
     report = {"slept_seconds": round(time.monotonic() - started, 3)}
-    return [
+    outputs = [
         EngineOutput(
             data=json.dumps(report | {"output": i}).encode(),
             content_type="application/json",
@@ -43,3 +44,12 @@ def sleep(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
         )
         for i in range(int(params.get("outputs", 1)))
     ]
+    save_seconds = float(params.get("save_seconds") or 0)
+    return _slowly(outputs, save_seconds) if save_seconds else outputs
+
+
+def _slowly(outputs: list[EngineOutput], seconds: float) -> Iterator[EngineOutput]:
+    """The outputs, each after `seconds`: produced while the worker is storing them."""
+    for out in outputs:
+        time.sleep(seconds)
+        yield out
