@@ -201,6 +201,18 @@ class EarringCard(StrictSerializer):
                   "between 0.5 and 10 inches")
 
 
+class OptionalCentimetres(serializers.FloatField):
+    """An optional length that the spec's page sends as "" when left empty: "" is absent."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(min_value=0, max_value=200, required=False, allow_null=True, **kwargs)
+
+    def validate_empty_values(self, data: Any) -> tuple[bool, Any]:
+        if isinstance(data, str) and not data.strip():
+            return True, None
+        return super().validate_empty_values(data)
+
+
 class BagCard(StrictSerializer):
     """Dimensions in centimetres (the spec does not say; the API docs state it)."""
 
@@ -211,10 +223,8 @@ class BagCard(StrictSerializer):
     Width = serializers.FloatField(min_value=0.1, max_value=300, help_text="centimetres, > 0")
     Height = serializers.FloatField(min_value=0.1, max_value=300, help_text="centimetres, > 0")
     Depth = serializers.FloatField(min_value=0.1, max_value=200, help_text="centimetres, > 0")
-    Handle = serializers.FloatField(min_value=0, max_value=200, required=False, allow_null=True,
-                                    help_text="handle drop, centimetres (optional)")
-    Strap = serializers.FloatField(min_value=0, max_value=200, required=False, allow_null=True,
-                                   help_text="strap drop, centimetres (optional)")
+    Handle = OptionalCentimetres(help_text="handle drop, centimetres (optional)")
+    Strap = OptionalCentimetres(help_text="strap drop, centimetres (optional)")
     Gender = serializers.ChoiceField(choices=("Male", "Female"))
 
     INCOMPLETE = "Please add at least one bag with its URL, dimensions and gender."

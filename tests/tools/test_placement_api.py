@@ -84,6 +84,18 @@ def test_baghold_takes_a_model_of_the_bags_gender(partner: Any, api: APIClient) 
     assert refused.json()["message"] == "Your model library has no male model."
 
 
+def test_baghold_takes_empty_handle_and_strap_as_absent(partner: Any, api: APIClient) -> None:
+    # the spec's page sends the optional drops as strings, "" when left empty
+    library(partner, ("ava", "female"))
+    bag = {"Bag_Url": "https://cdn.maison.test/bags/tote.jpg", "Width": "38", "Height": "30",
+           "Depth": "12", "Handle": "", "Strap": " ", "Gender": "Female"}
+    assert api.post("/api/bag-holder/process", [bag], format="json").status_code == 202
+    card = Job.objects.get().input
+    assert card.get("Handle") is None and card.get("Strap") is None
+    bad = api.post("/api/bag-holder/process", [bag | {"Handle": "long"}], format="json")
+    assert bad.status_code == 400 and "Handle" in str(bad.json()["fields"])
+
+
 @pytest.mark.parametrize(("url", "body", "message"), [
     ("/api/try-on", {"garmentUrl": "https://a.test/g.jpg", "modelUrl": " "},
      "Provide both Desired Garment URL and Base Image URL."),
