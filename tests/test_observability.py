@@ -6,6 +6,8 @@ import json
 import logging
 from typing import Any
 
+import pytest
+
 from django.test import Client
 
 from jobs.models import Job, JobStatus
@@ -71,3 +73,31 @@ def test_admin_bulk_retry_and_cancel(partner: Any, staff: Any) -> None:
     web.post(url, {"action": "cancel_jobs", "_selected_action": [queued.pk]})
     assert Job.objects.get(pk=failed.pk).status == JobStatus.QUEUED
     assert Job.objects.get(pk=queued.pk).status == JobStatus.CANCELED
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_real_workers_log_is_json_lines_with_the_jobs_context(staff: Any) -> None:
+    from rest_framework.test import APIClient
+
+    from tests.conftest import client_for
+    from tests.support.polling import wait_job
+    from tests.support.processes import start_worker
+
+    api: APIClient = client_for(staff)
+    proc = start_worker(queues="interactive,batch", concurrency=1, env={"LOG_FORMAT": "json"})
+    try:
+        job_id = api.post("/api/diagnostics/sleep", {"seconds": 0.1, "fail": True},
+                          format="json").json()["id"]
+        job = wait_job(job_id, timeout=30)
+    finally:
+        proc.stop()
+    lines = [line for line in proc.log.read_text().splitlines() if line.strip()]
+    records = [json.loads(line) for line in lines if line.startswith("{")]
+    assert records and len(records) == len(lines), lines[:5]  # every line is a JSON object
+    assert any(r["message"].endswith("ready.") for r in records)
+    mine = [r for r in records if r.get("job_id") == job_id]
+    assert mine, records[-5:]
+    assert all((r["tool"], r["organization"], r["attempt"], r["queue"])
+               == ("diagnostics.sleep", str(job.organization_id), "1", "interactive")
+               for r in mine if r["tool"])
+    assert any(r["tool"] for r in mine)

@@ -14,8 +14,12 @@ for _p in (_REPO / "platform", _REPO):
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
+import copy  # noqa: E402
+import logging  # noqa: E402
+import logging.config  # noqa: E402
+
 import django  # noqa: E402
-from celery import Celery  # noqa: E402
+from celery import Celery, signals  # noqa: E402
 
 django.setup()
 
@@ -35,3 +39,19 @@ app.conf.include = [
 # it; jobs reuse it (CONN_MAX_AGE, with health checks at the start of each run).
 app.conf["CELERY_DB_REUSE_MAX"] = 1000
 app.conf.beat_schedule = beat_schedule(reconcile_seconds=settings.JOB_RECONCILE_SECONDS)
+
+
+@signals.setup_logging.connect
+def _log_like_django(*, loglevel: object = None, logfile: str | None = None,
+                     **_kwargs: object) -> None:
+    # Connected, this replaces Celery's own logging set-up, which would otherwise swap our
+    # root handler for its plain-text one: workers and beat log the JSON lines (with job id,
+    # tool, organization, attempt and queue) that the web process does, to --logfile when
+    # one is given, at --loglevel.
+    config = copy.deepcopy(settings.LOGGING)
+    if logfile:
+        config["handlers"]["console"] |= {"class": "logging.FileHandler", "filename": logfile}
+    if loglevel:
+        config["root"]["level"] = (logging.getLevelName(loglevel) if isinstance(loglevel, int)
+                                   else str(loglevel).upper())
+    logging.config.dictConfig(config)

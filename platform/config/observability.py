@@ -30,6 +30,10 @@ from prometheus_client.core import GaugeMetricFamily, HistogramMetricFamily
 
 request_id_var: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="")
 job_id_var: contextvars.ContextVar[str] = contextvars.ContextVar("job_id", default="")
+# What ops filter a worker's lines by: tool, organization, attempt and queue of the run.
+JOB_FIELDS = ("tool", "organization", "attempt", "queue")
+job_context_var: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar(
+    "job_context", default=("",) * len(JOB_FIELDS))
 
 REGISTRY = CollectorRegistry(auto_describe=True)
 REQUESTS = Counter("atelier_http_requests_total", "HTTP requests by method and status.",
@@ -44,7 +48,16 @@ class ContextFilter(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         record.request_id = request_id_var.get()
         record.job_id = job_id_var.get()
+        for name, value in zip(JOB_FIELDS, job_context_var.get(), strict=True):
+            setattr(record, name, value)
         return True
+
+
+def job_log_context(*, job_id: str, tool: str = "", organization: str = "", attempt: int = 0,
+                    queue: str = "") -> None:
+    """Every log line of this worker run carries these, until the next run sets its own."""
+    job_id_var.set(job_id)
+    job_context_var.set((tool, organization, str(attempt or ""), queue))
 
 
 class RequestIdMiddleware:

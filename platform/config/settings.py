@@ -374,7 +374,8 @@ LOGGING = {
                             "%(message)s"},
         "json": {"()": "pythonjsonlogger.json.JsonFormatter",
                  "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s "
-                        "%(job_id)s", "rename_fields": {"asctime": "time",
+                        "%(job_id)s %(tool)s %(organization)s %(attempt)s %(queue)s",
+                 "rename_fields": {"asctime": "time",
                                                         "levelname": "level"}},
     },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT,

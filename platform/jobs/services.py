@@ -434,10 +434,10 @@ def job_run(*, job_id: str) -> str:
     """Run one job end to end in this worker. Safe to call twice for the same job."""
     from celery.exceptions import SoftTimeLimitExceeded
 
-    from config.observability import job_id_var
+    from config.observability import job_log_context
     from workers.providers.select import engine_for
 
-    job_id_var.set(str(job_id))  # every log line of this run carries the job id
+    job_log_context(job_id=str(job_id))  # every log line of this run carries the job id
     try:
         job = job_start(job_id=job_id)
     except (OperationalError, InterfaceError):
@@ -449,6 +449,8 @@ def job_run(*, job_id: str) -> str:
     lease = job.lease
     assert lease is not None
     tool = tool_get(job.tool)
+    job_log_context(job_id=str(job_id), tool=job.tool, organization=str(job.organization_id),
+                    attempt=job.attempts, queue=tool.queue if tool else "")
     engine = None
     if tool and tool.engine:
         try:
