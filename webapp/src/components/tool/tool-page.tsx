@@ -1,7 +1,8 @@
-import { type ReactNode, useEffect } from 'react';
+import { type ReactNode } from 'react';
 
 import { ExamplesGallery } from '@/components/tool/examples-gallery';
 import { ToolStatusBar } from '@/components/tool/status-bar';
+import { useDocumentTitle } from '@/hooks/use-document-title';
 import { TOOL_ROUTES, useToolsBySlug } from '@/lib/tools';
 
 export const NOT_ENABLED = 'This tool is not enabled for your organisation.';
@@ -25,12 +26,7 @@ export function ToolPage({ slug, children, busy = false, statusBar, className = 
   const tool = tools.get(slug);
   const name = tool?.name ?? TOOL_ROUTES.find((route) => route.slug === slug)?.name ?? slug;
 
-  useEffect(() => {
-    document.title = `${name} · Atelier`;
-    return () => {
-      document.title = 'Atelier';
-    };
-  }, [name]);
+  useDocumentTitle(name);
 
   return (
     <article className={`tool-page ${className}`} aria-labelledby="tool-title">

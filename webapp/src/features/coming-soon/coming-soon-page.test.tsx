@@ -10,6 +10,7 @@ test('Re-Pattern shows its cards and the notify form sends nothing', async () =>
 
   expect(await screen.findByText('Coming Soon')).toBeInTheDocument();
   expect(screen.getByText('Private Beta')).toBeInTheDocument();
+  expect(document.title).toBe('Re-Pattern (coming soon) · Atelier');
   for (const card of ['Pattern Input', 'Fabric Simulation', 'Pre-Sampling Visualization']) {
     expect(screen.getByRole('heading', { name: card })).toBeInTheDocument();
   }

@@ -1,5 +1,7 @@
 import { type FormEvent, useId } from 'react';
 
+import { useDocumentTitle } from '@/hooks/use-document-title';
+
 export type ComingSoonFeature = { title: string; description: string };
 
 type ComingSoonPageProps = {
@@ -10,6 +12,7 @@ type ComingSoonPageProps = {
 
 export function ComingSoonPage({ toolName, tagline, features }: ComingSoonPageProps) {
   const emailId = useId();
+  useDocumentTitle(`${toolName} (coming soon)`);
   // The notify form is a placeholder: nothing is sent anywhere.
   const onSubmit = (event: FormEvent<HTMLFormElement>) => event.preventDefault();
 

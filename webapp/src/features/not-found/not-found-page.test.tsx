@@ -11,6 +11,7 @@ test('unknown route shows the not-found page and logs the path', async () => {
 
   expect(await screen.findByRole('heading', { name: '404' })).toBeInTheDocument();
   expect(screen.getByText('Oops! Page not found')).toBeInTheDocument();
+  expect(document.title).toBe('Page not found · Atelier');
   expect(consoleError).toHaveBeenCalledWith(expect.stringContaining('non-existent route'), '/no-such-tool');
 
   await userEvent.click(screen.getByRole('link', { name: 'Return to Home' }));

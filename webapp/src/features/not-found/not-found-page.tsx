@@ -1,8 +1,11 @@
 import { useEffect } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 
+import { useDocumentTitle } from '@/hooks/use-document-title';
+
 export function NotFoundPage() {
   const location = useLocation();
+  useDocumentTitle('Page not found');
 
   useEffect(() => {
     console.error('404 Error: User attempted to access non-existent route:', location.pathname);
