@@ -97,7 +97,7 @@ export function RemodelPage() {
             </p>
           ) : null}
           {models.data && library.length === 0 ? (
-            <p className="notice notice-warning">{EMPTY_LIBRARY} Remodel puts the garments of your Input Drive on the model you choose here.</p>
+            <p className="notice notice-warning">{EMPTY_LIBRARY} Remodel gives the people in your Input Drive's catalogue photos the face of the model you choose here.</p>
           ) : null}
           <div className="model-picker" role="radiogroup" aria-label="Model">
             {library.map((entry) => (
@@ -112,7 +112,7 @@ export function RemodelPage() {
         <div className="remodel-cards">
           <section className="step-card" aria-labelledby="remodel-input">
             <h2 id="remodel-input">Input Drive</h2>
-            <p className="muted small">Put the garment images to put on the model here.</p>
+            <p className="muted small">Put catalogue photos of a person wearing the garments here; the chosen model takes their place, the garments stay as they are.</p>
             {inputDrive ? <DriveLink drive={inputDrive} className="secondary-button">Input Drive</DriveLink> : null}
           </section>
           <section className="step-card" aria-labelledby="remodel-run">
