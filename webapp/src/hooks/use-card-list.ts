@@ -17,10 +17,17 @@ type WithId = { id: string };
  * A bounded list of cards (or of a card's changes, with CHANGE_LIMITS). Going past a limit
  * leaves the list unchanged and shows the spec's toast.
  */
-export function useLimitedList<T extends WithId>(makeBlank: () => Omit<T, 'id'>, limits: ListLimits = CARD_LIMITS) {
+export function useLimitedList<T extends WithId>(
+  makeBlank: () => Omit<T, 'id'>,
+  limits: ListLimits = CARD_LIMITS,
+  /** The cards a fresh page starts with (the spec's defaults); one blank card when absent. */
+  initial?: Omit<T, 'id'>[],
+) {
   const { toast } = useToast();
   const blank = useCallback(() => ({ ...makeBlank(), id: newItemId() }) as T, [makeBlank]);
-  const [items, setItems] = useState<T[]>(() => [blank()]);
+  const [items, setItems] = useState<T[]>(() =>
+    initial?.length ? initial.map((value) => ({ ...value, id: newItemId() }) as T) : [blank()],
+  );
 
   const apply = useCallback(
     (result: ListResult<T>) => {

@@ -8,8 +8,9 @@ import { accepted, batchList, batchUrl, bodyOf, makeJob, toolPageRoutes } from '
 test('height outside 0.5–10 shows the message and the card is not valid', async () => {
   const calls = mockFetch(toolPageRoutes());
   renderApp('/earring-catalog');
-  await userEvent.type(await screen.findByLabelText('Ring Image URL'), 'https://cdn.example/ring.png');
-  await userEvent.type(screen.getByLabelText('Ring Height (inches)'), '12');
+  await userEvent.type((await screen.findAllByLabelText('Ring Image URL'))[0], 'https://cdn.example/ring.png');
+  await userEvent.clear(screen.getAllByLabelText('Ring Height (inches)')[0]);
+  await userEvent.type(screen.getAllByLabelText('Ring Height (inches)')[0], '12');
 
   expect(screen.getByText('Must be between 0.5 and 10 inches')).toBeInTheDocument();
   await userEvent.click(screen.getByRole('button', { name: 'Generate Earfit' }));
@@ -26,9 +27,10 @@ test('the add tile counts cards out of 20; valid cards are sent with their heigh
     toolPageRoutes({ 'POST /api/earring-catalog/process': accepted({ batch_id: 'b1', count: 1, jobs }), [batchUrl()]: batchList(jobs) }),
   );
   renderApp('/earring-catalog');
-  expect(await screen.findByRole('button', { name: /Add Card/ })).toHaveTextContent('1/20');
-  await userEvent.type(screen.getByLabelText('Ring Image URL'), 'https://cdn.example/ring.png');
-  await userEvent.type(screen.getByLabelText('Ring Height (inches)'), '1.5');
+  expect(await screen.findByRole('button', { name: /Add Card/ })).toHaveTextContent('3/20');
+  // a fresh page offers the spec's three default heights
+  expect(screen.getAllByLabelText('Ring Height (inches)').map((input) => (input as HTMLInputElement).value)).toEqual(['1.2', '1.5', '2']);
+  await userEvent.type(screen.getAllByLabelText('Ring Image URL')[1], 'https://cdn.example/ring.png');
 
   await userEvent.click(screen.getByRole('button', { name: 'Generate Earfit' }));
 
@@ -38,13 +40,13 @@ test('the add tile counts cards out of 20; valid cards are sent with their heigh
   expect(within(success).getByText('Running · 40%')).toBeInTheDocument();
   await userEvent.click(within(success).getByRole('button', { name: 'Start New Earfit' }));
   expect(screen.getByLabelText('Ring Image URL')).toHaveValue('');
+  expect(screen.getByRole('button', { name: /Add Card/ })).toHaveTextContent('1/20');
 });
 
 test('a network failure says the earring catalog data could not be generated', async () => {
   mockFetch(toolPageRoutes());
   renderApp('/earring-catalog');
-  await userEvent.type(await screen.findByLabelText('Ring Image URL'), 'https://cdn.example/ring.png');
-  await userEvent.type(screen.getByLabelText('Ring Height (inches)'), '2');
+  await userEvent.type((await screen.findAllByLabelText('Ring Image URL'))[2], 'https://cdn.example/ring.png');
 
   await userEvent.click(screen.getByRole('button', { name: 'Generate Earfit' }));
 

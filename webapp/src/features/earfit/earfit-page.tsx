@@ -9,6 +9,7 @@ import { useToast } from '@/components/ui/toast';
 import { useBatchRun, useGetUrls } from '@/hooks/use-batch-run';
 import { useLimitedList } from '@/hooks/use-card-list';
 import { generationFailedToast, noValidCardsToast, urlsFailedToast, urlsRetrievedToast } from '@/lib/card-tool-messages';
+import { CARD_LIMITS } from '@/lib/limited-list';
 
 export const MIN_HEIGHT_IN = 0.5;
 export const MAX_HEIGHT_IN = 10;
@@ -19,13 +20,16 @@ export const EARFIT_FAILED_FALLBACK = 'An error occurred while generating the ea
 type EarringCard = { id: string; ringImage: string; ringHeightIn: string };
 
 const blank = (): Omit<EarringCard, 'id'> => ({ ringImage: '', ringHeightIn: '' });
+/** A fresh page offers three cards at the spec's default heights (part 2, §9). */
+export const EARFIT_DEFAULT_HEIGHTS = ['1.2', '1.5', '2'];
+const DEFAULT_CARDS = EARFIT_DEFAULT_HEIGHTS.map((ringHeightIn) => ({ ringImage: '', ringHeightIn }));
 const height = (card: EarringCard) => Number.parseFloat(card.ringHeightIn) || 0;
 const inRange = (value: number) => value >= MIN_HEIGHT_IN && value <= MAX_HEIGHT_IN;
 const isValid = (card: EarringCard) => Boolean(card.ringImage.trim()) && inRange(height(card));
 
 export function EarfitPage() {
   const { toast } = useToast();
-  const cards = useLimitedList<EarringCard>(blank);
+  const cards = useLimitedList<EarringCard>(blank, CARD_LIMITS, DEFAULT_CARDS);
   const batch = useBatchRun({ endpoint: '/api/earring-catalog/process', failureToast: generationFailedToast(EARFIT_FAILED_FALLBACK) });
   // Fetched URLs make at most 20 cards, with height 0 (spec part 2, §9).
   const onUrls = useCallback(
