@@ -298,7 +298,7 @@ def test_flats_sync_dresses_the_library_model(page: Any, live_server: Any,
         assert link.get_attribute("href") == f"/drives/{folder_of(api, 'flats', category=category)}"
     check_drive_link(page, "SHOES", folder_of(api, "flats", category="shoes"),
                      ["LOOK01_BACK.jpg", "LOOK01_FRONT.jpg", "LOOK01_SIDE.jpg"], "/flats-catalog")
-    assert status_of(page) == {"Status": "System Ready", "Queue": "0", "ETA": "—"}
+    assert status_of(page) == {"Status": "System Ready", "Queue": "0/1", "ETA": "—"}
 
     page.evaluate(RECORDER, {"bar": "[aria-label='Tool status'] dd", "countdown": ".countdown",
                              "done": ".steps li.is-done", "jobs": ".batch-job-status"})
@@ -309,7 +309,7 @@ def test_flats_sync_dresses_the_library_model(page: Any, live_server: Any,
     outfits.get_by_text("1 of 1 done").wait_for()
     outfits.get_by_text("1. LOOK01", exact=True).wait_for()
     assert panel.locator(".steps li.is-done").count() == 3
-    assert status_of(page) == {"Status": "System Ready", "Queue": "0", "ETA": "—"}
+    assert status_of(page) == {"Status": "System Ready", "Queue": "0/1", "ETA": "—"}
 
     history = seen(page)
     processing = [row for row in history if row["bar"][:1] == ["Processing"]]

@@ -4,7 +4,8 @@ import type { ToolQueue } from '@/types/api';
 
 type StatusBarProps = {
   processing: boolean;
-  queue: number;
+  /** Jobs in flight, or already formatted (Flats shows '0/1'). */
+  queue: number | string;
   /** Already formatted, e.g. '~2m', a clock time, or '—'. */
   eta: string;
 };

@@ -100,7 +100,7 @@ export function FlatsPage() {
   const statusBar = (
     <StatusBar
       processing={state === 'processing'}
-      queue={state === 'processing' ? 1 : 0}
+      queue={`${state === 'processing' ? 1 : 0}/1`}
       eta={state === 'processing' && remaining !== null ? clock(new Date(Date.now() + remaining * 1000)) : '—'}
     />
   );
