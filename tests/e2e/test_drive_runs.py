@@ -313,7 +313,7 @@ def test_flats_sync_dresses_the_library_model(page: Any, live_server: Any,
 
     history = seen(page)
     processing = [row for row in history if row["bar"][:1] == ["Processing"]]
-    assert processing and all(row["bar"][1] == "1" and CLOCK.match(row["bar"][2])
+    assert processing and all(row["bar"][1] == "1/1" and CLOCK.match(row["bar"][2])
                               for row in processing), processing[:3]
     assert any(row["countdown"][:1] and row["countdown"][0].startswith("About ")
                for row in processing)
