@@ -19,7 +19,7 @@ def test_every_refusal_case_is_refused_with_its_code() -> None:
     wrong = []
     for case in fid.refusal_cases():
         code = fid.refused_code(case.engine, case.params)
-        if code != case.expected:
+        if code not in fid.expected_codes(case.expected):
             wrong.append(f"{case.label}: {code} (expected {case.expected})")
     assert not wrong, wrong
 
@@ -80,14 +80,14 @@ def test_a_cut_out_product_with_a_person_behind_its_alpha_is_judged_on_what_show
 def test_the_refusal_names_the_model_and_says_what_is_missing() -> None:
     portrait = fid.half_length_portrait()
     with pytest.raises(EngineError) as err:
-        ENGINES["baghold"]({"bag_image": fid.png(bag_shot()[0]), "model_image": fid.png(portrait),
-                            "width": 30, "height": 25, "depth": 12,
-                            "model_name": "Eileen (sample)"}, lambda *a, **k: None)
-    assert err.value.code == "no_hand"
-    assert "Eileen (sample)" in err.value.message and "hand" in err.value.message
-    # a strap carry needs shoulders, which a half-length portrait has
-    inputs.guard_engine_inputs("baghold", {"bag_image": fid.png(bag_shot()[0]),
-                                           "model_image": fid.png(portrait), "strap": 60})
+        ENGINES["flats"]({"shoes": {"FRONT": fid.jpeg_of(fid.SHOES)}, "model": fid.png(portrait),
+                          "model_name": "Eileen (sample)"}, lambda *a, **k: None)
+    assert err.value.code == "no_full_body"
+    assert "Eileen (sample)" in err.value.message and "feet" in err.value.message
+    # with a top in the look the upper body is enough
+    inputs.guard_engine_inputs("flats", {"shoes": {"FRONT": fid.jpeg_of(fid.SHOES)},
+                                         "top": {"FRONT": fid.jpeg_of("garment/050181_1.jpg")},
+                                         "model": fid.png(portrait)})
 
 
 def test_two_people_are_counted_as_two() -> None:

@@ -85,11 +85,15 @@ def small(name: str, short_side: int = 200) -> np.ndarray:
     return cv2.resize(rgb, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
 
 
+def expected_codes(expected: str | tuple[str, ...]) -> tuple[str, ...]:
+    return (expected,) if isinstance(expected, str) else expected
+
+
 @dataclass
 class Case:
     label: str
     engine: str
-    expected: str
+    expected: str | tuple[str, ...]  # the code, or the codes any of which is right
     params: dict[str, Any]
     shown: list[np.ndarray]  # the refused input(s), for the contact sheet
 
@@ -125,12 +129,14 @@ def refusal_cases() -> list[Case]:
         Case("Earfit: a 200 px model photo", "earfit", "image_too_small",
              {"ring_image": png(earring), "model_image": png(tiny_model),
               "ring_height_in": 1.5, "model_name": "Ana"}, [tiny_model]),
-        Case("Baghold: hand carry on a half-length portrait", "baghold", "no_hand",
+        # No hand in frame and a handle too short to go over the shoulder: whether the bag
+        # can be carried another way is the engine's call, so its refusal counts too.
+        Case("Baghold: short-handled bag, no strap, half-length portrait", "baghold",
+             ("no_hand", "no_carry"),
              {"bag_image": png(bag), "model_image": png(portrait), "width": 30, "height": 25,
               "depth": 12, "model_name": "Eileen (sample)"}, [portrait]),
-        Case("Flats: shoes on a half-length portrait", "flats", "no_full_body",
-             {"shoes": {"FRONT": jpeg_of(SHOES)}, "top": {"FRONT": jpeg_of("garment/050181_1.jpg")},
-              "model": png(portrait)}, [portrait]),
+        Case("Flats: a look of shoes on a half-length portrait", "flats", "no_full_body",
+             {"shoes": {"FRONT": jpeg_of(SHOES)}, "model": png(portrait)}, [portrait]),
         Case("Rebody: a half-length portrait", "rebody", "no_torso",
              {"image": png(portrait), "body_type": "Curvy Fit"}, [portrait]),
     ]
@@ -182,12 +188,15 @@ def acceptance_cases() -> list[tuple[str, str, dict[str, Any]]]:
                      "bottom": {"FRONT": jpeg_of("garment/051827_1.jpg")},
                      "top": {"FRONT": jpeg_of(GARMENTS[0])},
                      "model": jpeg_of(name)}))
+        out.append((f"flats shoes {name}", "flats",
+                    {"shoes": {"FRONT": jpeg_of(SHOES)}, "model": jpeg_of(name)}))
     for name in HALF_LENGTH:
         # a half-length model still wears a top, an earring, a bag on a strap
         out.append((f"flats top {name}", "flats",
                     {"top": {"FRONT": jpeg_of("garment/050181_1.jpg")}, "model": jpeg_of(name)}))
-        out.append((f"baghold strap {name}", "baghold",
-                    {"bag_image": bag, "model_image": jpeg_of(name), "strap": 60}))
+        for strap in (0, 60):  # the engine chooses the carry (hand, shoulder) or refuses
+            out.append((f"baghold strap {strap} {name}", "baghold",
+                        {"bag_image": bag, "model_image": jpeg_of(name), "strap": strap}))
     for name in GARMENTS:
         out.append((f"flats items {name}", "flats",
                     {"top": {"FRONT": jpeg_of(name)}, "bottom": {"BACK": jpeg_of(name)}}))
@@ -207,14 +216,14 @@ def false_refusals(check: Callable[[str, dict[str, Any]], None] = guard_engine_i
     return len(cases), refused
 
 
-def _code_tile(code: str | None, expected: str, width: int = 260, height: int = 320
-               ) -> np.ndarray:
-    ok = code == expected
+def _code_tile(code: str | None, expected: str | tuple[str, ...], width: int = 260,
+               height: int = 320) -> np.ndarray:
+    ok = code in expected_codes(expected)
     im = Image.new("RGB", (width, height), (225, 245, 225) if ok else (250, 215, 215))
     d = ImageDraw.Draw(im)
     d.text((10, 20), "refused with" if code else "NOT REFUSED", fill=(0, 0, 0))
     d.text((10, 50), code or "-", fill=(0, 0, 0))
-    d.text((10, 90), f"expected {expected}", fill=(60, 60, 60))
+    d.text((10, 90), "expected " + " or ".join(expected_codes(expected)), fill=(60, 60, 60))
     d.text((10, 130), "as expected" if ok else "WRONG", fill=(0, 110, 0) if ok else (170, 0, 0))
     return np.asarray(im)
 
@@ -226,8 +235,9 @@ def measure(out_dir: Path) -> ToolReport:
     sheet_rows = []
     for case in cases:
         code = refused_code(case.engine, case.params)
-        right += code == case.expected
-        report.rows.append({"case": case.label, "expected": case.expected,
+        right += code in expected_codes(case.expected)
+        report.rows.append({"case": case.label,
+                            "expected": " or ".join(expected_codes(case.expected)),
                             "refused with": code or "not refused"})
         sheet_rows.append((f"{case.label} -> {code or 'NOT REFUSED'}",
                            [*case.shown, _code_tile(code, case.expected)]))

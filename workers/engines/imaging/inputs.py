@@ -78,7 +78,7 @@ _PART_TEXT = {
     "hand": "a visible hand",
     "upper body": "both shoulders",
     "torso": "the shoulders and hips",
-    "full body": "the whole body, head to feet",
+    "full body": "the whole figure down to the feet",
 }
 
 
@@ -295,16 +295,18 @@ def visible_parts(rgb: np.ndarray, seen: Sighting | None = None) -> list[str]:
 
 # --- per engine ------------------------------------------------------------------------------
 
-# What each library tool needs to see of its model.
+# What each tool needs to see of its model. The engines decide the finer points themselves
+# (Earfit a visible lobe, Baghold a hand or a shoulder carry that fits the frame, Flats where
+# the shoes go): these are what no engine can do without.
 TOOL_NEEDS: dict[str, tuple[str, ...]] = {
     "earfit": ("face", "ear"),
-    "baghold": ("hand",),
-    "baghold-strap": ("upper body",),
+    "baghold": ("upper body",),
     "flats": ("upper body",),
-    "flats-shoes": ("full body",),
     "remodel": ("face",),
     "rebody": ("torso",),
 }
+# A look of shoes alone is shown at the feet: the model photo must show them.
+FLATS_SHOES_ONLY_NEEDS = ("full body",)
 
 
 def _decoded(data: Any) -> tuple[np.ndarray, np.ndarray | None] | None:
@@ -356,19 +358,17 @@ def guard_engine_inputs(engine: str, params: Mapping[str, Any]) -> None:
         _model(params.get("model_image"), name, ("face",))
     elif engine == "baghold":
         _product(params.get("bag_image"), "bag")
-        strap = float(params.get("strap") or 0) > 0
-        _model(params.get("model_image"), name,
-               TOOL_NEEDS["baghold-strap" if strap else "baghold"])
+        _model(params.get("model_image"), name, TOOL_NEEDS["baghold"])
     elif engine == "flats":
+        worn = []
         for category in ("shoes", "bottom", "top", "overlayer"):
             views = params.get(category)
-            if isinstance(views, dict):
+            if isinstance(views, dict) and any(views.values()):
+                worn.append(category)
                 for view in views.values():
                     # Garment flats are prepared by the try-on core; a worn-garment check is
                     # for shoes only, whose cut-out would take the legs with it.
                     _product(view, "shoe" if category == "shoes" else category,
                              person_check=category == "shoes")
-        has_shoes = isinstance(params.get("shoes"), dict) and any(params["shoes"].values())
         _model(params.get("model"), name,
-               TOOL_NEEDS["flats-shoes" if has_shoes else "flats"])
-
+               FLATS_SHOES_ONLY_NEEDS if worn == ["shoes"] else TOOL_NEEDS["flats"])
