@@ -14,6 +14,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from accounts.models import Organization, User
+from drives.looks import FlatFile, group_looks
 from drives.models import DriveFolder, DriveRole, LedgerEntry
 from drives.services import IMAGE_EXTENSIONS, drive_client, drive_folders_ensure, folder_locator
 from jobs.models import ActivityStatus, Job
@@ -23,7 +24,6 @@ from tools.registry import Tool
 
 logger = logging.getLogger(__name__)
 
-VIEW_SUFFIX = re.compile(r"^(?P<outfit>.+?)[_-](?P<view>FRONT|BACK|SIDE)$", re.IGNORECASE)
 PRODUCT_VIEW = re.compile(r"^(?P<code>.+?)[_-](?P<view>[0-9]{1,3}|[a-z]{1,6})$", re.IGNORECASE)
 SPINVIEW_DONE = "Your video queue is been processed. Average completion time: 110s per video."
 
@@ -95,30 +95,22 @@ def _spinview_groups(new: list[Found], everything: list[Found], options: dict[st
 
 def _flats_groups(new: list[Found], everything: list[Found], options: dict[str, Any],
                   org: Organization, skipped: list[dict[str, str]]) -> list[Group]:
-    def outfit_of(found: Found) -> tuple[str, str] | None:
-        match = VIEW_SUFFIX.match(found.stem)
-        return (match.group("outfit"), match.group("view").upper()) if match else None
-
-    for found in new:
-        if outfit_of(found) is None:
-            skipped.append({"name": found.file.name,
-                            "reason": "Flats files end in _FRONT, _BACK or _SIDE."})
-    outfits: dict[str, list[Found]] = defaultdict(list)
-    for found in everything:
-        parsed = outfit_of(found)
-        if parsed:
-            outfits[parsed[0]].append(found)
+    """One job per look: a look wears one product of each category (drives.looks says which
+    files make a look), so a top and shoes synced together become one outfit."""
+    fresh = set(new)
+    files = [FlatFile(category=f.folder.category or "", stem=f.stem, new=f in fresh, key=f)
+             for f in everything]
+    looks, refused = group_looks(files)
+    skipped += [{"name": f.key.file.name, "reason": reason} for f, reason in refused]
     model = LibraryModel.objects.filter(organization=org).first()
     groups = []
-    for outfit in sorted({p[0] for f in new if (p := outfit_of(f))}):
-        sources: dict[str, Any] = {}
-        for found in outfits[outfit]:
-            _, view = outfit_of(found) or ("", "")
-            sources.setdefault(found.folder.category, {})[view] = found.ref()
+    for look in looks:
+        sources: dict[str, Any] = {cat: {view: f.key.ref() for view, f in views.items()}
+                                   for cat, views in look.items.items()}
         if model is not None:
             sources["model"] = _storage_ref(model)
-        groups.append(Group(payload={"outfit": outfit, "model": model.code if model else None},
-                            sources=sources, files=outfits[outfit]))
+        groups.append(Group(payload={"outfit": look.name, "model": model.code if model else None},
+                            sources=sources, files=[f.key for f in look.files]))
     return groups
 
 
@@ -166,8 +158,10 @@ def drive_sync(*, org: Organization, user: User | None, tool: Tool,
         new = [f for f in everything if (f.folder.pk, f.file.id, f.file.revision) not in taken]
         groups = GROUPERS[tool.slug](new, everything, options, org, result.skipped)
         batch_id = uuid.uuid4()
+        recorded: set[Found] = set()  # a file worn in several looks is recorded by its first
         for group in groups:
-            job = _take(org=org, user=user, tool=tool, group=group, new=new, batch_id=batch_id)
+            job = _take(org=org, user=user, tool=tool, group=group, new=new, batch_id=batch_id,
+                        recorded=recorded)
             if job is not None:
                 result.jobs.append(job)
         result.batch_id = batch_id if result.jobs else None
@@ -185,20 +179,23 @@ def drive_sync(*, org: Organization, user: User | None, tool: Tool,
 
 
 def _take(*, org: Organization, user: User | None, tool: Tool, group: Group, new: list[Found],
-          batch_id: uuid.UUID) -> Job | None:
-    """The group's job and the ledger entries of its new files, together or not at all."""
-    new_here = [f for f in group.files if f in new]
+          batch_id: uuid.UUID, recorded: set[Found]) -> Job | None:
+    """The group's job and the ledger entries of its new files, together or not at all. A file
+    this sync already recorded for an earlier group is not recorded twice."""
+    new_here = [f for f in group.files if f in new and f not in recorded]
     try:
         with transaction.atomic():
             job = job_submit(org=org, user=user, tool=tool,
                              payload={**group.payload, "_sources": group.sources},
                              batch_id=batch_id,
-                             source_drive_file=", ".join(f.file.name for f in new_here)[:500]).job
+                             source_drive_file=", ".join(
+                                 f.file.name for f in group.files if f in new)[:500]).job
             LedgerEntry.objects.bulk_create(
                 LedgerEntry(folder=f.folder, file_id=f.file.id, revision=f.file.revision,
                             name=f.file.name[:500], job=job) for f in new_here)
     except IntegrityError:
         return None  # a concurrent sync took these files
+    recorded.update(new_here)
     return job
 
 

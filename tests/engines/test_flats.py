@@ -6,10 +6,13 @@ import io
 
 import cv2
 import numpy as np
+import pytest
 from PIL import Image
 
 from tests.engines.conftest import FIXTURES, save_log
+from tests.fidelity import fid_flats
 from workers.engines import flats
+from workers.engines.base import EngineError
 from workers.engines.imaging.color import delta_e2000
 from workers.engines.imaging.cutout import cut_out_product
 
@@ -104,3 +107,45 @@ def test_only_some_items_is_fine_and_none_is_refused() -> None:
         assert getattr(exc, "code", None) == "no_items"
     else:
         raise AssertionError("no items must fail")
+
+
+# --- looks worn together, shoes at the feet, nothing blank (the bars of tests/fidelity) ---------
+
+
+@pytest.mark.parametrize("case", fid_flats.FULL_LENGTH, ids=lambda c: c.model.split("/")[1])
+def test_a_top_and_shoes_are_worn_together_with_the_shoes_at_the_feet(case: fid_flats.Case) -> None:
+    out = flats.run(fid_flats.look_params(case.model), Steps())
+    images = [rgb_of(o.data) for o in out]
+    figures = fid_flats.on_model_figures(images[0], case)
+    save_log(f"flats-look-{case.model.split('/')[1][:-4]}",
+             fid_flats.photo(case.model), fid_flats._diagnostic(images[0], figures))
+    assert figures["top_share"] >= fid_flats.MIN_TOP_SHARE, figures["top_share"]
+    assert figures["shoe_offset"] <= fid_flats.MAX_SHOE_OFFSET, figures["boxes"]
+    assert figures["floor_gap"] <= fid_flats.MAX_FLOOR_GAP, figures["boxes"]
+    assert all(fid_flats.is_visible(im) for im in images)
+
+
+def test_the_tester_sync_is_one_look_of_both_products() -> None:
+    looks = fid_flats.tester_sync()
+    assert len(looks) == 1 and set(looks[0].items) == {"top", "shoes"}
+
+
+def test_shoes_alone_give_no_blank_output_and_need_the_feet() -> None:
+    # The tester's blank output was the back of a look of shoes alone.
+    for model in ("model/051918_0.jpg", None):
+        out = flats.run(fid_flats.look_params(model, top=False), Steps())
+        assert all(fid_flats.is_visible(rgb_of(o.data)) for o in out), model
+    with pytest.raises(EngineError) as refused:
+        flats.run(fid_flats.look_params(fid_flats.HALF_LENGTH, top=False), Steps())
+    assert refused.value.code == "no_feet"
+
+
+def test_a_nearly_uniform_output_is_refused_not_delivered() -> None:
+    faint = np.full((400, 400, 3), 245, np.uint8)
+    faint[180:220, 180:220] = 235  # a product that barely stands out from its sweep
+    buf = io.BytesIO()
+    Image.fromarray(faint).save(buf, "PNG")
+    with pytest.raises(EngineError) as refused:
+        flats.run({"shoes": {"FRONT": buf.getvalue(), "BACK": buf.getvalue()}, "model": None},
+                  Steps())
+    assert refused.value.code == "blank_output"

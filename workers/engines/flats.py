@@ -4,11 +4,14 @@ Params: ``shoes``, ``bottom``, ``top``, ``overlayer``, each a dict with optional
 "BACK", "SIDE" image bytes (files suffixed _FRONT/_BACK/_SIDE), and ``model`` (bytes or None);
 optionally ``model_back`` (bytes), a photo of the model from behind.
 
-With a model: a front on-model image (bottom, then top, then overlayer dressed with the try-on
-core; shoes at the feet), a back on-model image and a flat-lay. Without: a front and a back
-flat-lay.
-The back image dresses ``model_back`` when given; otherwise the back flats are shown on an
-invisible mannequin in the model's (mirrored) pose, since a front photo has no back to dress.
+One job is one look (the sync groups a look's products: see drives.looks): its items are worn
+together. With a model: a front on-model image (bottom, then top, then overlayer dressed with
+the try-on core; the shoes worn at the feet, replacing the model's own, when the photo is
+full-length), a back image and a flat-lay. Without: a front and a back flat-lay.
+The back image dresses ``model_back`` when given; otherwise it lays the back views flat at the
+model photo's size, since a front photo has no back to dress.
+An output that would be blank or nearly uniform is refused (``blank_output``), and a look of
+shoes alone on a photo without feet is refused (``no_feet``): neither is ever delivered.
 
 Progress follows the page's three steps: 'Analyzing input clothing items' (0-40), 'Compositing
 outfit on model' (40-80); 'Uploading to output drive' belongs to the worker (80-100).
@@ -79,14 +82,8 @@ def analyse_items(params: dict[str, Any], progress: Progress) -> list[Item]:
 # --- on model ---------------------------------------------------------------------------------
 
 
-def _place_shoes(out: np.ndarray, body: tryon.Body, shoes: Cutout) -> np.ndarray:
-    """Each shoe of the pair (or the single shoe, twice) at its foot, sized from the ankle."""
-    feet = []
-    for chain in (body.left, body.right):
-        if "ankle" not in chain:
-            return out
-        pts = [chain[k] for k in ("ankle", "heel", "foot_index") if k in chain]
-        feet.append((chain["ankle"], max(p[1] for p in pts)))
+def _shoe_pieces(shoes: Cutout) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The pair's two shoes, image-left first (a single shoe is used twice, mirrored)."""
     m = (shoes.alpha > 0.5).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
     comps = sorted((i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] > 0.1 * m.sum()),
@@ -94,23 +91,137 @@ def _place_shoes(out: np.ndarray, body: tryon.Body, shoes: Cutout) -> np.ndarray
     pieces = []
     for i in comps[:2]:
         x, y, w, h = stats[i, :4]
-        pieces.append((shoes.rgb[y:y + h, x:x + w], np.where(labels[y:y + h, x:x + w] == i, shoes.alpha[y:y + h, x:x + w], 0)))
-    if not pieces:
-        return out
+        pieces.append((shoes.rgb[y:y + h, x:x + w],
+                       np.where(labels[y:y + h, x:x + w] == i, shoes.alpha[y:y + h, x:x + w], 0)))
     if len(pieces) == 1:
         pieces = [(pieces[0][0][:, ::-1], pieces[0][1][:, ::-1]), pieces[0]]
-    for (ankle, floor), (rgb, alpha) in zip(feet, pieces, strict=False):
-        height = max(1.15 * (floor - ankle[1]), 0.06 * body.torso_len) + 0.03 * body.torso_len
-        width = height * rgb.shape[1] / rgb.shape[0]
-        width = min(width, 0.36 * body.shoulder_width)
-        height = width * rgb.shape[0] / rgb.shape[1]
-        size = (max(2, int(width)), max(2, int(height)))
+    return pieces
+
+
+def feet_of(body: tryon.Body) -> list[tuple[np.ndarray, float]] | None:
+    """(ankle, floor y) of each foot, image-left first, when the photo is full-length: both
+    ankles found and the feet inside the frame. None otherwise."""
+    feet = []
+    for chain in (body.left, body.right):
+        if "ankle" not in chain:
+            return None
+        pts = [chain[k] for k in ("ankle", "heel", "foot_index") if k in chain]
+        floor = max(float(q[1]) for q in pts)
+        if floor > body.h - 2 or chain["ankle"][1] < body.hip_mid[1]:
+            return None
+        feet.append((chain["ankle"], floor))
+    return feet
+
+
+def _backdrop(rgb: np.ndarray, y0: int, y1: int) -> np.ndarray:
+    """The backdrop's colour at the height of the feet: the band's outer columns."""
+    w = rgb.shape[1]
+    band = rgb[y0:y1]
+    side = max(2, w // 12)
+    return np.median(np.concatenate([band[:, :side], band[:, -side:]], axis=1).reshape(-1, 3),
+                     axis=0).astype(np.float32)
+
+
+def _old_feet(out: np.ndarray, body: tryon.Body,
+              feet: list[tuple[np.ndarray, float]]) -> list[tuple[int, int, int, int, np.ndarray]]:
+    """Per foot, the box (x0, y0, x1, y1) of what the model wears on it now (shoe and foot,
+    all that is not backdrop below the ankle) and that region as a mask of the frame."""
+    h, w = out.shape[:2]
+    t = body.torso_len
+    y_top = int(max(0, min(a[1] for a, _ in feet) - 0.08 * t))
+    y_bot = int(min(h, max(f for _, f in feet) + 0.3 * t))
+    bg = _backdrop(out, y_top, y_bot)
+    foreign = (np.abs(out.astype(np.float32) - bg).max(axis=2) > 30) | (body.mask > 0.5)
+    mid = (feet[0][0][0] + feet[1][0][0]) / 2
+    found = []
+    for i, (ankle, floor) in enumerate(feet):
+        cx = float(ankle[0])
+        x0 = int(max(0, cx - 0.5 * t)) if i == 0 else int(max(mid, cx - 0.5 * t))
+        x1 = int(min(mid, cx + 0.5 * t)) if i == 0 else int(min(w, cx + 0.5 * t))
+        y0 = int(max(0, ankle[1] - 0.05 * t))
+        y1 = int(min(h, floor + 0.3 * t))
+        region = np.zeros((h, w), bool)
+        if x1 - x0 < 3 or y1 - y0 < 3:
+            found.append((int(cx - 0.15 * t), int(y0), int(cx + 0.15 * t), int(floor), region))
+            continue
+        box = foreign[y0:y1, x0:x1].astype(np.uint8)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(box, connectivity=8)
+        # The piece the ankle stands in (or the largest one).
+        ax, ay = int(np.clip(cx - x0, 0, x1 - x0 - 1)), int(np.clip(ankle[1] - y0 + 0.06 * t, 0, y1 - y0 - 1))
+        pick = labels[ay, ax] if n > 1 and labels[ay, ax] > 0 else (
+            1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA])) if n > 1 else 0)
+        if pick == 0:
+            found.append((int(cx - 0.15 * t), int(y0), int(cx + 0.15 * t), int(floor), region))
+            continue
+        piece = labels == pick
+        # Loose bits of the old shoe under the foot (a stiletto heel, a sole edge) go too.
+        below = [i for i in range(1, n) if stats[i, cv2.CC_STAT_TOP] + y0 > ankle[1] + 0.02 * t]
+        region[y0:y1, x0:x1] = piece | np.isin(labels, below)
+        rows = np.flatnonzero(piece.any(axis=1))
+        bottom = int(rows[-1])
+        # The shoe's length shows in its sole rows: above them hang the trousers or the leg.
+        sole_from = int(bottom - 0.4 * max(bottom - (ankle[1] - y0), 0.1 * t))
+        cols = np.flatnonzero(piece[max(0, sole_from):bottom + 1].any(axis=0))
+        found.append((x0 + int(cols[0]), y0 + int(rows[0]), x0 + int(cols[-1]) + 1,
+                      y0 + bottom + 1, region))
+    return found
+
+
+def _place_shoes(out: np.ndarray, body: tryon.Body, shoes: Cutout,
+                 boxes: list[tuple[int, int, int, int]] | None = None) -> np.ndarray:
+    """The pair worn at the model's feet: each shoe stands where the model's own foot stands
+    (its floor line, centred on it), as wide as the foot it replaces, and what the old shoe
+    showed beyond the new one is painted back to the backdrop. Nothing is placed when the
+    photo is not full-length (see ``feet_of``)."""
+    feet = feet_of(body)
+    if feet is None:
+        return out
+    pieces = _shoe_pieces(shoes)
+    if not pieces:
+        return out
+    t = body.torso_len
+    old = _old_feet(out, body, feet)
+    h, w = out.shape[:2]
+    placed = np.zeros((h, w), np.float32)
+    plan = []
+    # One scale for the pair, as it was photographed: its longer shoe as long as the model's
+    # own shoes are wide on the floor (within a plausible foot length).
+    # and tall enough to reach from the floor up to the ankle, so the old shoe is covered.
+    own = float(np.mean([ox1 - ox0 for ox0, _, ox1, _, _ in old]))
+    rise = float(np.mean([oy1 - a[1] for (a, _), (_, _, _, oy1, _) in zip(feet, old, strict=True)]))
+    scale = max(own / max(p[0].shape[1] for p in pieces),
+                1.1 * rise / max(p[0].shape[0] for p in pieces))
+    longest = max(p[0].shape[1] for p in pieces) * scale
+    scale *= float(np.clip(longest, 0.3 * t, 0.7 * t)) / longest
+    for (ox0, _, ox1, oy1, _), (rgb, alpha) in zip(old, pieces, strict=False):
+        width, height = rgb.shape[1] * scale, rgb.shape[0] * scale
+        size = (max(2, int(round(width))), max(2, int(round(height))))
         r = cv2.resize(rgb, size, interpolation=cv2.INTER_AREA)
-        a = cv2.resize(alpha.astype(np.float32), size, interpolation=cv2.INTER_AREA)
-        x = int(ankle[0] - width / 2)
-        y = int(floor + 0.05 * height - height)
-        out = tryon._shadow(out, a, x, y + int(0.06 * height), 0.06 * width, 0.3)
+        a = np.clip(cv2.resize(alpha.astype(np.float32), size, interpolation=cv2.INTER_AREA), 0, 1)
+        x = int(round((ox0 + ox1) / 2 - size[0] / 2))
+        y = int(round(oy1 - size[1]))
+        plan.append((r, a, x, y))
+        xs0, ys0 = max(0, x), max(0, y)
+        xs1, ys1 = min(w, x + size[0]), min(h, y + size[1])
+        if xs1 > xs0 and ys1 > ys0:
+            placed[ys0:ys1, xs0:xs1] = np.maximum(placed[ys0:ys1, xs0:xs1],
+                                                  a[ys0 - y:ys1 - y, xs0 - x:xs1 - x])
+    # The old shoes beyond the new ones go back to the backdrop (below the new shoes' collar;
+    # the leg above it stays).
+    cover = cv2.dilate((placed > 0.5).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    fill = np.zeros((h, w), np.uint8)
+    for (ankle, _), (_, _, _, _, region) in zip(feet, old, strict=False):
+        band = region.copy()
+        band[:max(0, int(ankle[1] + 0.02 * t))] = False
+        fill |= (band & ~cover).astype(np.uint8)
+    if fill.any():
+        fill = cv2.dilate(fill, np.ones((5, 5), np.uint8))
+        out = cv2.inpaint(out, fill, max(3, int(0.04 * t)), cv2.INPAINT_TELEA)
+    for r, a, x, y in plan:
+        out = tryon._shadow(out, a, x, y + int(0.04 * a.shape[0]), 0.05 * a.shape[1], 0.3)
         out = tryon._paste(out, r, a, x, y)
+    if boxes is not None:
+        boxes += [(x, y, r.shape[1], r.shape[0]) for r, _, x, y in plan]
     return out
 
 
@@ -176,10 +287,12 @@ def _fit(cut: Cutout, box_w: int, box_h: int) -> Cutout:
                   alpha=cv2.resize(cut.alpha.astype(np.float32), size, interpolation=cv2.INTER_AREA))
 
 
-def flat_lay(items: list[Item], view: str = "FRONT") -> tuple[np.ndarray, dict[str, tuple[int, int, int, int]]]:
+def flat_lay(items: list[Item], view: str = "FRONT", size: tuple[int, int] = FLATLAY_SIZE
+             ) -> tuple[np.ndarray, dict[str, tuple[int, int, int, int]]]:
     """The cut-out items on a light sweep: top above bottom, overlayer beside, shoes below,
-    each with a soft contact shadow. Returns the image and each item's box."""
-    w, h = FLATLAY_SIZE
+    each with a soft contact shadow; shoes alone fill the frame. Returns the image and each
+    item's box."""
+    w, h = size
     canvas = np.empty((h, w, 3), np.uint8)
     canvas[:] = FLATLAY_BG
     by_cat = {it.category: it for it in items}
@@ -196,11 +309,14 @@ def flat_lay(items: list[Item], view: str = "FRONT") -> tuple[np.ndarray, dict[s
         slots["bottom"] = (col_x, int(0.08 * h), col_w, int(0.72 * h))
     if "bottom" not in by_cat:
         slots["top"] = (col_x, int(0.08 * h), col_w, int(0.6 * h))
+    if set(by_cat) == {"shoes"}:
+        slots["shoes"] = (int(0.1 * w), int(0.25 * h), int(0.8 * w), int(0.5 * h))
     boxes = {}
     for cat in ("overlayer", "bottom", "top", "shoes"):
         if cat not in by_cat:
             continue
-        cut = _fit(_cutout(by_cat[cat].view(view)), slots[cat][2], slots[cat][3])
+        prefer = (view, "SIDE") if cat == "shoes" and view == "BACK" else (view,)
+        cut = _fit(_cutout(by_cat[cat].view(*prefer)), slots[cat][2], slots[cat][3])
         sx, sy, sw, sh = slots[cat]
         x = sx + (sw - cut.width) // 2
         y = sy + (sh - cut.height) // 2
@@ -213,34 +329,67 @@ def flat_lay(items: list[Item], view: str = "FRONT") -> tuple[np.ndarray, dict[s
 
 # --- entry point --------------------------------------------------------------------------------
 
+# An output with less than this share of pixels apart from its backdrop, or a luminance spread
+# under BLANK_STD, shows nothing a catalogue can use: it is refused, never delivered.
+BLANK_SHARE = 0.02
+BLANK_STD = 8.0
+
+
+def visible_content(rgb: np.ndarray) -> tuple[float, float]:
+    """(luminance standard deviation, share of pixels that are not the backdrop) of an image;
+    the backdrop is the median colour of its outer frame."""
+    h, w = rgb.shape[:2]
+    m = max(2, min(h, w) // 40)
+    frame = np.concatenate([rgb[:m].reshape(-1, 3), rgb[-m:].reshape(-1, 3),
+                            rgb[:, :m].reshape(-1, 3), rgb[:, -m:].reshape(-1, 3)])
+    bg = np.median(frame, axis=0).astype(np.float32)
+    share = float((np.abs(rgb.astype(np.float32) - bg).max(axis=2) > 24).mean())
+    lum = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY).astype(np.float32)
+    return float(lum.std()), share
+
+
+def _deliverable(rgb: np.ndarray, what: str) -> np.ndarray:
+    std, share = visible_content(rgb)
+    if std < BLANK_STD or share < BLANK_SHARE:
+        raise EngineError("blank_output", f"The {what} came out nearly blank (only {share:.1%} "
+                          f"of it stands out from the backdrop, contrast {std:.0f}): check that "
+                          "the product photos show the whole item, clearly, on a plain backdrop.")
+    return rgb
+
 
 def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
     progress(0, STEP_ANALYSE)
     items = analyse_items(params, progress)
     progress(40, STEP_COMPOSE)
-    outputs: list[EngineOutput] = []
+    images: list[tuple[np.ndarray, str, str]] = []
     model = params.get("model")
     if model:
         rgb, _ = tryon._load(model, "model")
         body = tryon.analyse_body(rgb)
+        if {it.category for it in items} == {"shoes"} and feet_of(body) is None:
+            raise EngineError("no_feet", "The model photo does not show both feet, so the "
+                              "shoes cannot be worn: use a full-length photo of the model, or "
+                              "sync the shoes with a garment of the look.")
         progress(48, STEP_COMPOSE)
         front = _dress_all(body, items, "FRONT", ghost=False)
-        outputs.append(EngineOutput(encode_png(front), "image/png", "flats-front.png"))
+        images.append((front, "flats-front.png", "front on-model image"))
         progress(60, STEP_COMPOSE)
         if params.get("model_back"):
             brgb, _ = tryon._load(params["model_back"], "back model")
             back = _dress_all(tryon.analyse_body(brgb), items, "BACK", ghost=False)
         else:
-            mirrored = tryon.analyse_body(np.ascontiguousarray(rgb[:, ::-1]))
-            back = _dress_all(mirrored, items, "BACK", ghost=True)
-        outputs.append(EngineOutput(encode_png(back), "image/png", "flats-back.png"))
+            # A front photo has no back to dress: the back views, laid flat at the photo's size.
+            back, _ = flat_lay(items, "BACK", size=(rgb.shape[1], rgb.shape[0]))
+        images.append((back, "flats-back.png", "back image"))
         progress(70, STEP_COMPOSE)
     lay, _ = flat_lay(items, "FRONT")
-    outputs.append(EngineOutput(encode_png(lay), "image/png", "flats-flatlay.png"))
+    images.append((lay, "flats-flatlay.png", "flat-lay"))
     if not model:
         # Without a model the back flats get their own flat-lay.
         progress(60, STEP_COMPOSE)
         back_lay, _ = flat_lay(items, "BACK")
-        outputs.append(EngineOutput(encode_png(back_lay), "image/png", "flats-flatlay-back.png"))
+        images.append((back_lay, "flats-flatlay-back.png", "back flat-lay"))
+    outputs = [EngineOutput(encode_png(_deliverable(im, what)), "image/png", name)
+               for im, name, what in images]
     progress(80, STEP_COMPOSE)
     return outputs
