@@ -18,6 +18,7 @@ import numpy as np
 
 from workers.engines.base import EngineError, EngineOutput, Progress
 from workers.engines.imaging import garment as garment_mod
+from workers.engines.imaging import matte
 from workers.engines.imaging.color import (
     gamut_map_oklab,
     linear_to_srgb,
@@ -65,35 +66,126 @@ def recolor_image(
     if progress:
         progress(50)
     target = srgb8_to_oklab(target_rgb).astype(np.float32)
+    h, w = mask.shape
+    scale = max(h, w) / 512.0
 
-    idx = mask > 0.004
-    if idx.sum() < 50:
+    # The matte snapped to the photo's edges: inside it every pixel is garment; its rim is
+    # handled apart, by how much garment each rim pixel holds.
+    alpha = matte.refine_alpha(rgb, mask)
+    interior = alpha > 0.97
+    if interior.sum() < 50:
         raise EngineError("garment_not_found", f"No {garment_type} was found in the image.")
-    px_rgb = rgb[idx]
-    lab = srgb8_to_oklab(px_rgb)
-    m = mask[idx]
+    lab_full = srgb8_to_oklab(rgb)
 
-    base_groups, base = _base_colour(lab[m > 0.5] if (m > 0.5).sum() > 50 else lab)
-    # Membership is decided on a slightly smoothed image: decided per noisy pixel, a weight
-    # flickering between 0.9 and 1 would print the JPEG noise into the new colour as grain.
-    smooth = srgb8_to_oklab(cv2.GaussianBlur(rgb, (0, 0), 1.2)[idx])
-    share = _base_membership(smooth, base_groups["base"], base_groups["other"])
+    core = interior & (mask > 0.5)
+    base_groups, base = _base_colour(lab_full[core] if core.sum() > 50 else lab_full[interior])
+    # Membership is decided on a smoothed image: decided per noisy pixel, a weight flickering
+    # between 0.9 and 1 would print the JPEG noise (or a heather's flecks) into the new colour
+    # as grain. Textured fabrics get more smoothing than flat ones.
+    # The smoothing only averages garment pixels, so the backdrop does not bleed into the
+    # outline's pixels and make them look like something other than the base.
+    smooth_rgb, _ = matte.spread(rgb.astype(np.float32), alpha > 0.5, 1.2 * scale)
+    smooth = srgb8_to_oklab(np.clip(smooth_rgb[interior] + 0.5, 0, 255).astype(np.uint8))
+    share = np.zeros((h, w), np.float32)
+    share[interior] = _base_membership(smooth, base_groups["base"], base_groups["other"])
     share = np.clip((share - 0.05) / 0.8, 0.0, 1.0)  # snap the core to 1, strays to 0
-    weight = m * share
+    # On a heather or mottled knit single flecks still cross the line; a median over a few
+    # pixels removes them and keeps the outlines of prints and logos where they are.
+    k = _fleck_kernel(lab_full[..., 0], interior, scale)
+    if k > 1:
+        share = cv2.medianBlur((share * 255 + 0.5).astype(np.uint8), k).astype(np.float32) / 255
+        share *= interior
+    share = _keep_emblems(share, interior, alpha, scale)
 
-    new = _shift(lab, base, target)
+    # Shading: the base's lightness, smoothed, taken where the base is; the rest is detail.
+    shading, _ = matte.spread(lab_full[..., 0], share * interior, 3.0 * scale)
+    idx = interior & (share > 0)
+    lab = lab_full[idx]
+    weight = share[idx]
+    new = _shift(lab, shading[idx], base, target)
     blended = lab + (new - lab) * weight[:, None]
     lin = oklab_to_linear(gamut_map_oklab(blended))
-    out_px = np.clip(linear_to_srgb(lin) * 255.0 + 0.5, 0, 255).astype(np.uint8)
-
     out = rgb.copy()
-    out[idx] = out_px
-    full_weight = np.zeros(mask.shape, np.float32)
-    full_weight[idx] = weight
+    out[idx] = np.clip(linear_to_srgb(lin) * 255.0 + 0.5, 0, 255).astype(np.uint8)
+
+    # Edges: the garment's outline and the borders between the base and a print or another
+    # colour block. A pixel there is a mix of the base and what lies beside it (backdrop,
+    # skin, print); it takes the local change of the base beside it, in proportion to how much
+    # base it holds, unmixed from the two colours on either side. No ring of the old colour
+    # where the mask ended early or along a print's edge, no half-moved backdrop or print.
+    reach = cv2.dilate(((mask > 0.004) | (alpha > 0.02)).astype(np.uint8),
+                       np.ones((3, 3), np.uint8), iterations=max(1, round(1.5 * scale))) > 0
+    weight_full = np.where(interior, share, 0.0).astype(np.float32)
+    base_core = interior & (share > 0.95)
+    edge = (cv2.dilate(base_core.astype(np.uint8), np.ones((3, 3), np.uint8),
+                       iterations=max(2, round(2 * scale))) > 0) & ~base_core & reach
+    if edge.any():
+        sigma_e = max(1.5, 2.0 * scale)
+        img = rgb.astype(np.float32)
+        fg, _ = matte.spread(img, base_core, sigma_e)
+        bg, bg_support = matte.spread(img, ~base_core & ~edge, sigma_e)
+        moved_share, _ = matte.spread(share, interior, sigma_e)
+        prior = np.where(interior, share, alpha * moved_share)
+        held = matte.unmix_alpha(rgb, fg / 255.0, bg / 255.0, prior)
+        held = np.where(bg_support > 0.05, held, prior)  # nothing else beside it: keep prior
+        delta = out.astype(np.float32) - img
+        change, support = matte.spread(delta, base_core, sigma_e)
+        k = (held * np.clip(support * 4.0, 0.0, 1.0))[edge]
+        edge_px = img[edge] + change[edge] * k[:, None]
+        out[edge] = np.clip(edge_px + 0.5, 0, 255).astype(np.uint8)
+        weight_full[edge] = k
     if progress:
         progress(90)
-    return RecolorResult(rgb=out, mask=mask.astype(np.float32), weight=full_weight,
+    return RecolorResult(rgb=out, mask=alpha.astype(np.float32), weight=weight_full,
                          base_oklab=base)
+
+
+def _fleck_kernel(L: np.ndarray, interior: np.ndarray, scale: float) -> int:
+    """Median size that removes a textured fabric's flecks from the membership (1: none)."""
+    fine = np.abs(L - cv2.GaussianBlur(L, (0, 0), 2.0 * scale))
+    texture = float(np.median(fine[interior])) if interior.any() else 0.0
+    # Flat jersey about 0.004 (JPEG noise), heather 0.02 and more.
+    if texture < 0.008:
+        return 1
+    return 3 if texture < 0.015 or scale < 1.5 else 5
+
+
+def _keep_emblems(share: np.ndarray, interior: np.ndarray, alpha: np.ndarray,
+                  scale: float) -> np.ndarray:
+    """Base-coloured islands set well inside a print (an emblem in a logo stripe) are part of
+    the logo: they keep their colour. The garment's body (pieces of base that reach the
+    outline or are large) and small knock-outs inside lettering (a letter's counter, where the
+    fabric shows through a thin stroke) are moved."""
+    base = ((share > 0.5) & interior).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(base, connectivity=8)
+    if n <= 2:
+        return share
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    total = float(areas.sum())
+    outline = ~(cv2.erode((alpha > 0.5).astype(np.uint8), np.ones((3, 3), np.uint8),
+                          iterations=max(2, round(3 * scale))) > 0)
+    touching = np.unique(labels[outline & (labels > 0)])
+    is_main = np.zeros(n, bool)
+    is_main[touching] = True
+    is_main[1:] |= areas > 0.15 * total
+    is_main[0] = False
+    candidates = [i for i in range(1, n) if not is_main[i]
+                  and areas[i - 1] >= 0.0015 * float(interior.sum())]
+    if not candidates or not is_main.any():
+        return share
+    away = cv2.distanceTransform((~is_main[labels]).astype(np.uint8), cv2.DIST_L2, 3)
+    out = share.copy()
+    gap = 4.0 * scale
+    for i in candidates:
+        x, y, bw, bh = stats[i, :4]
+        sub = labels[y:y + bh, x:x + bw] == i
+        if float(away[y:y + bh, x:x + bw][sub].min()) >= gap:
+            island = np.zeros(share.shape, np.uint8)
+            island[y:y + bh, x:x + bw][sub] = 1
+            island = cv2.dilate(island, np.ones((3, 3), np.uint8),
+                                iterations=max(1, round(scale))) > 0
+            out[island] = 0.0
+    return out
 
 
 # --- the base colour --------------------------------------------------------------------------
@@ -124,7 +216,10 @@ def _base_colour(lab: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray]:
             # A shade of a coloured base: same hue, chroma falling or rising with the light.
             hue = np.degrees(np.arctan2(c[2], c[1]) - np.arctan2(c0[2], c0[1]))
             hue_gap = abs((hue + 180) % 360 - 180)
-            is_base[i] = hue_gap < 15 and light_gap < 0.3 and 0.35 < chroma / chroma0 < 1.4
+            # Compared as chroma over lightness: a dyed cloth's highlight (velvet sheen) is
+            # lighter and more chromatic in proportion, still the same dye.
+            sat = (chroma / max(float(c[0]), 0.05)) / (chroma0 / max(float(c0[0]), 0.05))
+            is_base[i] = hue_gap < 15 and light_gap < 0.45 and 0.5 < sat < 1.6
         else:
             # A shade of a neutral base: still neutral, lightness within what folds do.
             is_base[i] = chroma < 0.04 and light_gap < 0.22
@@ -156,14 +251,34 @@ def _dist(lab: np.ndarray, centres: np.ndarray) -> np.ndarray:
 # --- the shift --------------------------------------------------------------------------------
 
 
-def _shift(lab: np.ndarray, base: np.ndarray, target: np.ndarray) -> np.ndarray:
-    """Each pixel's colour when the base becomes the target, shading and texture kept."""
-    lb, lt = float(base[0]), float(target[0])
-    # OKLab lightness is close to perceived, so detail mostly keeps its size; it follows the
-    # lightness ratio only weakly (fourth root), enough that a black garment turned white gets
-    # visible folds and a white one turned navy does not look creased.
-    gain = float(np.clip(((lt + 0.05) / (lb + 0.05)) ** 0.25, 0.7, 1.5))
-    L = lt + (lab[:, 0] - lb) * gain
+def _shift(lab: np.ndarray, shading: np.ndarray, base: np.ndarray,
+           target: np.ndarray) -> np.ndarray:
+    """Each pixel's colour when the base becomes the target, shading and texture kept.
+
+    The lightness is split in two. The shading (the base's lightness smoothed over a few
+    pixels: folds, drape, sheen) is mapped in linear light as a ratio to the base, so a fold
+    that held half the light on the old colour holds about half on the new one; above the base
+    a shoulder rolls the ratio off towards (never onto) white, so a bright target on a dark
+    base keeps its highlights as highlights instead of burning them flat. The detail (weave,
+    knit, heathering, JPEG grain) rides on top with a gain kept near one, so it is neither
+    lost on a dark target nor blown up into grain on a bright one.
+    """
+    lb, lt = max(float(base[0]), 0.02), max(float(target[0]), 0.02)
+    yt = lt**3
+    # Ratio of the shading's luminance to the base's, in log; eased a little when the
+    # lightness changes a lot, so a black tee turned pale does not come out too contrasty
+    # and a white one turned navy keeps visible folds.
+    gamma = float(np.clip((lb / lt) ** 0.45, 0.55, 1.6))
+    log_ratio = 3.0 * np.log(np.maximum(shading, 0.02) / lb) * gamma
+    y = yt * np.exp(log_ratio)
+    ceiling = max(0.885, yt + 0.5 * (1.0 - yt))
+    head = ceiling - yt
+    if head > 1e-3:
+        hi = log_ratio > 0
+        excess = yt * (np.exp(log_ratio[hi]) - 1.0)
+        y[hi] = yt + head * (1.0 - np.exp(-excess / head))
+    detail_gain = float(np.clip((lt / lb) ** 0.25, 0.75, 1.3))
+    L = np.cbrt(y) + (lab[:, 0] - shading) * detail_gain
     L = _soft_clip(L, 0.03, 0.985)
 
     target_chroma = float(np.hypot(target[1], target[2]))
