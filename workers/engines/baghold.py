@@ -2,13 +2,24 @@
 
 Body scale comes from the model's height (head top to soles, when both are in frame) or, for
 cropped shots, from body proportions measured on the pose (torso length, shoulder width). The
-bag's cut-out is scaled by its stated width, hung from the hand with its handle under the
-fingers (the model's own fingers are put back over the handle), or from the shoulder on a
-strap, with a soft shadow on the body.
+bag's cut-out is scaled so its body matches the stated width and height. It is carried:
+
+- in a hand, when a hand hangs free: mediapipe's hand landmarks give the fingers, the top of
+  the handle is put in the curled fingers, the bag hangs along the forearm, and the model's own
+  fingers (a mask from the landmarks' capsules refined by the hand's skin colour) are put back
+  over the handle, with the fingers' contact shadow on it and the bag's shadow on the body;
+- else from a shoulder, by its strap (the card's Strap drop) or by its handle when the handle's
+  drop is long enough to go over a shoulder.
+
+The whole bag stays in the frame: a carry that would cut it is not used, except at the bottom
+of a full-length photo, whose floor is extended downward. Hands clasped together are never
+used (the bag would cover both hands and the crotch). When no carry fits, the job is refused
+with the reason (a half-length portrait with no hand in frame, for one).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
@@ -24,6 +35,7 @@ from workers.engines.imaging.cutout import (
     load_image,
     soft_shadow,
 )
+from workers.engines.imaging.hands import Hand, detect_hands, finger_mask
 from workers.engines.imaging.pose import Pose, detect_pose, person_mask
 
 PRODUCT_MAX_PIXELS = 4_000_000
@@ -33,20 +45,70 @@ PRODUCT_MAX_PIXELS = 4_000_000
 SHOULDER_WIDTH_SHARE = {"female": 0.178, "male": 0.195}
 TORSO_SHARE = 0.285  # shoulder-centre to hip-centre, vertical
 SOLE_SHARE = 0.012  # heel landmark to the floor
+# A hand carry follows the forearm's tilt up to this angle; past it the bag would swing.
+MAX_TILT_DEG = 8.0
+# A forearm pointing more than this far from straight down is not a hanging hand (on the hip,
+# raised, folded): a bag would not hang from it.
+MAX_FOREARM_DEG = 55.0
+# Over a shoulder a handle or strap needs at least this drop (cm) to fit round the shoulder.
+MIN_SHOULDER_DROP_CM = 18.0
+# A carry that hides more than this share of the torso is not used.
+MAX_TORSO_COVER = 0.35
+# The floor of a full-length photo may be extended downward by at most this share of its height.
+MAX_EXTENSION = 0.35
+# A strap slants from the shoulder to the bag, so the bag's top sits this share of the drop
+# below the shoulder.
+STRAP_SLANT = 0.85
+
+
+@dataclass
+class Placement:
+    """What the engine made and the layers a measurement needs (all in output pixels)."""
+
+    image: np.ndarray  # uint8 RGB, the output
+    base: np.ndarray  # the model photo (extended when the canvas grew), before the bag
+    bag_alpha: np.ndarray  # float32 HxW, the bag as placed (before the fingers went back)
+    handle_alpha: np.ndarray  # float32 HxW, the handle's part of it
+    fingers: np.ndarray  # float32 HxW, the holding hand's mask (zeros for a shoulder carry)
+    ppcm: float
+    carry: str  # "hand", "shoulder-strap" or "shoulder-handle"
+    side: str
+    body_height_px: float  # the bag body's height as placed (without the handle)
+    body_width_px: float
+    extended_rows: int = 0
+    notes: list[str] = field(default_factory=list)
 
 
 def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
     dims = {k: float(params.get(k) or 0) for k in ("width", "height", "depth")}
     if min(dims.values()) <= 0:
         raise EngineError("bad_dimensions", "The bag's width, height and depth must be above 0 cm.")
-    strap = float(params.get("strap") or 0)
-    gender = "male" if str(params.get("gender") or "").lower().startswith("m") else "female"
-    model_height = float(params.get("model_height_cm") or 175)
     progress(5)
     model_rgb, _ = load_image(params["model_image"])
     bag_rgb, bag_alpha = load_image(params["bag_image"])
     bag_rgb, bag_alpha = _limit(bag_rgb, bag_alpha, PRODUCT_MAX_PIXELS)
     progress(15)
+    placed = place_bag(model_rgb, bag_rgb, bag_alpha, params, progress)
+    progress(95)
+    return [EngineOutput(jpeg_bytes(placed.image, quality=95), "image/jpeg", "baghold.jpg")]
+
+
+def place_bag(
+    model_rgb: np.ndarray,
+    bag_rgb: np.ndarray,
+    bag_alpha: np.ndarray | None,
+    params: dict[str, Any],
+    progress: Progress | None = None,
+) -> Placement:
+    """The array-level engine: the model photo with the bag carried, and its layers."""
+    step = progress or (lambda *a: None)
+    width_cm = float(params.get("width") or 0)
+    height_cm = float(params.get("height") or 0)
+    strap = float(params.get("strap") or 0)
+    handle_drop = float(params.get("handle") or 0)
+    gender = "male" if str(params.get("gender") or "").lower().startswith("m") else "female"
+    model_height = float(params.get("model_height_cm") or 175)
+    who = str(params.get("model_name") or "the model")
     pose = detect_pose(model_rgb)
     if pose is None:
         raise EngineError("no_person", "No person was found in the model photo.")
@@ -56,18 +118,51 @@ def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
         raise EngineError(
             "no_person", "The model's body is not visible enough to measure (shoulders not found)."
         )
-    progress(35)
+    step(35)
     bag = cut_out_product(bag_rgb, bag_alpha, what="bag")
-    progress(60)
+    sbag = scale_bag(bag, width_cm, height_cm, ppcm)
+    hands = detect_hands(model_rgb)
+    step(60)
+    if handle_drop <= 0:
+        handle_drop = sbag.body_top / ppcm  # the handle's rise in the photo
+    plans: list[_Plan] = []
     if strap > 0:
-        out = hang_on_shoulder(model_rgb, pose, mask, bag, dims["width"], strap, ppcm)
+        plans += _shoulder_plans(model_rgb, pose, mask, sbag, ppcm, strap, "shoulder-strap")
+    hand_plans, clasped = _hand_plans(model_rgb, pose, mask, sbag, ppcm, hands)
+    plans += hand_plans
+    if strap <= 0 and handle_drop >= MIN_SHOULDER_DROP_CM:
+        plans += _shoulder_plans(model_rgb, pose, mask, sbag, ppcm, handle_drop, "shoulder-handle")
+    fitting = [p for p in plans if p.fits]
+    if not fitting:
+        raise EngineError("no_carry", _refusal(who, pose, hands, clasped, plans, strap,
+                                               handle_drop, model_rgb.shape[0]))
+    # By kind: the strap asked for, then a hand, then the handle over a shoulder; within a
+    # kind, a carry that needs no extension of the floor first.
+    plan = min(fitting, key=lambda p: (int(p.rank), p.extend > 0, p.extend, p.rank))
+    return plan.render(model_rgb, mask, sbag, ppcm)
+
+
+def _refusal(who: str, pose: Pose, hands: list[Hand], clasped: bool, plans: list[_Plan],
+             strap: float, handle_drop: float, h: int) -> str:
+    if clasped:
+        why = (f"{who}'s hands are clasped together in front of the body, so a bag in hand "
+               "would cover both hands")
+    elif not hands:
+        why = f"no hand of {who} is in frame to hold the bag"
+    elif any(p.carry == "hand" for p in plans):
+        why = (f"held in {who}'s hand the bag would be cut by the edge of the frame or hide "
+               "the body")
     else:
-        grip = hand_grip(pose)
-        if grip is None:
-            raise EngineError("no_hand", "No hand was found on the model to hold the bag.")
-        out = hold_in_hand(model_rgb, pose, mask, bag, dims["width"], ppcm, grip)
-    progress(95)
-    return [EngineOutput(jpeg_bytes(out, quality=95), "image/jpeg", "baghold.jpg")]
+        why = f"neither of {who}'s hands hangs free to hold the bag"
+    if strap > 0:
+        how = "hung from a shoulder on its strap it would not fit in the frame either"
+    elif handle_drop >= MIN_SHOULDER_DROP_CM:
+        how = "hung from a shoulder by its handle it would not fit in the frame either"
+    else:
+        how = (f"its handle ({handle_drop:.0f} cm drop) is too short to go over a shoulder and "
+               "no strap drop was given")
+    return (f"The bag cannot be carried: {why}, and {how}. Use a full-length photo with a free "
+            "hand, or give the bag's strap drop.")
 
 
 def body_scale(pose: Pose, mask: np.ndarray, height_cm: float, gender: str) -> float | None:
@@ -119,41 +214,72 @@ def stature_px(pose: Pose, mask: np.ndarray) -> float | None:
     return stature * (1 + SOLE_SHARE)
 
 
-def hand_grip(pose: Pose) -> tuple[str, np.ndarray, float] | None:
-    """The hand that can carry the bag: (side, grip point, hand length in px).
-
-    A hand hanging low and away from the body carries best; a hand raised above the hips
-    (on the hip, at the face) is a poor pick but still better than none.
-    """
-    pts = pose.points
-    best = None
-    for side in ("left", "right"):
-        parts = [pts[f"{side}_{k}"] for k in ("wrist", "index", "pinky") if f"{side}_{k}" in pts]
-        if f"{side}_wrist" not in pts or len(parts) < 2:
-            continue
-        wrist = np.array(pts[f"{side}_wrist"])
-        fingers = np.mean([p for p in parts[1:]], axis=0)
-        # The grip sits between the palm and the knuckles.
-        grip = wrist + 0.75 * (fingers - wrist)
-        hand_len = max(4.0, float(np.linalg.norm(fingers - wrist)) * 1.6)
-        hip = pts.get(f"{side}_hip")
-        score = grip[1] + (0.5 * grip[1] if hip and grip[1] > hip[1] else 0.0)
-        if best is None or score > best[0]:
-            best = (score, side, grip, hand_len)
-    if best is None:
-        return None
-    return best[1], best[2], best[3]
 
 
-def _scaled(bag: Cutout, width_cm: float, ppcm: float) -> tuple[np.ndarray, np.ndarray]:
-    scale = width_cm * ppcm / bag.width
+@dataclass(frozen=True)
+class ScaledBag:
+    rgb: np.ndarray  # uint8, at the body's scale
+    alpha: np.ndarray  # float32
+    body_top: int  # first row of the bag's body (rows above it are the handle)
+    body_height: int
+    body_width: int
+
+
+def _body_rows(alpha: np.ndarray) -> tuple[int, int, int]:
+    """(top row, bottom row, width) of the bag's body: the rows filled at least half as much
+    as the fullest row. A handle's rows hold only its two strands."""
+    solid = alpha > 0.5
+    fill = solid.sum(axis=1)
+    if fill.max() <= 0:
+        return 0, alpha.shape[0] - 1, alpha.shape[1]
+    rows = np.nonzero(fill >= 0.5 * fill.max())[0]
+    top, bottom = int(rows.min()), int(rows.max())
+    spans = [
+        int(np.ptp(np.nonzero(solid[r])[0])) + 1 for r in range(top, bottom + 1) if solid[r].any()
+    ]
+    return top, bottom, max(spans)
+
+
+def scale_bag(bag: Cutout, width_cm: float, height_cm: float, ppcm: float) -> ScaledBag:
+    """The cut-out scaled so its body is the stated width and height (the geometric mean of the
+    two scales, as a photo's perspective rarely gives both exactly)."""
+    top, bottom, width_px = _body_rows(bag.alpha)
+    sw = width_cm * ppcm / max(1, width_px)
+    sh = height_cm * ppcm / max(1, bottom - top + 1)
+    scale = float(np.sqrt(sw * sh))
     w = max(2, round(bag.width * scale))
     h = max(2, round(bag.height * scale))
     interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
     pm = cv2.resize(bag.rgb.astype(np.float32) * bag.alpha[..., None], (w, h), interpolation=interp)
-    a = np.clip(cv2.resize(bag.alpha, (w, h), interpolation=interp), 0, 1)
+    a = np.clip(cv2.resize(bag.alpha, (w, h), interpolation=interp), 0, 1).astype(np.float32)
     rgb = np.clip(pm / np.maximum(a[..., None], 1e-3), 0, 255).astype(np.uint8)
-    return rgb, a.astype(np.float32)
+    top2, bottom2, width2 = _body_rows(a)
+    return ScaledBag(rgb, a, top2, bottom2 - top2 + 1, width2)
+
+
+def pinch_handle(sbag: ScaledBag, anchor_x: float, width_px: float) -> ScaledBag:
+    """The handle as a held one hangs: its strands pulled together toward the top so that they
+    meet inside a fist `width_px` wide, widening back to their own spread at the bag's body."""
+    top = sbag.body_top
+    if top < 3:
+        return sbag
+    cols = np.nonzero((sbag.alpha[:top] > 0.5).any(axis=0))[0]
+    if len(cols) == 0:
+        return sbag
+    spread = float(cols.max() - cols.min() + 1)
+    s0 = float(np.clip(width_px / spread, 0.2, 1.0))
+    if s0 >= 0.99:
+        return sbag
+    h, w = sbag.alpha.shape
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    t = np.clip(ys / top, 0.0, 1.0)
+    s = s0 + (1.0 - s0) * t**1.5
+    map_x = (anchor_x + (xs - anchor_x) / s).astype(np.float32)
+    pm = sbag.rgb.astype(np.float32) * sbag.alpha[..., None]
+    pm = cv2.remap(pm, map_x, ys, cv2.INTER_LINEAR, borderValue=0)
+    a = np.clip(cv2.remap(sbag.alpha, map_x, ys, cv2.INTER_LINEAR, borderValue=0), 0, 1)
+    rgb = np.clip(pm / np.maximum(a[..., None], 1e-3), 0, 255).astype(np.uint8)
+    return ScaledBag(rgb, a.astype(np.float32), top, sbag.body_height, sbag.body_width)
 
 
 def _top_anchor_x(alpha: np.ndarray) -> float:
@@ -165,102 +291,335 @@ def _top_anchor_x(alpha: np.ndarray) -> float:
     return float((top.sum(axis=0) * np.arange(alpha.shape[1])).sum() / top.sum())
 
 
-def hold_in_hand(
-    rgb: np.ndarray,
-    pose: Pose,
-    mask: np.ndarray,
-    bag: Cutout,
-    width_cm: float,
-    ppcm: float,
-    grip_info: tuple[str, np.ndarray, float],
-) -> np.ndarray:
-    _, grip, hand_len = grip_info
-    fg, alpha = _scaled(bag, width_cm, ppcm)
-    ax = _top_anchor_x(alpha)
-    # The handle's top rests in the curled fingers, a little above the grip point.
-    x = round(grip[0] - ax)
-    y = round(grip[1] - 0.12 * hand_len)
-    out = _shadow(rgb, mask, alpha, x, y, ppcm)
-    out = composite(out, fg, alpha, x, y)
-    return _fingers_over(out, rgb, grip, hand_len)
+@dataclass
+class _Patch:
+    """A layer placed at (x, y) of the frame."""
+
+    x: int
+    y: int
+    rgb: np.ndarray
+    alpha: np.ndarray
+    handle: np.ndarray
+
+    def bbox(self) -> tuple[int, int, int, int]:
+        ys, xs = np.nonzero(self.alpha > 0.02)
+        if len(xs) == 0:
+            return self.x, self.y, self.x, self.y
+        return (self.x + int(xs.min()), self.y + int(ys.min()),
+                self.x + int(xs.max()) + 1, self.y + int(ys.max()) + 1)
 
 
-def _fingers_over(
-    out: np.ndarray, original: np.ndarray, grip: np.ndarray, hand_len: float
-) -> np.ndarray:
-    """Put the model's fingers back over the handle so the bag is held, not pasted."""
-    r = max(3, int(0.45 * hand_len))
-    cx, cy = int(grip[0]), int(grip[1])
-    H, W = original.shape[:2]
-    x0, y0, x1, y1 = max(0, cx - r), max(0, cy - r), min(W, cx + r + 1), min(H, cy + r + 1)
-    if x1 <= x0 or y1 <= y0:
-        return out
-    patch = original[y0:y1, x0:x1]
-    lab = cv2.cvtColor(patch, cv2.COLOR_RGB2LAB).astype(np.float32)
-    centre = (
-        lab[max(0, cy - y0 - 2) : cy - y0 + 3, max(0, cx - x0 - 2) : cx - x0 + 3]
-        .reshape(-1, 3)
-        .mean(axis=0)
-    )
-    d = np.linalg.norm((lab - centre) * np.array([0.4, 1.0, 1.0], np.float32), axis=2)
-    yy, xx = np.mgrid[y0:y1, x0:x1]
-    disc = np.clip(1.0 - (np.hypot(xx - cx, yy - cy) / r) ** 4, 0, 1)
-    hand = np.clip(1.0 - d / 18.0, 0, 1) * disc
-    hand = cv2.GaussianBlur(hand.astype(np.float32), (0, 0), 1.0)
-    region = out[y0:y1, x0:x1].astype(np.float32)
-    blended = region * (1 - hand[..., None]) + patch.astype(np.float32) * hand[..., None]
-    out = out.copy()
-    out[y0:y1, x0:x1] = np.clip(blended + 0.5, 0, 255).astype(np.uint8)
+def _transform(sbag: ScaledBag, anchor: tuple[float, float], target: tuple[float, float],
+               tilt_deg: float, keep_handle: bool = True) -> _Patch:
+    """The bag turned by tilt_deg (its bottom swinging toward +x for a positive angle) about
+    `anchor` (bag pixels), with the anchor landing on `target` (frame pixels)."""
+    alpha = sbag.alpha.copy()
+    handle = np.zeros_like(alpha)
+    handle[: sbag.body_top] = alpha[: sbag.body_top]
+    if not keep_handle:
+        alpha[: sbag.body_top] = 0
+        handle[:] = 0
+    phi = np.deg2rad(tilt_deg)
+    c, s = float(np.cos(phi)), float(np.sin(phi))
+    rot = np.array([[c, s], [-s, c]], np.float64)  # (0, 1) -> (sin, cos): bottom swings to +x
+    h, w = alpha.shape
+    corners = np.array([[0, 0], [w, 0], [0, h], [w, h]], np.float64) - anchor
+    moved = corners @ rot.T + target
+    x0, y0 = np.floor(moved.min(axis=0)).astype(int) - 1
+    x1, y1 = np.ceil(moved.max(axis=0)).astype(int) + 1
+    m = np.zeros((2, 3), np.float64)
+    m[:, :2] = rot
+    m[:, 2] = np.asarray(target) - rot @ np.asarray(anchor) - (x0, y0)
+    size = (int(x1 - x0), int(y1 - y0))
+    flags = cv2.INTER_LINEAR
+    pm = cv2.warpAffine(sbag.rgb.astype(np.float32) * alpha[..., None], m, size, flags=flags)
+    a = np.clip(cv2.warpAffine(alpha, m, size, flags=flags), 0, 1)
+    hd = np.clip(cv2.warpAffine(handle, m, size, flags=flags), 0, 1)
+    rgb = np.clip(pm / np.maximum(a[..., None], 1e-3), 0, 255).astype(np.uint8)
+    return _Patch(int(x0), int(y0), rgb, a.astype(np.float32), hd.astype(np.float32))
+
+
+def _fit(patch: _Patch, shape: tuple[int, int], mask: np.ndarray, torso: np.ndarray,
+         floor: float | None) -> tuple[bool, int]:
+    """(fits, rows to add at the bottom). The bag keeps a margin from every edge; the bottom
+    may grow only on a full-length photo whose bottom rows are backdrop, not body. A bag that
+    would hide much of the torso (a big bag slung in front of the body) does not fit."""
+    h, w = shape
+    margin = max(2, round(0.015 * h))
+    x0, y0, x1, y1 = patch.bbox()
+    if x0 < margin or x1 > w - margin or y0 < margin:
+        return False, 0
+    if floor is not None and y1 > floor:
+        return False, 0  # it would stand on the floor, not hang
+    if torso.any():
+        covered = _full(patch.alpha, patch.x, patch.y, (h, w))[torso].mean()
+        if covered > MAX_TORSO_COVER:
+            return False, 0
+    need = y1 + margin - h
+    if need <= 0:
+        return True, 0
+    bottom_is_backdrop = float(mask[-max(2, h // 100):].max()) < 0.3
+    if bottom_is_backdrop and need <= MAX_EXTENSION * h:
+        return True, int(need)
+    return False, int(need)
+
+
+def floor_line(pose: Pose) -> float | None:
+    """The soles' row when the feet are in frame: a hanging bag ends above it."""
+    feet = [pose.points[k][1] for k in ("left_heel", "right_heel", "left_foot_index",
+                                        "right_foot_index") if k in pose.points]
+    if not feet or max(feet) >= pose.height - 2:
+        return None
+    return float(max(feet))
+
+
+def torso_mask(pose: Pose, shape: tuple[int, int]) -> np.ndarray:
+    """The torso as a bool mask: shoulders to hips (or, with the hips out of frame, down by
+    1.3 shoulder widths)."""
+    h, w = shape
+    pts = pose.points
+    out = np.zeros((h, w), np.uint8)
+    if "left_shoulder" not in pts or "right_shoulder" not in pts:
+        return out > 0
+    ls, rs = np.asarray(pts["left_shoulder"]), np.asarray(pts["right_shoulder"])
+    if "left_hip" in pts and "right_hip" in pts:
+        lh, rh = np.asarray(pts["left_hip"]), np.asarray(pts["right_hip"])
+    else:
+        drop = np.array([0.0, 1.3 * float(np.linalg.norm(ls - rs))])
+        lh, rh = ls + drop, rs + drop
+    cv2.fillPoly(out, [np.round(np.stack([ls, rs, rh, lh])).astype(np.int32)], 1)
+    return out > 0
+
+
+@dataclass
+class _Plan:
+    carry: str
+    side: str
+    patch: _Patch
+    fits: bool
+    extend: int
+    rank: float
+    hand: Hand | None = None
+    strap_from: tuple[float, float] | None = None
+    strap_drop: float = 0.0
+
+    def render(self, rgb: np.ndarray, mask: np.ndarray, sbag: ScaledBag, ppcm: float
+               ) -> Placement:
+        base, mask = extend_backdrop(rgb, mask, self.extend)
+        H, W = base.shape[:2]
+        p = self.patch
+        out = _shadow(base, mask, p.alpha, p.x, p.y, ppcm)
+        fingers = np.zeros((H, W), np.float32)
+        if self.strap_from is not None:
+            out = _draw_strap(out, p, self.strap_from, ppcm)
+        out = composite(out, p.rgb, p.alpha, p.x, p.y)
+        if self.hand is not None:
+            fingers = finger_mask(rgb, self.hand)
+            if self.extend:
+                fingers = np.pad(fingers, ((0, self.extend), (0, 0)))
+            out = _fingers_over(out, base, fingers, self.hand, p)
+        return Placement(
+            image=out,
+            base=base,
+            bag_alpha=_full(p.alpha, p.x, p.y, (H, W)),
+            handle_alpha=_full(p.handle, p.x, p.y, (H, W)),
+            fingers=fingers,
+            ppcm=ppcm,
+            carry=self.carry,
+            side=self.side,
+            body_height_px=float(sbag.body_height),
+            body_width_px=float(sbag.body_width),
+            extended_rows=self.extend,
+        )
+
+
+def _full(layer: np.ndarray, x: int, y: int, shape: tuple[int, int]) -> np.ndarray:
+    out = np.zeros(shape, np.float32)
+    h, w = layer.shape
+    bx0, by0 = max(0, x), max(0, y)
+    bx1, by1 = min(shape[1], x + w), min(shape[0], y + h)
+    if bx1 > bx0 and by1 > by0:
+        out[by0:by1, bx0:bx1] = layer[by0 - y : by1 - y, bx0 - x : bx1 - x]
     return out
 
 
-def hang_on_shoulder(
-    rgb: np.ndarray,
-    pose: Pose,
-    mask: np.ndarray,
-    bag: Cutout,
-    width_cm: float,
-    strap_cm: float,
-    ppcm: float,
-) -> np.ndarray:
+def _match_side(hand: Hand, pose: Pose) -> str | None:
+    best, side = None, None
+    for s in ("left", "right"):
+        w = pose.points.get(f"{s}_wrist")
+        if w is None:
+            continue
+        d = float(np.linalg.norm(np.asarray(w) - hand.points[0]))
+        if d < 1.2 * hand.size and (best is None or d < best):
+            best, side = d, s
+    return side
+
+
+def _hand_plans(rgb: np.ndarray, pose: Pose, mask: np.ndarray, sbag: ScaledBag, ppcm: float,
+                hands: list[Hand]) -> tuple[list[_Plan], bool]:
+    """A carry per hand that hangs free; and whether the hands are clasped together."""
     pts = pose.points
-    sides = [s for s in ("left", "right") if f"{s}_shoulder" in pts]
-    if not sides:
-        raise EngineError("no_shoulder", "No shoulder was found on the model to hang the bag from.")
-    # Hang it from the shoulder on the image's outer side that has more room beside the body.
-    side = max(sides, key=lambda s: abs(pts[f"{s}_shoulder"][0] - rgb.shape[1] / 2))
-    sx, sy = pts[f"{side}_shoulder"]
-    other = pts.get(("right" if side == "left" else "left") + "_shoulder")
-    outward = np.sign(sx - other[0]) if other else (1.0 if sx > rgb.shape[1] / 2 else -1.0)
-    fg, alpha = _scaled(bag, width_cm, ppcm)
+    torso = torso_mask(pose, rgb.shape[:2])
+    floor = floor_line(pose)
+    clasped = False
+    if len(hands) >= 2:
+        a, b = hands[0], hands[1]
+        gap = float(np.linalg.norm(a.centre - b.centre))
+        clasped = gap < 1.6 * 0.5 * (a.size + b.size)
+    if not clasped and "left_wrist" in pts and "right_wrist" in pts:
+        shoulders = (
+            float(np.linalg.norm(np.subtract(pts["left_shoulder"], pts["right_shoulder"])))
+            if "left_shoulder" in pts and "right_shoulder" in pts else None
+        )
+        gap = float(np.linalg.norm(np.subtract(pts["left_wrist"], pts["right_wrist"])))
+        clasped = shoulders is not None and gap < 0.35 * shoulders
+    if clasped:
+        return [], True
+    centre_x = float(np.mean([p[0] for k, p in pts.items() if k.endswith(("shoulder", "hip"))]
+                             or [rgb.shape[1] / 2]))
+    plans = []
+    anchor = (_top_anchor_x(sbag.alpha), 0.0)
+    for hand in hands:
+        side = _match_side(hand, pose) or "?"
+        elbow = pts.get(f"{side}_elbow")
+        tilt = 0.0
+        if elbow is not None:
+            fore = hand.points[0] - np.asarray(elbow)
+            angle = float(np.degrees(np.arctan2(fore[0], fore[1])))  # 0 = straight down
+            if abs(angle) > MAX_FOREARM_DEG or np.linalg.norm(fore) < 0.5 * hand.size:
+                continue
+            # Gravity pulls the bag toward vertical; the grip turns it part way along the arm.
+            tilt = float(np.clip(0.5 * angle, -MAX_TILT_DEG, MAX_TILT_DEG))
+        p = hand.points
+        down = np.array([np.sin(np.deg2rad(tilt)), np.cos(np.deg2rad(tilt))])
+        across = np.array([down[1], -down[0]])
+        knuckles = p[[5, 9, 13, 17]].mean(axis=0)
+        fingers = p[[6, 7, 10, 11, 14, 15, 18, 19]].mean(axis=0)
+        # Hanging means the fingers point down from the wrist.
+        if fingers[1] <= p[0][1]:
+            continue
+        # The handle's top is pulled into the curled fingers, just below the knuckles, where
+        # the whole hand (fingers and palm) covers it; both strands leave the fist below.
+        grip = p[5:21].mean(axis=0)
+        target = grip + (float((knuckles - grip) @ down) - 0.05 * hand.size) * down
+        ext = p[5:21] @ across
+        hand_w = float(np.ptp(ext)) + 0.2 * hand.size
+        held = pinch_handle(sbag, anchor[0], 0.8 * hand_w)
+        patch = _transform(held, anchor, (float(target[0]), float(target[1])), tilt)
+        fits, extend = _fit(patch, rgb.shape[:2], mask, torso, floor)
+        # Away from the body covers less of it: the outer hand first.
+        rank = 1.5 - abs(float(grip[0]) - centre_x) / rgb.shape[1]
+        plans.append(_Plan("hand", side, patch, fits, extend, rank, hand=hand))
+    return plans, False
+
+
+def _shoulder_plans(rgb: np.ndarray, pose: Pose, mask: np.ndarray, sbag: ScaledBag, ppcm: float,
+                    drop_cm: float, carry: str) -> list[_Plan]:
+    pts = pose.points
+    torso = torso_mask(pose, rgb.shape[:2])
+    floor = floor_line(pose)
+    plans = []
+    keep_handle = carry == "shoulder-strap"
+    for side in ("left", "right"):
+        if f"{side}_shoulder" not in pts:
+            continue
+        sx, sy = pts[f"{side}_shoulder"]
+        other = pts.get(("right" if side == "left" else "left") + "_shoulder")
+        outward = np.sign(sx - other[0]) if other else (1.0 if sx > rgb.shape[1] / 2 else -1.0)
+        bw = sbag.alpha.shape[1]
+        # The strap drops from the shoulder to the top of the bag's body; the bag rests on
+        # the outer side, or further in front of the body when the frame is tight there.
+        top_y = sy + STRAP_SLANT * drop_cm * ppcm
+        anchor = (float(sx - outward * 1.0 * ppcm), float(sy - 1.0 * ppcm))
+        for k, shift in enumerate((0.35, 0.1, -0.15, -0.4)):
+            cx = sx + outward * shift * bw
+            patch = _transform(sbag, (bw / 2, float(sbag.body_top)), (cx, top_y), 0.0,
+                               keep_handle)
+            fits, extend = _fit(patch, rgb.shape[:2], mask, torso, floor)
+            rank = 2.0 + 0.1 * k
+            plans.append(_Plan(carry, side, patch, fits, extend, rank, strap_from=anchor,
+                               strap_drop=drop_cm))
+    if carry == "shoulder-strap":
+        for p in plans:
+            p.rank -= 2.0  # a strap given on the card is the carry asked for
+    return plans
+
+
+def _draw_strap(out: np.ndarray, patch: _Patch, anchor: tuple[float, float], ppcm: float
+                ) -> np.ndarray:
+    alpha = patch.alpha
     bh, bw = alpha.shape
-    # A strap over one shoulder drops about half its length; the bag rests against the hip.
-    top_y = sy + 0.5 * strap_cm * ppcm
-    cx = sx + outward * 0.35 * bw
-    x, y = round(cx - bw / 2), round(top_y)
-    out = _shadow(rgb, mask, alpha, x, y, ppcm)
+    solid = alpha > 0.9
     strap_rgb = (
-        np.percentile(fg[alpha > 0.9].reshape(-1, 3), 25, axis=0)
-        if (alpha > 0.9).any()
+        np.percentile(patch.rgb[solid].reshape(-1, 3), 25, axis=0)
+        if solid.any()
         else np.array([60, 40, 30])
     )
     thickness = max(2, round(2.5 * ppcm))
-    anchor = (round(sx - outward * 0.5 * thickness), round(sy - 0.5 * thickness))
+    a = (round(anchor[0]), round(anchor[1]))
     # Drawn 8-bit: OpenCV anti-aliases only 8-bit lines (a float layer came out jagged).
-    layer8 = np.zeros(rgb.shape[:2], np.uint8)
+    layer8 = np.zeros(out.shape[:2], np.uint8)
+    cols = np.nonzero((alpha > 0.5).any(axis=0))[0]
+    if len(cols) == 0:
+        return out
+    c0, c1 = int(cols.min()), int(cols.max())
     for fx in (0.2, 0.8):
         # Where the strap meets the bag: the top edge of the cut-out at that column.
-        col = int(fx * (bw - 1))
+        col = int(c0 + fx * (c1 - c0))
         rows = np.nonzero(alpha[:, col] > 0.5)[0]
-        end = (x + col, y + (int(rows.min()) if len(rows) else 0))
-        cv2.line(layer8, anchor, end, 255, thickness, cv2.LINE_AA)
+        end = (patch.x + col, patch.y + (int(rows.min()) if len(rows) else 0))
+        cv2.line(layer8, a, end, 255, thickness, cv2.LINE_AA)
     layer = layer8.astype(np.float32) / 255.0
     # A strap is round-edged leather or webbing: a little darker toward its edges.
     depth = cv2.distanceTransform((layer8 > 0).astype(np.uint8), cv2.DIST_L2, 3)
     shade = 0.78 + 0.22 * np.sqrt(np.clip(depth / max(1.0, 0.5 * thickness), 0.0, 1.0))
     strap_fg = np.clip(strap_rgb[None, None, :] * shade[..., None], 0, 255).astype(np.uint8)
-    out = composite(out, strap_fg, layer, 0, 0)
-    return composite(out, fg, alpha, x, y)
+    return composite(out, strap_fg, layer, 0, 0)
+
+
+def _fingers_over(out: np.ndarray, base: np.ndarray, fingers: np.ndarray, hand: Hand,
+                  patch: _Patch) -> np.ndarray:
+    """The model's own hand put back over the handle, and the fingers' contact shadow on the
+    handle just below them, so the bag is held, not pasted."""
+    H, W = out.shape[:2]
+    size = hand.size
+    # Past half-way the mask is the hand: it is put back whole, and only its outer rim blends.
+    fingers = np.clip((fingers - 0.2) / 0.3, 0.0, 1.0)
+    shift = max(1, round(0.06 * size))
+    shade = np.zeros_like(fingers)
+    shade[shift:] = fingers[:-shift]
+    shade = cv2.GaussianBlur(shade, (0, 0), max(1.0, 0.06 * size))
+    bag = _full(patch.alpha, patch.x, patch.y, (H, W))
+    shade = np.clip(shade - fingers, 0, 1) * bag
+    res = darken(out, shade, 0, 0, 0.45).astype(np.float32)
+    f = fingers[..., None]
+    res = res * (1 - f) + base.astype(np.float32) * f
+    return np.clip(res + 0.5, 0, 255).astype(np.uint8)
+
+
+def extend_backdrop(rgb: np.ndarray, mask: np.ndarray, rows: int
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """The photo grown downward by `rows` of its own floor: the bottom rows' colour per column,
+    smoothed across, continued with the floor's grain, blended in over a short seam."""
+    if rows <= 0:
+        return rgb, mask
+    h, w = rgb.shape[:2]
+    band = max(4, h // 40)
+    floor = rgb[-band:].astype(np.float32)
+    profile = np.median(floor, axis=0)  # per column
+    sigma = max(2.0, 0.03 * w)
+    profile = cv2.GaussianBlur(profile[None], (0, 0), sigma)[0]
+    grain = float(np.std(floor - cv2.GaussianBlur(floor, (0, 0), 2.0)))
+    rng = np.random.default_rng(7)
+    ext = np.repeat(profile[None], rows, axis=0)
+    ext += rng.normal(0.0, grain, ext.shape[:2])[..., None]
+    out = np.concatenate([rgb.astype(np.float32), ext], axis=0)
+    seam = min(band, rows)
+    t = np.linspace(0.0, 1.0, seam)[:, None, None]
+    last = rgb[-seam:].astype(np.float32)
+    out[h - seam : h] = last * (1 - t) + (profile[None] + 0) * t
+    out = np.clip(out + 0.5, 0, 255).astype(np.uint8)
+    return out, np.pad(mask, ((0, rows), (0, 0)))
 
 
 def _shadow(

@@ -1,0 +1,119 @@
+"""Hand landmarks from mediapipe's bundled hands model, and a finger mask built from them.
+
+mediapipe 0.10.21 ships the hand landmark model in its wheel (full complexity), so this runs
+offline on CPU. Like the pose solutions, the graph is built once per process and used by one
+thread at a time. Results are in the caller's pixel coordinates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from workers.engines.imaging.pose import _detector_input, _Solution
+
+# mediapipe's HandLandmark indices.
+WRIST = 0
+THUMB = (1, 2, 3, 4)
+INDEX = (5, 6, 7, 8)
+MIDDLE = (9, 10, 11, 12)
+RING = (13, 14, 15, 16)
+PINKY = (17, 18, 19, 20)
+FINGERS = (INDEX, MIDDLE, RING, PINKY)
+PALM = (0, 1, 5, 9, 13, 17)
+
+
+@dataclass(frozen=True)
+class Hand:
+    points: np.ndarray  # 21x2 float32 pixel (x, y)
+    score: float
+
+    @property
+    def size(self) -> float:
+        """Palm length in pixels: wrist to the middle finger's knuckle."""
+        return float(np.linalg.norm(self.points[MIDDLE[0]] - self.points[WRIST]))
+
+    @property
+    def centre(self) -> np.ndarray:
+        return self.points[list(PALM)].mean(axis=0)
+
+
+def _build_hands() -> Any:
+    import mediapipe as mp
+
+    return mp.solutions.hands.Hands(
+        static_image_mode=True,
+        max_num_hands=2,
+        model_complexity=1,
+        min_detection_confidence=0.5,
+    )
+
+
+_HANDS = _Solution(_build_hands)
+
+
+def detect_hands(rgb: np.ndarray) -> list[Hand]:
+    """Every hand the model finds, best first."""
+    h, w = rgb.shape[:2]
+    result = _HANDS.process(_detector_input(rgb))
+    hands: list[Hand] = []
+    for i, lms in enumerate(result.multi_hand_landmarks or []):
+        pts = np.array([(lm.x * w, lm.y * h) for lm in lms.landmark], np.float32)
+        score = 1.0
+        if result.multi_handedness and i < len(result.multi_handedness):
+            score = float(result.multi_handedness[i].classification[0].score)
+        hands.append(Hand(points=pts, score=score))
+    hands.sort(key=lambda hd: hd.score, reverse=True)
+    return hands
+
+
+def hand_geometry_mask(hand: Hand, shape: tuple[int, int], *, fingers_only: bool = False
+                       ) -> np.ndarray:
+    """A uint8 {0, 1} mask of the hand drawn from its landmarks: a capsule per finger bone
+    (and the palm's polygon unless ``fingers_only``)."""
+    h, w = shape
+    mask = np.zeros((h, w), np.uint8)
+    p = hand.points
+    r = max(1, round(0.11 * hand.size))
+    # 16 ticks per pixel keeps the capsules sub-pixel placed on small hands.
+    def pt(i: int) -> tuple[int, int]:
+        return (int(round(p[i][0] * 16)), int(round(p[i][1] * 16)))
+
+    for finger in (*FINGERS, THUMB):
+        chain = finger if fingers_only else (WRIST, *finger)
+        for a, b in zip(chain[:-1], chain[1:], strict=True):
+            cv2.line(mask, pt(a), pt(b), 1, 2 * r, cv2.LINE_8, shift=4)
+            cv2.circle(mask, pt(b), r * 16, 1, -1, cv2.LINE_8, shift=4)
+    if not fingers_only:
+        cv2.fillPoly(mask, [np.round(p[list(PALM)] * 16).astype(np.int32)], 1, cv2.LINE_8,
+                     shift=4)
+    return mask
+
+
+def finger_mask(rgb: np.ndarray, hand: Hand) -> np.ndarray:
+    """Float32 HxW in [0, 1]: the fingers and palm, from the landmarks' capsules refined by
+    the hand's own skin colour (taken on the palm), so the mask follows the real outline a
+    few pixels beyond or inside the drawn capsules."""
+    h, w = rgb.shape[:2]
+    geo = hand_geometry_mask(hand, (h, w))
+    if not geo.any():
+        return geo.astype(np.float32)
+    s = max(2, round(0.08 * hand.size))
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * s + 1, 2 * s + 1))
+    core = cv2.erode(geo, k)
+    near = cv2.dilate(geo, k)
+    lab = cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB).astype(np.float32)
+    ref_px = lab[core > 0] if core.sum() >= 12 else lab[geo > 0]
+    ref = np.median(ref_px, axis=0)
+    spread = np.median(np.abs(ref_px - ref), axis=0) * 1.4826 + np.array([6.0, 3.0, 3.0])
+    # Lightness varies with shading far more than chroma does: weight it down.
+    d = np.sqrt((((lab - ref) / spread) ** 2 * np.array([0.35, 1.0, 1.0])).sum(axis=2))
+    skin = np.clip(1.5 - 0.5 * d, 0.0, 1.0)  # 1 up to 1 sigma-ish, 0 beyond 3
+    mask = np.where(near > 0, skin, 0.0).astype(np.float32)
+    mask = np.maximum(mask, core.astype(np.float32))
+    # Drawn capsules that are not skin-coloured (a sleeve, a ring) stay out unless core.
+    mask = cv2.GaussianBlur(mask, (0, 0), 0.8)
+    return np.clip(mask, 0.0, 1.0).astype(np.float32)
