@@ -4,7 +4,7 @@ two public-domain sample portraits that ship inside our requirements."""
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,6 +17,11 @@ from tools.models import Gender, LibraryModel
 from tools.portraits import astronaut, grace_hopper
 
 MIN_SIDE = 256  # px: smaller photos give no usable face or hand landmarks
+
+# The tools that dress library models, and what each needs to see of the model (a staff member
+# adding a model says which tools it is for; the photo is checked for them).
+LIBRARY_TOOLS = {"earfit": "Earfit", "baghold": "Baghold", "flats": "Flats Ecommerce",
+                 "remodel": "Remodel and Model Swap"}
 
 
 class LibraryError(ValueError):
@@ -52,10 +57,11 @@ SAMPLES = (
 
 def library_model_add(
     *, organization: Organization, name: str, gender: str, height_cm: int, photo: bytes,
-    filename: str, code: str | None = None,
+    filename: str, code: str | None = None, tools: Iterable[str] = (),
 ) -> tuple[LibraryModel, bool]:
     """Add (or, for a code the organisation already has, replace) a library model.
-    Returns (model, created)."""
+    The photo must show one person, with what each of ``tools`` needs to see (a visible ear for
+    Earfit...). Returns (model, created)."""
     name = name.strip()
     if not name:
         raise LibraryError("A model needs a name.")
@@ -73,6 +79,7 @@ def library_model_add(
     if min(size) < MIN_SIDE:
         raise LibraryError(f"{filename} is {size[0]}x{size[1]} px; the shorter side must be at "
                            f"least {MIN_SIDE} px.")
+    library_photo_check(photo, name=name, tools=tools)
     code = slugify(code or name)[:64]
     if not code:
         raise LibraryError("The model's name gives no usable code: pass one.")
@@ -86,6 +93,32 @@ def library_model_add(
     model.photo.save(filename, ContentFile(photo), save=False)
     model.save()
     return model, created
+
+
+def library_photo_check(photo: bytes, *, name: str, tools: Iterable[str] = ()) -> None:
+    """Refuse (LibraryError) a model photo that shows no one, two people or more, or not what
+    the given tools need (a visible ear for Earfit, shoulders for Baghold and Flats...)."""
+    from workers.engines.base import EngineError
+    from workers.engines.imaging.decode import decode_image
+    from workers.engines.imaging.inputs import (
+        TOOL_NEEDS,
+        require_min_side,
+        require_one_person,
+    )
+
+    unknown = [t for t in tools if t not in LIBRARY_TOOLS]
+    if unknown:
+        raise LibraryError(f"Unknown tool {unknown[0]!r}: one of {', '.join(LIBRARY_TOOLS)}.")
+    needs = tuple(dict.fromkeys(p for t in tools for p in TOOL_NEEDS[t]))
+    needed_by = {p: " and ".join(LIBRARY_TOOLS[t] for t in tools if p in TOOL_NEEDS[t])
+                 for p in needs}
+    try:
+        rgb = decode_image(photo).rgb
+        require_min_side(rgb, "model photo", MIN_SIDE)
+        require_one_person(rgb, f"The photo of {name.strip() or 'the model'}", needs,
+                           needed_by=needed_by)
+    except EngineError as exc:
+        raise LibraryError(exc.message) from exc
 
 
 def library_samples_add(*, organization: Organization) -> list[tuple[LibraryModel, bool]]:

@@ -70,3 +70,58 @@ def test_what_is_wrong_is_said(partner: Any, args: list[str], message: str) -> N
         args.append("/nonexistent/photo.jpg")
     with pytest.raises(CommandError, match=message):
         add(*args)
+
+
+def _side_by_side(tmp_path: Path, a: str, b: str) -> Path:
+    """Two fixture photos next to each other: a model photo with two people."""
+    left = Image.open(FIXTURES / "model" / a).convert("RGB")
+    right = Image.open(FIXTURES / "model" / b).convert("RGB").resize(left.size)
+    pair = Image.new("RGB", (2 * left.width, left.height))
+    pair.paste(left, (0, 0))
+    pair.paste(right, (left.width, 0))
+    path = tmp_path / "pair.jpg"
+    pair.save(path, "JPEG", quality=92)
+    return path
+
+
+def test_a_photo_of_two_people_is_refused(partner: Any, api: APIClient, tmp_path: Path) -> None:
+    pair = _side_by_side(tmp_path, "model_8.png", "049205_0.jpg")
+    with pytest.raises(CommandError, match="The photo of Duo shows 2 people; a model photo must "
+                                           "show one person only"):
+        add(str(pair), "--org", partner.organization.name, "--name", "Duo", "--gender", "female",
+            "--height", "170")
+    assert api.get("/api/models/").json() == []
+
+
+def test_a_photo_without_what_its_tools_need_is_refused(partner: Any, api: APIClient) -> None:
+    # A catalogue crop from the chin down: a body for Baghold and Flats, no face for Earfit.
+    headless = str(FIXTURES / "model" / "052964_0.jpg")
+    org = partner.organization.name
+    with pytest.raises(CommandError, match="does not show a face, which Earfit needs"):
+        add(headless, "--org", org, "--name", "Lou", "--gender", "female", "--height", "170",
+            "--for", "earfit,baghold")
+    assert api.get("/api/models/").json() == []
+    said = add(headless, "--org", org, "--name", "Lou", "--gender", "female", "--height", "170",
+               "--for", "baghold,flats")
+    assert said.startswith("Added Lou")
+    with pytest.raises(CommandError, match="unknown tool 'rebody'"):
+        add(headless, "--org", org, "--name", "Lou", "--gender", "female", "--height", "170",
+            "--for", "rebody")
+
+
+def test_the_admin_refuses_a_photo_of_two_people(partner: Any, tmp_path: Path) -> None:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from tools.admin import LibraryModelForm
+
+    def form(path: Path, tools: list[str]) -> LibraryModelForm:
+        return LibraryModelForm(
+            data={"code": "duo", "organization": partner.organization.pk, "name": "Duo",
+                  "gender": "female", "height_cm": 170, "tools": tools},
+            files={"photo": SimpleUploadedFile(path.name, path.read_bytes(), "image/jpeg")})
+
+    refused = form(_side_by_side(tmp_path, "model_1.png", "model_3.png"), [])
+    assert not refused.is_valid()
+    assert "shows 2 people" in refused.errors["photo"][0]
+    half_length = form(FIXTURES / "model" / "model_3.png", ["earfit", "baghold", "flats"])
+    assert half_length.is_valid(), half_length.errors

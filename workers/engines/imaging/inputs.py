@@ -256,8 +256,10 @@ def refuse_person_in_product(rgb: np.ndarray, what: str,
 
 
 def require_one_person(rgb: np.ndarray, what: str, needs: Iterable[str] = (),
-                       *, seen: Sighting | None = None) -> Sighting:
-    """One person in the photo, with every part in ``needs`` visible; returns the sighting."""
+                       *, seen: Sighting | None = None,
+                       needed_by: Mapping[str, str] | None = None) -> Sighting:
+    """One person in the photo, with every part in ``needs`` visible; returns the sighting.
+    ``needed_by`` names, per part, what needs it (default "this tool")."""
     seen = seen or look_for_people(rgb)
     people = seen.people
     if people >= 2:
@@ -271,7 +273,8 @@ def require_one_person(rgb: np.ndarray, what: str, needs: Iterable[str] = (),
         part = missing[0]
         raise EngineError(
             _PART_CODES[part],
-            f"{what} does not show {_PART_TEXT[part]}, which this tool needs"
+            f"{what} does not show {_PART_TEXT[part]}, which "
+            f"{(needed_by or {}).get(part, 'this tool')} needs"
             + (" (it looks like a half-length portrait)."
                if part in ("hand", "full body", "torso") and seen.has_part("face") else "."))
     return seen

@@ -1,12 +1,28 @@
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from accounts.models import Organization
-from tools.library import SAMPLES, LibraryError, library_model_add, library_samples_add
+from tools.library import (
+    LIBRARY_TOOLS,
+    SAMPLES,
+    LibraryError,
+    library_model_add,
+    library_samples_add,
+)
+
+
+def _tools(value: str) -> list[str]:
+    tools = [t.strip().lower() for t in value.split(",") if t.strip()]
+    unknown = [t for t in tools if t not in LIBRARY_TOOLS]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown tool {unknown[0]!r} (one of: {', '.join(LIBRARY_TOOLS)})")
+    return tools
 
 
 class Command(BaseCommand):
@@ -21,6 +37,11 @@ class Command(BaseCommand):
         parser.add_argument("--gender", choices=["female", "male"])
         parser.add_argument("--height", type=int, help="height in cm (scales bags and earrings)")
         parser.add_argument("--code", help="the id the pages send (default: from the name)")
+        parser.add_argument("--for", dest="tools", type=_tools, default=[],
+                            help="comma-separated tools the model is for ("
+                                 + ", ".join(LIBRARY_TOOLS) + "): the photo is refused unless "
+                                 "it shows what they need (a visible ear for earfit, the "
+                                 "shoulders for baghold and flats, a face for remodel)")
         parser.add_argument("--samples", action="store_true",
                             help="add the sample portraits instead of a photo: "
                                  + "; ".join(s.credit for s in SAMPLES))
@@ -46,7 +67,7 @@ class Command(BaseCommand):
             model, created = library_model_add(
                 organization=org, name=opts["name"], gender=opts["gender"],
                 height_cm=opts["height"], photo=path.read_bytes(), filename=path.name,
-                code=opts["code"])
+                code=opts["code"], tools=opts["tools"])
         except LibraryError as exc:
             raise CommandError(str(exc)) from exc
         self._said(model, created)
