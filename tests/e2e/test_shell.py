@@ -106,3 +106,28 @@ def test_shell_from_sign_in_to_sign_out(page: Any) -> None:
     page.get_by_role("button", name="ACCESS PLATFORM").wait_for()
     assert path_of(page) == "/login"
     assert page.request.get("/api/me/").status == 401
+
+
+WIDTH_OF_PAGE = """() => ({
+  page: document.documentElement.scrollWidth,
+  nav: document.querySelector('nav.navbar').scrollWidth,
+  menu: document.querySelector('.user-menu .nav-button').getBoundingClientRect().right,
+})"""
+
+
+def test_a_phone_wide_screen_has_no_horizontal_scroll(page: Any) -> None:
+    # given a 375 px wide screen (a phone)
+    page.set_viewport_size({"width": 375, "height": 800})
+    sign_in(page, "/", "narrow@atelier-partner.test", "Maison Narrow", PASSWORD)
+
+    # then no page scrolls sideways and the user menu is on screen
+    for path, heading in [("/", "Editorial Hub"), ("/recoloring", "Recolor"),
+                          ("/earring-catalog", "Earfit"), ("/flats-catalog", "Flats Ecommerce")]:
+        page.goto(path)
+        page.get_by_role("heading", name=heading).first.wait_for()
+        widths = page.evaluate(WIDTH_OF_PAGE)
+        assert widths["page"] <= 375 and widths["nav"] <= 375, (path, widths)
+        assert widths["menu"] <= 375, (path, widths)
+        page.screenshot(path=str(SHOTS / f"narrow{path.replace('/', '-') or '-home'}.png"))
+    page.get_by_role("button", name="narrow@atelier-partner.test").click()
+    page.get_by_role("menuitem", name="Sign Out").wait_for()
