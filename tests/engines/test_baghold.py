@@ -45,7 +45,7 @@ def _measured(index: int) -> tuple[dict[str, object], list[np.ndarray]]:
     return _RUNS[index]
 
 
-@pytest.mark.parametrize("index", [0, 1, 2, 3])
+@pytest.mark.parametrize("index", [0, 1, 2, 3, 4])
 def test_hand_carry_meets_the_bars(index: int) -> None:
     # given a full-length catalogue photo with a free hand
     assert fid.CASES[index].expect == "hand"
@@ -179,6 +179,14 @@ def test_clasped_hands_are_never_used() -> None:
         rgb, pose, mask, sbag, 3.0, [_hand_at(280, 280), _hand_at(120, 280)]
     )
     assert not clasped and {p.side for p in plans} == {"left", "right"}
+
+
+def test_stated_size_that_contradicts_the_photo_is_refused() -> None:
+    # a bag photographed wider than tall, stated taller than wide (width and height swapped)
+    with pytest.raises(EngineError) as err:
+        _run("model/model_9.png", width=24, height=32)
+    assert err.value.code == "bad_dimensions"
+    assert "24 x 32 cm" in err.value.message
 
 
 def test_no_person_is_a_clear_error() -> None:

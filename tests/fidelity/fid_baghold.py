@@ -76,6 +76,8 @@ CASES = [
     Case("full body (man), tote in hand", "model/051918_0.jpg",
          {"width": 36, "height": 28, "depth": 14, "model_height_cm": 185, "gender": "Male"},
          "hand"),
+    Case("full body (dress), small hands: found around the wrists", "model/052964_0.jpg",
+         {"width": 30, "height": 22, "depth": 11, "model_height_cm": 176}, "hand"),
     Case("half length, strap 20 cm", "model/model_1.png",
          {"width": 20, "height": 14, "depth": 6, "strap": 20, "model_height_cm": 168},
          "shoulder"),

@@ -35,7 +35,7 @@ from workers.engines.imaging.cutout import (
     load_image,
     soft_shadow,
 )
-from workers.engines.imaging.hands import Hand, detect_hands, finger_mask
+from workers.engines.imaging.hands import Hand, detect_hands, detect_hands_near, finger_mask
 from workers.engines.imaging.pose import Pose, detect_pose, person_mask
 
 PRODUCT_MAX_PIXELS = 4_000_000
@@ -52,6 +52,9 @@ MAX_TILT_DEG = 8.0
 MAX_FOREARM_DEG = 55.0
 # Over a shoulder a handle or strap needs at least this drop (cm) to fit round the shoulder.
 MIN_SHOULDER_DROP_CM = 18.0
+# Stated width:height and the photo's may differ this much (perspective, a soft bag's sag);
+# past it the numbers or the photo are wrong and no size would be right.
+MAX_ASPECT_MISMATCH = 1.35
 # A carry that hides more than this share of the torso is not used.
 MAX_TORSO_COVER = 0.35
 # The floor of a full-length photo may be extended downward by at most this share of its height.
@@ -122,6 +125,12 @@ def place_bag(
     bag = cut_out_product(bag_rgb, bag_alpha, what="bag")
     sbag = scale_bag(bag, width_cm, height_cm, ppcm)
     hands = detect_hands(model_rgb)
+    wrists = [pose.points[k] for k in ("left_wrist", "right_wrist") if k in pose.points]
+    if len(hands) < len(wrists):
+        # A hand missed in the whole picture is looked for again around its wrist.
+        # The crop is centred a little below the wrist, where the palm and fingers are.
+        centres = [(x, y + 7.0 * ppcm) for x, y in wrists]
+        hands = detect_hands_near(model_rgb, centres, 32.0 * ppcm, hands)
     step(60)
     if handle_drop <= 0:
         handle_drop = sbag.body_top / ppcm  # the handle's rise in the photo
@@ -246,6 +255,13 @@ def scale_bag(bag: Cutout, width_cm: float, height_cm: float, ppcm: float) -> Sc
     top, bottom, width_px = _body_rows(bag.alpha)
     sw = width_cm * ppcm / max(1, width_px)
     sh = height_cm * ppcm / max(1, bottom - top + 1)
+    if max(sw, sh) > MAX_ASPECT_MISMATCH * min(sw, sh):
+        raise EngineError(
+            "bad_dimensions",
+            f"In its photo the bag's body is {width_px / max(1, bottom - top + 1):.2f} times as "
+            f"wide as it is tall, but the stated size ({width_cm:g} x {height_cm:g} cm) is "
+            f"{width_cm / height_cm:.2f}: check the width and height (or the photo).",
+        )
     scale = float(np.sqrt(sw * sh))
     w = max(2, round(bag.width * scale))
     h = max(2, round(bag.height * scale))

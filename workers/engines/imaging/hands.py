@@ -70,6 +70,33 @@ def detect_hands(rgb: np.ndarray) -> list[Hand]:
     return hands
 
 
+def detect_hands_near(rgb: np.ndarray, centres: list[tuple[float, float]], side_px: float,
+                      found: list[Hand] | None = None) -> list[Hand]:
+    """``found`` plus the hands found in square crops of ``side_px`` around each centre that no
+    found hand is near. A hand is small in a full-length photo: seen whole, the detector
+    misses many that a crop around the pose's wrist shows at a size it knows."""
+    hands = list(found or [])
+    h, w = rgb.shape[:2]
+    half = max(8, int(side_px / 2))
+    for cx, cy in centres:
+        if any(np.linalg.norm(hd.points[0] - (cx, cy)) < max(8.0, hd.size) for hd in hands):
+            continue
+        x0, y0 = int(max(0, cx - half)), int(max(0, cy - half))
+        x1, y1 = int(min(w, cx + half)), int(min(h, cy + half))
+        if x1 - x0 < 16 or y1 - y0 < 16:
+            continue
+        crop = rgb[y0:y1, x0:x1]
+        scale = 256.0 / max(crop.shape[:2])
+        big = cv2.resize(crop, None, fx=scale, fy=scale,
+                         interpolation=cv2.INTER_CUBIC if scale > 1 else cv2.INTER_AREA)
+        for hd in detect_hands(big):
+            pts = hd.points / scale + (x0, y0)
+            if np.linalg.norm(pts[0] - (cx, cy)) < 1.5 * max(8.0, hd.size / scale):
+                hands.append(Hand(points=pts.astype(np.float32), score=hd.score))
+                break
+    return hands
+
+
 def hand_geometry_mask(hand: Hand, shape: tuple[int, int], *, fingers_only: bool = False
                        ) -> np.ndarray:
     """A uint8 {0, 1} mask of the hand drawn from its landmarks: a capsule per finger bone
