@@ -2,10 +2,11 @@ import type { ReactNode } from 'react';
 
 import { BatchProgress } from '@/components/tool/batch-progress';
 import { DriveLinks } from '@/components/tool/drive-links';
-import { ProcessingOverlay, SuccessOverlay } from '@/components/tool/overlays';
+import { batchOutcome, ProcessingOverlay, SUCCESS_MESSAGE, SuccessOverlay } from '@/components/tool/overlays';
 import type { BatchPhase } from '@/hooks/use-batch-run';
-import type { BatchSubmitted } from '@/lib/batches';
+import { type BatchSubmitted, summarizeBatch, useBatchJobs } from '@/lib/batches';
 import { useToolDrives } from '@/lib/drives';
+import type { Drive } from '@/types/api';
 
 type CardToolWorkspaceProps = {
   slug: string;
@@ -61,11 +62,36 @@ export function CardToolWorkspace({
       {batch && phase !== 'success' ? <BatchProgress key={batch.batch_id} batch={batch} title="Last batch" /> : null}
       {phase === 'processing' ? <ProcessingOverlay title={overlay.title} message={overlay.message} /> : null}
       {phase === 'success' ? (
-        <SuccessOverlay outputDrive={outputDrive} startNewLabel={startNewLabel} onStartNew={onStartNew} title={successTitle} message={successMessage}>
-          {batch ? <BatchProgress key={batch.batch_id} batch={batch} /> : null}
-        </SuccessOverlay>
+        <BatchDoneOverlay
+          batch={batch}
+          outputDrive={outputDrive}
+          startNewLabel={startNewLabel}
+          onStartNew={onStartNew}
+          success={{ title: successTitle ?? 'Success!', message: successMessage ?? SUCCESS_MESSAGE }}
+        />
       ) : null}
     </div>
+  );
+}
+
+type BatchDoneOverlayProps = {
+  batch: BatchSubmitted | null;
+  outputDrive?: Drive;
+  startNewLabel: string;
+  onStartNew: () => void;
+  success: { title: string; message: string };
+};
+
+/** The overlay after a submit: the spec's success texts, unless jobs of the batch failed, in
+ * which case the headline says so and the list under it gives each failed job's reason. */
+function BatchDoneOverlay({ batch, outputDrive, startNewLabel, onStartNew, success }: BatchDoneOverlayProps) {
+  const query = useBatchJobs(batch?.batch_id, batch?.jobs);
+  const jobs = query.data?.results ?? batch?.jobs ?? [];
+  const outcome = batchOutcome(summarizeBatch(jobs), success);
+  return (
+    <SuccessOverlay outputDrive={outputDrive} startNewLabel={startNewLabel} onStartNew={onStartNew} title={outcome.title} message={outcome.message} tone={outcome.tone}>
+      {batch ? <BatchProgress key={batch.batch_id} batch={batch} /> : null}
+    </SuccessOverlay>
   );
 }
 

@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 
-import { ProcessingOverlay, SuccessOverlay } from '@/components/tool/overlays';
+import { batchOutcome, ProcessingOverlay, SUCCESS_MESSAGE, SuccessOverlay } from '@/components/tool/overlays';
 import type { Drive } from '@/types/api';
 import { renderComponent } from '@/testing/render-app';
 
@@ -74,4 +74,19 @@ test('an external output drive opens in a new tab', () => {
   expect(link).toHaveAttribute('href', 'https://drive.google.com/drive/folders/abc');
   expect(link).toHaveAttribute('target', '_blank');
   expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+});
+
+test("batch outcome: the spec's texts while nothing failed, else what failed", () => {
+  const summary = (done: number, failed: number, active: number) => ({ total: done + failed + active, done, failed, active, progress: 0, etaSeconds: null });
+  expect(batchOutcome(summary(0, 0, 3))).toEqual({ title: 'Success!', message: SUCCESS_MESSAGE, tone: 'success' });
+  expect(batchOutcome(summary(3, 0, 0), { title: 'Done', message: 'Done: check the drive.' })).toEqual({ title: 'Done', message: 'Done: check the drive.', tone: 'success' });
+  expect(batchOutcome(summary(0, 1, 0))).toEqual({
+    title: 'The image failed',
+    message: 'Nothing was written to the drive. The reason is shown under the image below.',
+    tone: 'failure',
+  });
+  expect(batchOutcome(summary(0, 4, 0)).title).toBe('All 4 images failed');
+  expect(batchOutcome(summary(2, 1, 0))).toEqual({ title: '1 of 3 failed', message: '2 images went to the drive; 1 image failed: the reasons are shown below.', tone: 'failure' });
+  expect(batchOutcome(summary(0, 2, 1)).message).toBe('2 images failed: the reasons are shown below. One is still running.');
+  expect(batchOutcome(summary(1, 1, 2)).message).toBe('1 image failed: the reasons are shown below. 2 are still running, and 1 image went to the drive.');
 });

@@ -4,6 +4,7 @@ import { DriveLink } from '@/components/tool/drive-links';
 import { Dialog } from '@/components/ui/dialog';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { Spinner } from '@/components/ui/spinner';
+import type { BatchSummary } from '@/lib/batches';
 import { formatEta } from '@/lib/format';
 import type { Drive } from '@/types/api';
 
@@ -40,14 +41,16 @@ type SuccessOverlayProps = {
   onStartNew: () => void;
   title?: string;
   message?: string;
+  /** 'failure' when the batch it ends has failed jobs: the headline says so. */
+  tone?: 'success' | 'failure';
   /** Shown under the message, e.g. the batch's live progress. */
   children?: ReactNode;
 };
 
-export function SuccessOverlay({ outputDrive, startNewLabel, onStartNew, title = 'Success!', message = SUCCESS_MESSAGE, children }: SuccessOverlayProps) {
+export function SuccessOverlay({ outputDrive, startNewLabel, onStartNew, title = 'Success!', message = SUCCESS_MESSAGE, tone = 'success', children }: SuccessOverlayProps) {
   return (
     // The message repeats the title ('Success! …'): read it once.
-    <Dialog title={title} hideTitle={message.startsWith(title)} className="success-overlay">
+    <Dialog title={title} hideTitle={message.startsWith(title)} className={tone === 'failure' ? 'success-overlay batch-failed-overlay' : 'success-overlay'}>
       <p>{message}</p>
       {children}
       <div className="overlay-actions">
@@ -62,4 +65,32 @@ export function SuccessOverlay({ outputDrive, startNewLabel, onStartNew, title =
       </div>
     </Dialog>
   );
+}
+
+export type BatchOutcome = { title: string; message: string; tone: 'success' | 'failure' };
+
+function images(n: number): string {
+  return n === 1 ? '1 image' : `${n} images`;
+}
+
+/**
+ * The headline of a submitted batch's overlay: the spec's success texts while no job has
+ * failed, else what failed (the list under it gives each failed job's reason).
+ */
+export function batchOutcome(summary: BatchSummary, success: { title: string; message: string } = { title: 'Success!', message: SUCCESS_MESSAGE }): BatchOutcome {
+  const { total, done, failed, active } = summary;
+  if (failed === 0) return { ...success, tone: 'success' };
+  if (failed === total) {
+    return {
+      title: total === 1 ? 'The image failed' : `All ${total} images failed`,
+      message: `Nothing was written to the drive. The reason is shown under ${total === 1 ? 'the image' : 'each image'} below.`,
+      tone: 'failure',
+    };
+  }
+  const title = `${failed} of ${total} failed`;
+  if (active > 0) {
+    const running = active === 1 ? 'One is still running' : `${active} are still running`;
+    return { title, message: `${images(failed)} failed: the reasons are shown below. ${running}${done ? `, and ${images(done)} went to the drive` : ''}.`, tone: 'failure' };
+  }
+  return { title, message: `${images(done)} went to the drive; ${images(failed)} failed: the reasons are shown below.`, tone: 'failure' };
 }

@@ -45,8 +45,8 @@ test('Run sends the complete cards, shows the overlays, then the batch progress 
 
   await userEvent.click(screen.getByRole('button', { name: 'Run' }));
 
-  const success = await screen.findByRole('dialog', { name: 'Success!' });
-  expect(success).toHaveTextContent('Success! You can now check the drive for your images.');
+  // The jobs are polled at once: one of them has failed, so the headline says so.
+  const success = await screen.findByRole('dialog', { name: '1 of 3 failed' });
   expect(within(success).getByRole('link', { name: 'Output Drive' })).toHaveAttribute('href', '/drives/recolor-output');
   const post = calls.find((call) => call.method === 'POST');
   expect(bodyOf(post!)).toEqual([{ image_url: URL_A, target_color: '#C5B299', garment_type: 'polo' }]);
@@ -54,6 +54,8 @@ test('Run sends the complete cards, shows the overlays, then the batch progress 
 
   expect(await within(success).findByText('1 of 3 done · 1 failed · ETA ~3m')).toBeInTheDocument();
   expect(within(success).getByText('Failed: The image could not be read.')).toBeInTheDocument();
+  expect(success).toHaveTextContent('1 image failed: the reasons are shown below. One is still running, and 1 image went to the drive.');
+  expect(success).not.toHaveTextContent('Success!');
   expect(within(success).getByText('Queued · position 2 · ETA ~3m')).toBeInTheDocument();
   expect(within(success).getByText('1. look-a.jpg')).toBeInTheDocument();
 
@@ -63,6 +65,28 @@ test('Run sends the complete cards, shows the overlays, then the batch progress 
   expect(screen.getByLabelText('Image URL')).toHaveValue('');
   // the batch stays followed on the page
   expect(screen.getByRole('region', { name: 'Last batch' })).toHaveTextContent('1 of 3 done');
+});
+
+test('a batch whose every job was refused says so, with each reason, never Success!', async () => {
+  const jobs = [
+    makeJob('j1', 'failed', { input: { image_url: URL_A }, error: { code: 'image_too_small', message: 'The garment photo is 150x200 px; its shorter side must be at least 256 px. Send a larger photo.' } }),
+  ];
+  mockFetch(
+    toolPageRoutes({
+      'POST /api/recoloring/recolor': () => accepted({ batch_id: 'b1', count: 1, jobs: jobs.map((job) => ({ ...job, status: 'queued', error: null })) }),
+      [batchUrl()]: batchList(jobs),
+    }),
+  );
+  renderApp('/recoloring');
+  await fillCard(URL_A);
+
+  await userEvent.click(screen.getByRole('button', { name: 'Run' }));
+
+  const overlay = await screen.findByRole('dialog', { name: 'The image failed' });
+  expect(overlay).toHaveTextContent('Nothing was written to the drive. The reason is shown under the image below.');
+  expect(within(overlay).getByText('0 of 1 done · 1 failed')).toBeInTheDocument();
+  expect(within(overlay).getByText('Failed: The garment photo is 150x200 px; its shorter side must be at least 256 px. Send a larger photo.')).toBeInTheDocument();
+  expect(screen.queryByText(/Success!/)).not.toBeInTheDocument();
 });
 
 test('the processing overlay shows while the request is out', async () => {
