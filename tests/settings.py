@@ -33,6 +33,7 @@ else:
 
 DRIVES_ROOT = VAR_DIR / f"test-drives{TEST_ID}"
 DELIVERY_GRACE_SECONDS = 2.0
+DELIVERY_MARKER_SECONDS = 8
 
 if os.environ.get("ATELIER_TEST_WORKER"):
     # Worker and beat processes started by the suites use the database that pytest-django

@@ -144,6 +144,11 @@ DRIVE_LINK_SECONDS = env.int("DRIVE_LINK_SECONDS", default=6 * 3600)
 DELIVERY_GRACE_SECONDS = env.float("DELIVERY_GRACE_SECONDS", default=120.0)
 # A delivery owns a job's outputs this long (the delivery task's hard time limit).
 DELIVERY_LEASE_SECONDS = env.int("DELIVERY_LEASE_SECONDS", default=600)
+# A job's delivery, once enqueued, is not enqueued again for this long (unless it finishes
+# first): the reconciler finds a pending job every tick, and must not flood the queue with
+# copies of a delivery that is only waiting its turn or a retry. Past it, a lost message is
+# enqueued again.
+DELIVERY_MARKER_SECONDS = env.int("DELIVERY_MARKER_SECONDS", default=300)
 # A drive upload from the browser may be this large.
 DRIVE_UPLOAD_MAX_BYTES = env.int("DRIVE_UPLOAD_MAX_BYTES", default=25 * 1024 * 1024)
 

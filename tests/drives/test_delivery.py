@@ -77,3 +77,29 @@ def test_two_deliveries_of_one_job_never_upload_at_once(partner: Any) -> None:
     Job.objects.filter(pk=job.pk).update(delivering_until=None)  # it ended (or expired)
     assert job_outputs_deliver(job_id=job.pk) == 2
     assert Job.objects.get(pk=job.pk).delivering_until is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_reconciler_enqueues_a_waiting_delivery_once(partner: Any, settings: Any) -> None:
+    # given a succeeded job whose delivery waits behind other work (no drivesync worker runs)
+    import redis
+    from django.core.cache import cache
+
+    from workers.tasks.drives import deliveries_reconcile, deliver_outputs
+
+    broker = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    broker.delete("drivesync")
+    cache.clear()
+    drive_folders_ensure(org=partner.organization)
+    job = recolored(partner)
+
+    # when the reconciler finds it pending on tick after tick
+    enqueued = [deliveries_reconcile(older_than_seconds=0) for _ in range(5)]
+
+    # then one message waits for it, not five
+    assert enqueued == [1, 0, 0, 0, 0]
+    assert broker.llen("drivesync") == 1
+    # and once that delivery ran, the job is neither pending nor enqueued again
+    assert deliver_outputs.run(str(job.pk)) == 2
+    assert deliveries_reconcile(older_than_seconds=0) == 0
+    broker.delete("drivesync")

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import logging
 
+from django.conf import settings
+from django.core.cache import cache
+
 from config.celery_app import app
 from drives.services import DRIVE_TOOLS, deliveries_pending, job_outputs_deliver
 
@@ -17,20 +20,49 @@ logger = logging.getLogger(__name__)
           retry_backoff=5, retry_backoff_max=600, retry_jitter=True, max_retries=8,
           soft_time_limit=540, time_limit=600)
 def deliver_outputs(job_id: str) -> int:
-    return job_outputs_deliver(job_id=job_id)
+    delivered = job_outputs_deliver(job_id=job_id)
+    # Done: a later need (a new output, a lost upload) may enqueue this job again at once.
+    # A failed attempt keeps the mark while Celery retries it, so the reconciler adds none.
+    _unmark(job_id)
+    return delivered
 
 
-def deliver_outputs_enqueue(*, job_id: str, tool: str) -> None:
-    if tool not in DRIVE_TOOLS:
-        return
+def _marker(job_id: str) -> str:
+    return f"drive-delivery-waiting:{job_id}"
+
+
+def _mark(job_id: str) -> bool:
+    """True when no delivery of this job is waiting or running (and marks one): one message
+    per job, however often the reconciler finds it pending."""
+    try:
+        return bool(cache.add(_marker(job_id), 1, timeout=settings.DELIVERY_MARKER_SECONDS))
+    except Exception as exc:  # noqa: BLE001 - Redis down: better a no-op duplicate than none
+        logger.warning("delivery marker of job %s unavailable: %s", job_id, exc)
+        return True
+
+
+def _unmark(job_id: str) -> None:
+    try:
+        cache.delete(_marker(job_id))
+    except Exception as exc:  # noqa: BLE001 - it expires by itself
+        logger.warning("delivery marker of job %s not cleared: %s", job_id, exc)
+
+
+def deliver_outputs_enqueue(*, job_id: str, tool: str) -> bool:
+    """Enqueue the delivery of a drive tool's job unless one is already waiting."""
+    if tool not in DRIVE_TOOLS or not _mark(str(job_id)):
+        return False
     try:
         deliver_outputs.apply_async(args=[str(job_id)], queue="drivesync")
     except Exception as exc:  # noqa: BLE001 - broker down: the reconciler finds it later
         logger.warning("delivery of job %s not enqueued: %s", job_id, exc)
+        _unmark(str(job_id))
+        return False
+    return True
 
 
 def deliveries_reconcile(*, older_than_seconds: float) -> int:
-    pending = deliveries_pending(older_than_seconds=older_than_seconds)
-    for job_id in pending:
-        deliver_outputs_enqueue(job_id=str(job_id), tool=next(iter(DRIVE_TOOLS)))
-    return len(pending)
+    """Enqueue the deliveries that were lost; returns how many were enqueued."""
+    tool = next(iter(DRIVE_TOOLS))
+    return sum(deliver_outputs_enqueue(job_id=str(job_id), tool=tool)
+               for job_id in deliveries_pending(older_than_seconds=older_than_seconds))
