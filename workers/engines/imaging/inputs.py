@@ -136,8 +136,10 @@ class Sighting:
         return max(faces, blobs, body + int(body and self.second_body))
 
 
-def look_for_people(rgb: np.ndarray) -> Sighting:
-    """Faces, in-frame pose landmarks and person segmentation of a photo."""
+def look_for_people(rgb: np.ndarray, *, count: bool = True) -> Sighting:
+    """Faces, in-frame pose landmarks and person segmentation of a photo. ``count=False``
+    skips what only counting people needs (the second pose pass, and the segmentation when
+    pose finds no head or torso): a product shot's check."""
     from workers.engines.imaging import pose as _pose
 
     h, w = rgb.shape[:2]
@@ -157,7 +159,10 @@ def look_for_people(rgb: np.ndarray) -> Sighting:
         m = 0.01 * max(w, h)
         seen.points = {k: p for k, p in body.points.items()
                        if -m <= p[0] <= w + m and -m <= p[1] <= h + m}
-        seen.second_body = _second_body(rgb, body.points)
+        if count:
+            seen.second_body = _second_body(rgb, body.points)
+    if not count and not seen.head_or_torso:
+        return seen
     mask = _pose.person_mask(rgb)
     solid = (mask > 0.5).astype(np.uint8)
     seen.person_area = float(solid.mean())
@@ -236,7 +241,7 @@ def _on_white(rgb: np.ndarray, alpha: np.ndarray | None) -> np.ndarray:
 
 def person_in_product(rgb: np.ndarray, alpha: np.ndarray | None = None) -> str | None:
     """What gives a person away in a product shot ("a face", "a body"), or None."""
-    seen = look_for_people(_on_white(rgb, alpha))
+    seen = look_for_people(_on_white(rgb, alpha), count=False)
     body = seen.head_or_torso
     if seen.real_faces and body and seen.person_area >= BODY_MIN_AREA:
         return "a face and a body"
@@ -251,7 +256,7 @@ def refuse_person_in_product(rgb: np.ndarray, what: str,
     if found is not None:
         raise EngineError(
             "person_in_product",
-            f"The {what} image shows a person ({found} was found): send a product shot of the "
+            f"The {what} image shows a person (found: {found}): send a product shot of the "
             f"{what} alone on a plain background.")
 
 
