@@ -159,13 +159,22 @@ def test_shorter_by_20_percent_shortens_a_dress_by_20_percent(name: str) -> None
     assert float(np.percentile(d_all, 95)) < 0.03
 
 
+def _length_to_width(mask: np.ndarray) -> float:
+    top, bottom = rows_of(mask)
+    cols = np.nonzero(mask.any(axis=0))[0]
+    return (bottom - top) / (cols[-1] - cols[0])
+
+
 def test_longer_extends_a_dress_downwards() -> None:
+    # The dress nearly fills the frame: the longer one is reframed to stay whole in it, so its
+    # new length shows in its proportions (length to width), not in pixels.
     rgb = load("garment/052234_1.jpg")
-    top0, bottom0 = rows_of(product_mask(rgb))
+    before = product_mask(rgb)
     out, _ = reshape.reshape(rgb, "dress", [parse_change("hem", "longer by 10%")])
     save_log("reshape_longer_052234_1", rgb, out)
-    top1, bottom1 = rows_of(product_mask(out))
-    assert 0.06 <= (bottom1 - top1) / (bottom0 - top0) - 1.0 <= 0.14
+    after = product_mask(out)
+    assert 0.07 <= _length_to_width(after) / _length_to_width(before) - 1.0 <= 0.13
+    assert rows_of(after)[1] < rgb.shape[0] - 4  # the whole hem in the frame
 
 
 def test_trousers_to_the_knee_are_about_half_as_long() -> None:
@@ -271,3 +280,40 @@ def test_run_refuses_gibberish_before_reading_the_image() -> None:
             noop_progress,
         )
     assert err.value.code == "unsupported_instruction"
+
+
+# --- the fidelity bars (tests/fidelity/fid_reshape.py measures them the same way) -------------
+
+from tests.fidelity import fid_reshape as fid  # noqa: E402
+
+
+@pytest.mark.parametrize("case", fid.SLEEVE_CASES, ids=lambda c: c.name)
+def test_sleeves_removed_leave_no_fabric_and_no_cap(case: fid.Case) -> None:
+    rgb, out, _ = fid.run_case(case)
+    save_log(f"reshape_fid_{case.name.replace('/', '_')}", rgb, out)
+    garment, skin, worn = fid._garment(rgb, case.garment)
+    left, region = fid.sleeve_left(rgb, out, garment, skin, worn)
+    assert region.sum() > 0.03 * garment.sum()  # the measured sleeve is a real sleeve
+    if np.isfinite(left):
+        assert left <= fid.SLEEVE_LEFT_MAX, f"{left:.1%} of the old sleeve is left"
+    assert fid.backdrop_de(rgb, out, garment) < fid.BACKDROP_DE_MAX
+
+
+@pytest.mark.parametrize("case", fid.HEM_CASES, ids=lambda c: c.name)
+def test_shorter_hem_on_a_model_shows_her_own_legs(case: fid.Case) -> None:
+    rgb, out, mask = fid.run_case(case)
+    save_log(f"reshape_fid_{case.name.replace('/', '_')}", rgb, out)
+    garment, _, _ = fid._garment(rgb, case.garment)
+    figs = fid.hem_figures(rgb, out, garment, mask)
+    assert figs["filled_rows"] > 0.03 * rgb.shape[0]  # the hem really went up
+    assert figs["leg_de"] <= fid.LEG_DE_MAX, figs
+    assert figs["leg_width_err"] <= fid.LEG_WIDTH_MAX, figs
+    assert fid.backdrop_de(rgb, out, garment) < fid.BACKDROP_DE_MAX
+
+
+@pytest.mark.parametrize("case", fid.REFUSAL_CASES, ids=lambda c: f"{c.name} {c.instruction}")
+def test_implausible_fills_are_refused_with_the_reason(case: fid.Case) -> None:
+    with pytest.raises(EngineError) as err:
+        fid.run_case(case)
+    assert err.value.code == "implausible_fill"
+    assert len(err.value.message) > 40

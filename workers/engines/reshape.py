@@ -34,6 +34,7 @@ import numpy as np
 
 from workers.engines.base import EngineError, EngineOutput, Progress
 from workers.engines.imaging import garment as garment_mod
+from workers.engines.imaging.color import srgb8_to_oklab
 from workers.engines.imaging.decode import decode_image, encode_png
 from workers.engines.rebody import person_weight
 
@@ -489,7 +490,397 @@ def _skin_fill(scene: Scene, region: np.ndarray) -> np.ndarray:
     return np.clip(fill, 0, 255).astype(np.uint8)
 
 
-def fill_uncovered(scene: Scene, uncovered: np.ndarray, inside: str = "backdrop") -> None:
+# --- limbs continued from where they show -----------------------------------------------------
+
+# How wide a limb is along its bones, relative to its width at the knee / upper arm, front view
+# (adult proportions): the upper thigh is about 1.6 times the knee, the calf a little fuller
+# than the knee and the ankle about two thirds of it; the arm fullest at the deltoid.
+
+
+def _leg_taper(s: np.ndarray, joints: list[float]) -> np.ndarray:
+    s_k = max(joints[1], 1.0)
+    s_a = joints[2] if len(joints) > 2 else s_k * 1.9
+    u = np.clip((s - s_k) / max(s_a - s_k, 1.0), 0.0, 1.0)
+    upper = 1.0 + 0.6 * np.clip(1.0 - s / s_k, 0.0, 1.0)
+    lower = 1.0 + 0.08 * np.sin(np.pi * u) - 0.35 * u**2
+    return np.where(s < s_k, upper, lower)
+
+
+def _arm_taper(s: np.ndarray, joints: list[float]) -> np.ndarray:
+    s_e = max(joints[1], 1.0)
+    s_w = joints[2] if len(joints) > 2 else s_e * 1.8
+    u = np.clip((s - s_e) / max(s_w - s_e, 1.0), 0.0, 1.0)
+    upper = 1.0 + 0.15 * np.clip(1.0 - s / s_e, 0.0, 1.0)
+    return np.where(s < s_e, upper, 1.0 - 0.25 * u)
+
+
+def _chain_coords(
+    chain: list[np.ndarray], xx: np.ndarray, yy: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[float]]:
+    """Per pixel: distance along the polyline, signed offset across it, distance to it; and
+    the joints' distances along it."""
+    best = np.full(xx.shape, np.inf, np.float32)
+    along = np.zeros(xx.shape, np.float32)
+    across = np.zeros(xx.shape, np.float32)
+    acc, joints = 0.0, [0.0]
+    for k, (a, b) in enumerate(zip(chain, chain[1:], strict=False)):
+        seg = b - a
+        ln = float(np.hypot(*seg)) or 1.0
+        t_raw = ((xx - a[0]) * seg[0] + (yy - a[1]) * seg[1]) / (ln * ln)
+        t = np.clip(t_raw, 0, 1)
+        dist = np.hypot(xx - (a[0] + t * seg[0]), yy - (a[1] + t * seg[1]))
+        n = np.array([-seg[1], seg[0]]) / ln
+        off = (xx - a[0]) * n[0] + (yy - a[1]) * n[1]
+        if k == 0:
+            # Before the first joint the limb ends round (a shoulder), not in a strip.
+            off = np.where(t_raw < 0, np.sign(off) * dist, off)
+        closer = dist < best
+        best[closer] = dist[closer]
+        along[closer] = acc + t[closer] * ln
+        across[closer] = off[closer]
+        acc += ln
+        joints.append(acc)
+    return along, across, best, joints
+
+
+@dataclass
+class LimbFill:
+    box: tuple[int, int, int, int]  # y0, y1, x0, x1
+    rgb: np.ndarray  # float32, the limb's colours over the box
+    alpha: np.ndarray  # float32 0..1 over the box: where the limb is drawn
+    zone: np.ndarray  # bool over the box: the pixels this limb answers for (skin or backdrop)
+    width: float  # the limb's width at its reference, px
+    invented: float  # how far along the limb the fill runs, px
+
+
+def _limb_width_at(occupied: np.ndarray, centre: int) -> tuple[int, int] | None:
+    """The run of ``occupied`` holding the occupied cell nearest to ``centre`` (1-px gaps
+    closed)."""
+    idx = np.nonzero(occupied)[0]
+    if not len(idx):
+        return None
+    occ = occupied.copy()
+    gaps = np.nonzero(~occ[1:-1] & occ[:-2] & occ[2:])[0] + 1
+    occ[gaps] = True
+    start = int(idx[np.argmin(np.abs(idx - centre))])
+    lo = hi = start
+    while lo > 0 and occ[lo - 1]:
+        lo -= 1
+    while hi < len(occ) - 1 and occ[hi + 1]:
+        hi += 1
+    return lo, hi
+
+
+def _visible_body(scene: Scene, region: np.ndarray) -> np.ndarray:
+    """The person outside the garment and the edit, without the backdrop that the person
+    mask's soft outline takes in (a gap between an arm and the body, between the legs)."""
+    person = scene.person if scene.person is not None else np.ones_like(region)
+    vis = person & ~scene.mask & ~region
+    back = ~person & ~scene.mask
+    if back.sum() > 50:
+        lab = srgb8_to_oklab(scene.rgb)
+        ref = np.median(lab[back], axis=0)
+        vis &= np.linalg.norm(lab - ref, axis=-1) > 0.04
+    return vis
+
+
+def continue_limb(
+    scene: Scene,
+    region: np.ndarray,
+    chain: list[np.ndarray],
+    rival: list[np.ndarray] | None,
+    kind: str,
+    sw: float,
+) -> LimbFill | None:
+    """A limb drawn into ``region`` (what an edit uncovered) as it continues from where it
+    shows beyond the edit: its width and its colours across (light, shading, skin tone) are
+    read on the visible limb just past the old edge and carried along the pose's bones, with
+    the limb's natural taper. None when the region holds nothing of this limb; EngineError
+    when it does but no visible part of the limb tells what it looks like."""
+    h, w = region.shape
+    length = sum(float(np.hypot(*(b - a))) for a, b in zip(chain, chain[1:], strict=False))
+    max_half = (0.42 if kind == "leg" else 0.28) * sw
+    pts = np.array(chain)
+    ys, xs = np.nonzero(region)
+    if not len(ys):
+        return None
+    pad = int(max_half + 0.2 * length) + 2
+    y0 = max(0, min(ys.min(), int(pts[:, 1].min())) - pad)
+    y1 = min(h, max(ys.max(), int(pts[:, 1].max())) + pad + 1)
+    x0 = max(0, min(xs.min(), int(pts[:, 0].min())) - pad)
+    x1 = min(w, max(xs.max(), int(pts[:, 0].max())) + pad + 1)
+    yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+    s, d, dist, joints = _chain_coords(chain, xx, yy)
+    own = dist <= max_half
+    if rival is not None:
+        _, _, rdist, _ = _chain_coords(rival, xx, yy)
+        own &= dist <= rdist
+    reg = region[y0:y1, x0:x1] & own
+    if reg.sum() < max(20, 0.002 * length * length):
+        return None
+    s_edge = float(np.percentile(s[reg], 99.5))
+    s_start = float(np.percentile(s[reg], 0.5))
+    off, lref = 0.03 * length, 0.07 * length
+    visible = _visible_body(scene, region)[y0:y1, x0:x1]
+    band = own & visible & (s >= s_edge + off) & (s < s_edge + off + lref)
+    taper = _leg_taper if kind == "leg" else _arm_taper
+    runs = []
+    span = int(np.ceil(max_half))
+    for b0 in np.arange(s_edge + off, s_edge + off + lref, 1.0):
+        sel = band & (s >= b0) & (s < b0 + 1.0)
+        if sel.sum() < 3:
+            continue
+        occupied = np.zeros(2 * span + 1, bool)
+        occupied[np.clip(np.round(d[sel]).astype(int) + span, 0, 2 * span)] = True
+        run = _limb_width_at(occupied, span)
+        if run is not None and run[1] - run[0] >= 3:
+            runs.append((run[0] - span, run[1] - span + 1, b0 + 0.5))
+    noun = "legs" if kind == "leg" else "arms"
+    if len(runs) < 4:
+        raise EngineError(
+            "implausible_fill",
+            f"The {noun} do not show beyond the garment, so the skin this change uncovers "
+            f"would have to be invented: Reshape only continues {noun} it can see.",
+        )
+    arr = np.array(runs, np.float64)
+    dl, dr, s_r = (float(np.median(arr[:, i])) for i in range(3))
+    if dr - dl < 0.03 * sw:
+        raise EngineError(
+            "implausible_fill",
+            f"Too little of the {noun} shows beyond the garment to continue them.",
+        )
+    # Colours across the limb: median per slice of its width.
+    nb = 16
+    ref = band & (d >= dl) & (d <= dr)
+    u_ref = np.clip((d[ref] - dl) / (dr - dl), 0, 0.999)
+    px = scene.rgb[y0:y1, x0:x1][ref].astype(np.float32)
+    bins = (u_ref * nb).astype(int)
+    profile = np.full((nb, 3), np.nan, np.float32)
+    for i in range(nb):
+        if (bins == i).sum() >= 2:
+            profile[i] = np.median(px[bins == i], axis=0)
+    good = ~np.isnan(profile[:, 0])
+    if good.sum() < 4:
+        return None
+    centres = (np.arange(nb) + 0.5) / nb
+    for c in range(3):
+        profile[:, c] = np.interp(centres, centres[good], profile[good, c])
+    resid = px - profile[bins]
+    grain = float(np.clip(np.median(np.abs(resid - np.median(resid, axis=0))) * 1.4, 0.0, 4.0))
+    # The limb along its bones: the reference's centre offset kept, its width tapered.
+    f = taper(s, joints) / float(taper(np.array([s_r]), joints)[0])
+    centre, half = (dl + dr) / 2.0, (dr - dl) / 2.0 * f
+    u = (d - centre) / np.maximum(half, 1e-3)
+    alpha = np.clip(half - np.abs(d - centre) + 0.5, 0.0, 1.0)
+    ui = np.clip((u + 1.0) / 2.0 * nb - 0.5, 0, nb - 1)
+    lo = np.floor(ui).astype(int)
+    hi = np.minimum(lo + 1, nb - 1)
+    t = (ui - lo)[..., None]
+    rgb = profile[lo] * (1 - t) + profile[hi] * t
+    rng = np.random.default_rng(7)
+    noise = cv2.GaussianBlur(rng.normal(0, 1, s.shape).astype(np.float32), (0, 0), 0.7)
+    rgb = rgb + (noise * grain * 1.6)[..., None]
+    # The old edge's shadow on the visible limb goes too: the fill runs a little past the
+    # edge and fades into the real limb there.
+    ramp = np.clip((s_edge + off - s) / max(off, 1.0), 0.0, 1.0)
+    zone = own & (s <= s_edge + off) & (reg | (visible & (s >= s_edge - 1)))
+    alpha = alpha * np.where(reg, 1.0, ramp)
+    return LimbFill(
+        box=(y0, y1, x0, x1),
+        rgb=rgb.astype(np.float32),
+        alpha=(alpha * zone).astype(np.float32),
+        zone=zone & reg,
+        width=dr - dl,
+        invented=max(0.0, s_edge - s_start),
+    )
+
+
+def _leg_runs(row: np.ndarray, lum: np.ndarray, lo: int, hi: int, min_w: int, pair_w: float):
+    """The legs in one row of visible body: one or two (left, right) spans of columns."""
+    runs = [(a, b) for a, b in _runs(row) if b - a + 1 >= min_w and b >= lo and a <= hi]
+    if not runs:
+        return []
+    runs = sorted(runs, key=lambda r: r[1] - r[0], reverse=True)[:2]
+    runs.sort()
+    if len(runs) == 1 and runs[0][1] - runs[0][0] + 1 > pair_w:
+        # Two legs side by side read as one span: split at the darkest column of its middle
+        # (where they meet, the light falls off).
+        a, b = runs[0]
+        m0, m1 = a + int(0.3 * (b - a)), b - int(0.3 * (b - a))
+        prof = np.convolve(lum[m0 : m1 + 1], np.ones(3) / 3, mode="same")
+        cut = m0 + int(np.argmin(prof[1:-1])) + 1 if m1 - m0 > 3 else (a + b) // 2
+        runs = [(a, cut - 1), (cut + 1, b)]
+    return runs
+
+
+def continue_legs(scene: Scene, region: np.ndarray) -> list[LimbFill]:
+    """Legs drawn into ``region`` (what a shorter hem uncovered) as they continue from where
+    they show below the old hem: each leg's width, place and colours across (skin tone,
+    shading) are read on the visible legs just below the hem and carried up towards the hip
+    joints with a thigh's taper. Refuses when no leg shows below the hem."""
+    h, w = region.shape
+    p = scene.points
+    hp = _mean_point(p, "left_hip", "right_hip")
+    kn = _mean_point(p, "left_knee", "right_knee")
+    an = _mean_point(p, "left_ankle", "right_ankle")
+    if hp is None or kn is None:
+        raise EngineError(
+            "implausible_fill",
+            "The wearer's hips and knees are not both in the photo, so the legs a shorter hem "
+            "uncovers cannot be drawn from them.",
+        )
+    sw = _shoulder_width(scene)
+    hip_y, knee_y = float(hp[1]), float(kn[1])
+    ankle_y = float(an[1]) if an is not None else knee_y + 0.95 * (knee_y - hip_y)
+    leg_len = max(ankle_y - hip_y, 10.0)
+    cols = np.nonzero(region.any(axis=0))[0]
+    if not len(cols):
+        return []
+    hem_col = np.full(w, -1, np.int64)
+    rows_idx = np.arange(h)[:, None]
+    hem_col[cols] = np.where(region[:, cols], rows_idx, -1).max(axis=0)
+    hem_y = int(np.percentile(hem_col[cols], 90))
+    off, lref = max(3, int(0.03 * leg_len)), max(6, int(0.06 * leg_len))
+    visible = _visible_body(scene, region)
+    lum = scene.rgb.astype(np.float32).mean(axis=2)
+    lo, hi = int(hp[0] - 0.7 * sw), int(hp[0] + 0.7 * sw)
+    min_w = max(3, int(0.04 * sw))
+    pair_w = 0.42 * sw
+    spans: dict[int, list[tuple[int, int, int]]] = {0: [], 1: [], 2: []}
+    for y in range(hem_y + off, min(h, hem_y + off + lref)):
+        runs = _leg_runs(visible[y], lum[y], lo, hi, min_w, pair_w)
+        if len(runs) == 1:
+            spans[1].append((y, runs[0][0], runs[0][1]))
+        elif len(runs) == 2:
+            spans[2].append((y, runs[0][0], runs[0][1]))
+            spans[2].append((y, runs[1][0], runs[1][1]))
+    two = len(spans[2]) // 2
+    if max(two, len(spans[1])) < 4:
+        raise EngineError(
+            "implausible_fill",
+            "The legs do not show below the hem, so the skin a shorter hem uncovers would have "
+            "to be invented: Reshape only continues legs it can see.",
+        )
+    if two >= len(spans[1]):
+        legs = [spans[2][0::2], spans[2][1::2]]
+    else:
+        legs = [spans[1]]
+    f_of = lambda y: _leg_taper(  # noqa: E731
+        np.asarray(y, np.float64) - hip_y, [0.0, knee_y - hip_y, ankle_y - hip_y]
+    )
+    fills = []
+    y_top = int(np.nonzero(region.any(axis=1))[0][0])
+    y_end = min(h, hem_y + off + 1)
+    yy = np.arange(y_top, y_end, dtype=np.float64)
+    xx = np.arange(w, dtype=np.float64)[None, :]
+    nb = 16
+    centres_all = []
+    for leg in legs:
+        arr = np.array(leg, np.float64)
+        y_r = float(np.median(arr[:, 0]))
+        l_r, r_r = float(np.median(arr[:, 1])), float(np.median(arr[:, 2])) + 1.0
+        centres_all.append(((l_r + r_r) / 2, r_r - l_r, y_r, arr))
+    for i, (c_r, w_r, y_r, arr) in enumerate(centres_all):
+        # Up the thigh the leg moves towards its hip joint; touching thighs meet in the middle.
+        w_top = w_r * float(f_of(hip_y) / f_of(y_r))
+        if len(centres_all) == 2:
+            side = -1 if i == 0 else 1
+            c_hip = float(hp[0]) + side * max(
+                abs(p.get("left_hip", hp)[0] - p.get("right_hip", hp)[0]) / 2, w_top / 2
+            )
+        else:
+            c_hip = c_r
+        k = np.clip((y_r - yy) / max(y_r - hip_y, 1.0), 0.0, 1.0)
+        centre = (c_r + (c_hip - c_r) * k)[:, None]
+        half = (w_r / 2 * f_of(yy) / f_of(y_r))[:, None]
+        alpha = np.clip(half - np.abs(xx - centre) + 0.5, 0.0, 1.0)
+        # Colours across the leg, from the reference rows.
+        px, us = [], []
+        for y, a, b in arr.astype(int):
+            seg = scene.rgb[y, a : b + 1].astype(np.float32)
+            px.append(seg)
+            us.append((np.arange(b - a + 1) + 0.5) / (b - a + 1))
+        px_a, u_a = np.concatenate(px), np.concatenate(us)
+        bins = np.clip((u_a * nb).astype(int), 0, nb - 1)
+        profile = np.stack([np.median(px_a[bins == j], axis=0) if (bins == j).any()
+                            else np.full(3, np.nan, np.float32) for j in range(nb)])
+        good = ~np.isnan(profile[:, 0])
+        mids = (np.arange(nb) + 0.5) / nb
+        for c in range(3):
+            profile[:, c] = np.interp(mids, mids[good], profile[good, c])
+        resid = px_a - profile[bins]
+        grain = float(np.clip(np.median(np.abs(resid - np.median(resid, axis=0))) * 1.4, 0, 4))
+        u = np.clip((xx - centre) / np.maximum(half, 1e-3), -1, 1)
+        ui = np.clip((u + 1) / 2 * nb - 0.5, 0, nb - 1)
+        lo_i = np.floor(ui).astype(int)
+        t = (ui - lo_i)[..., None]
+        rgb = profile[lo_i] * (1 - t) + profile[np.minimum(lo_i + 1, nb - 1)] * t
+        rng = np.random.default_rng(7 + i)
+        noise = cv2.GaussianBlur(rng.normal(0, 1, alpha.shape).astype(np.float32), (0, 0), 1.0)
+        rgb = rgb + (noise * grain * 1.2)[..., None]
+        # Inside what was uncovered the leg is drawn in full; just below the old hem it fades
+        # into the real leg, so the old hem's shadow goes too.
+        reg = region[y_top:y_end]
+        below = (yy[:, None] - hem_col[None, :]).astype(np.float64)
+        ramp = np.clip(1.0 - below / off, 0.0, 1.0) * (hem_col[None, :] >= 0)
+        vis = visible[y_top:y_end] & (below > 0)
+        a = alpha * np.where(reg, 1.0, np.where(vis, ramp, 0.0))
+        fills.append(
+            LimbFill(
+                box=(y_top, y_end, 0, w),
+                rgb=rgb.astype(np.float32),
+                alpha=a.astype(np.float32),
+                zone=reg & (alpha > 0.5),
+                width=w_r,
+                invented=float(y_r - y_top),
+            )
+        )
+    return fills
+
+
+def limb_chains(scene: Scene) -> dict[str, list[np.ndarray]]:
+    p = scene.points
+    out = {}
+    for side in ("left", "right"):
+        for kind, joints in (("arm", ("shoulder", "elbow", "wrist")), ("leg", ("hip", "knee", "ankle"))):
+            chain = [np.array(p[f"{side}_{j}"], np.float64) for j in joints if f"{side}_{j}" in p]
+            if len(chain) >= 2 and f"{side}_{joints[0]}" in p and f"{side}_{joints[1]}" in p:
+                out[f"{side}_{kind}"] = chain
+    return out
+
+
+def _shoulder_width(scene: Scene) -> float:
+    """The body's scale across: the shoulder landmarks' span, but never less than half the
+    torso's height (a model turned a little, or a pose that folds the shoulders together)."""
+    p = scene.points
+    sw = 0.0
+    if "left_shoulder" in p and "right_shoulder" in p:
+        sw = float(np.hypot(*(np.array(p["left_shoulder"]) - p["right_shoulder"])))
+    sh = _mean_point(p, "left_shoulder", "right_shoulder")
+    hp = _mean_point(p, "left_hip", "right_hip")
+    if sh is not None and hp is not None:
+        sw = max(sw, 0.5 * float(hp[1] - sh[1]))
+    return sw if sw > 0 else 0.25 * scene.shape[1]
+
+
+def limb_fills(scene: Scene, region: np.ndarray, kinds: tuple[str, ...]) -> list[LimbFill]:
+    chains = limb_chains(scene)
+    sw = _shoulder_width(scene)
+    fills = continue_legs(scene, region) if "leg" in kinds else []
+    for name, chain in chains.items():
+        side, kind = name.split("_")
+        if kind not in kinds or kind == "leg":
+            continue
+        other = chains.get(f"{'right' if side == 'left' else 'left'}_{kind}")
+        got = continue_limb(scene, region, chain, other, kind, sw)
+        if got is not None:
+            fills.append(got)
+    return fills
+
+
+def fill_uncovered(
+    scene: Scene, uncovered: np.ndarray, inside: str = "backdrop", limbs: tuple[str, ...] = ()
+) -> None:
     """Fill what an edit took the garment off: skin on a wearer's body, else the backdrop.
 
     The region grows a few pixels into what is not garment, so the old outline's soft rim and
@@ -509,9 +900,15 @@ def fill_uncovered(scene: Scene, uncovered: np.ndarray, inside: str = "backdrop"
     r = max(2, int(0.006 * max(h, w)))
     grown = cv2.dilate(uncovered.astype(np.uint8), np.ones((2 * r + 1, 2 * r + 1), np.uint8)) > 0
     grown &= ~scene.mask
+    # Arms and legs the edit uncovers are continued from where they show (may refuse).
+    fills = limb_fills(scene, uncovered | grown, limbs) if (scene.worn and limbs) else []
+    handled = np.zeros_like(uncovered)
+    for lf in fills:
+        y0, y1, x0, x1 = lf.box
+        handled[y0:y1, x0:x1] |= lf.zone
     on_body = None
     if scene.worn and scene.body is not None:
-        on_body = uncovered & scene.body
+        on_body = uncovered & scene.body & ~handled
         on_body = (
             cv2.morphologyEx(on_body.astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
             > 0
@@ -540,9 +937,35 @@ def fill_uncovered(scene: Scene, uncovered: np.ndarray, inside: str = "backdrop"
             shade = shaded.astype(np.float32) / np.maximum(scene.skin_rgb[None, None, :], 1)
             fill = np.clip(fill.astype(np.float32) * (0.55 + 0.45 * shade), 0, 255).astype(np.uint8)
         _composite(rgb, fill, on_body, 1.2)
+    for lf in fills:
+        y0, y1, x0, x1 = lf.box
+        a = lf.alpha[..., None]
+        patch = rgb[y0:y1, x0:x1].astype(np.float32)
+        rgb[y0:y1, x0:x1] = np.clip(patch * (1 - a) + lf.rgb * a + 0.5, 0, 255).astype(np.uint8)
 
 
 # --- geometry helpers -------------------------------------------------------------------------
+
+
+def _hand_discs(scene: Scene) -> np.ndarray:
+    """Discs over the hands (wrist and finger landmarks), which edits never take."""
+    out = np.zeros(scene.shape, np.uint8)
+    r = int(0.22 * _shoulder_width(scene))
+    for side in ("left", "right"):
+        pts = [scene.points[f"{side}_{j}"] for j in ("wrist", "index", "pinky", "thumb")
+               if f"{side}_{j}" in scene.points]
+        if pts:
+            c = np.mean(np.array(pts), axis=0)
+            cv2.circle(out, (int(c[0]), int(c[1])), r, 1, -1)
+    return out > 0
+
+
+def _fill_holes_mask(mask: np.ndarray) -> np.ndarray:
+    """``mask`` with every hole it encloses filled."""
+    m = np.pad(mask.astype(np.uint8), 1)
+    flood = m.copy()
+    cv2.floodFill(flood, np.zeros((m.shape[0] + 2, m.shape[1] + 2), np.uint8), (0, 0), 1)
+    return (m | (1 - flood)).astype(bool)[1:-1, 1:-1]
 
 
 def _rows(mask: np.ndarray) -> tuple[int, int]:
@@ -610,19 +1033,133 @@ def edit_length(scene: Scene, e: Edit) -> None:
         target = _landmark_y(scene, e.landmark, top)
     else:
         target = bottom + e.direction * _to_px(scene, e.amount or 10.0, e.unit, length)
+    if target > bottom + 1.0:
+        _check_lengthen(scene, top, bottom, target)
+        margin = int(0.02 * h)
+        if not scene.worn and target > h - 1 - margin:
+            _lengthen_reframed(scene, top, bottom, int(round(target)), margin)
+            return
     target = float(np.clip(target, top + 0.1 * length, h - 1))
     if abs(target - bottom) < 1.0:
         return
+    if target < bottom:
+        _check_shorten(scene, top, bottom, target)
     if target < bottom:
         _shorten(scene, top, bottom, int(round(target)))
     else:
         _lengthen(scene, top, bottom, int(round(target)))
 
 
+def _lengthen_reframed(scene: Scene, top: int, bottom: int, target: int, margin: int) -> None:
+    """A product shot whose longer garment would run out of the frame: lengthened on a taller
+    sweep (the backdrop continued down), then the picture is reframed to its size, as a
+    retoucher would, so the whole garment stays in the frame at its new proportions."""
+    h, w = scene.shape
+    extra = target + margin + 1 - h
+    scene.rgb = cv2.copyMakeBorder(scene.rgb, 0, extra, 0, 0, cv2.BORDER_REPLICATE)
+    scene.mask = np.pad(scene.mask, ((0, extra), (0, 0)))
+    scene.skin = np.pad(scene.skin, ((0, extra), (0, 0)))
+    _lengthen(scene, top, bottom, target)
+    new_w = max(1, round(w * h / (h + extra)))
+    left = (w - new_w) // 2
+
+    def back(img: np.ndarray, nearest: bool) -> np.ndarray:
+        small = cv2.resize(
+            img, (new_w, h), interpolation=cv2.INTER_NEAREST if nearest else cv2.INTER_AREA
+        )
+        return cv2.copyMakeBorder(small, 0, 0, left, w - new_w - left, cv2.BORDER_REPLICATE)
+
+    scene.rgb = back(scene.rgb, False)
+    scene.mask = back(scene.mask.astype(np.uint8), True) > 0
+    scene.skin = back(scene.skin.astype(np.uint8), True) > 0
+    scene.ppcm *= h / (h + extra)
+
+
+def _check_lengthen(scene: Scene, top: int, bottom: int, target: float) -> None:
+    """Refuse a lengthening whose new fabric would have nothing to grow from."""
+    h = scene.shape[0]
+    length = bottom - top + 1
+    if target - bottom > 0.6 * length:
+        raise EngineError(
+            "implausible_fill",
+            f"Lengthening the {scene.garment} by {100 * (target - bottom) / length:.0f}% would "
+            "mean inventing most of a new garment: up to 60% can be added.",
+        )
+    if bottom >= h - 3:
+        raise EngineError(
+            "implausible_fill",
+            f"The {scene.garment}'s hem is cut off by the bottom of the photo, so there is no "
+            "hem to extend: send a photo that shows the whole garment.",
+        )
+    if scene.worn and target > h - 1:
+        raise EngineError(
+            "implausible_fill",
+            f"The longer {scene.garment} would run past the bottom of the photo: choose a "
+            "shorter length or send a photo with more room below the garment.",
+        )
+
+
+def _check_shorten(scene: Scene, top: int, bottom: int, target: float) -> None:
+    """Refuse a shortening on a wearer that would uncover body we cannot see anywhere."""
+    h = scene.shape[0]
+    if not scene.worn:
+        return
+    if bottom >= h - 3 and scene.region != "upper":
+        raise EngineError(
+            "implausible_fill",
+            f"The {scene.garment}'s hem is cut off by the bottom of the photo: the new hem "
+            "could not carry it, and the legs under it cannot be seen.",
+        )
+    p = scene.points
+    hp = _mean_point(p, "left_hip", "right_hip")
+    kn = _mean_point(p, "left_knee", "right_knee")
+    if scene.region == "upper":
+        sh = _mean_point(p, "left_shoulder", "right_shoulder")
+        if sh is not None and hp is not None and target < sh[1] + 0.55 * (hp[1] - sh[1]):
+            raise EngineError(
+                "implausible_fill",
+                f"Cropping the {scene.garment} that high on a wearer would uncover the chest and "
+                "midriff, which would have to be invented: crop it less.",
+            )
+        return
+    if hp is None or kn is None:
+        raise EngineError(
+            "implausible_fill",
+            "The wearer's hips and knees are not both in the photo, so the legs a shorter hem "
+            "uncovers cannot be drawn from them.",
+        )
+    crotch = hp[1] + 0.3 * (kn[1] - hp[1])
+    if target < crotch:
+        raise EngineError(
+            "implausible_fill",
+            f"A {scene.garment} that short would uncover the hips and crotch, which would have "
+            "to be invented: the shortest hem Reshape draws on a wearer is at the upper thigh.",
+        )
+
+
 def _shorten(scene: Scene, top: int, bottom: int, new_bottom: int) -> None:
     """Cut the garment at ``new_bottom`` and move its hem band up there, fitted to the width."""
     mask, rgb = scene.mask, scene.rgb
     h, w = mask.shape
+    if scene.worn:
+        # Specks the garment mask missed inside a printed or checked fabric are fabric too:
+        # left behind below the new hem they would read as a torn hem.
+        r = max(3, int(0.008 * max(h, w)))
+        closed = cv2.morphologyEx(
+            mask.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((2 * r + 1, 2 * r + 1), np.uint8)
+        )
+        holes = _fill_holes_mask(closed > 0) & ~mask
+        if scene.person is not None:
+            holes &= scene.person
+        # Between the old hem and the new one, whatever lies inside the garment's outline
+        # (misread fabric, its shadow) goes; only the hands stay.
+        span = mask.copy()
+        for y in range(max(0, new_bottom - 2), bottom + 1):
+            xs = np.nonzero(mask[y])[0]
+            if len(xs) > 1:
+                span[y, xs[0] : xs[-1] + 1] = True
+        span &= ~_hand_discs(scene)
+        mask = scene.mask = mask | holes | span
     length = bottom - top + 1
     band = int(np.clip(0.06 * length, 3, max(3, (new_bottom - top) // 3)))
     shift = bottom - new_bottom
@@ -641,6 +1178,11 @@ def _shorten(scene: Scene, top: int, bottom: int, new_bottom: int) -> None:
         map_x = xs
     band_rgb = _remap(rgb, map_x, map_y)
     band_mask = _remap(old.astype(np.uint8), map_x, map_y, nearest=True) > 0
+    # A straight hem: notches in the mask along the old hem's edge are closed across.
+    k = max(3, int(0.02 * w)) | 1
+    band_mask = cv2.morphologyEx(
+        band_mask.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((1, k), np.uint8)
+    ) > 0
     # The band's garment pixels replace whatever the cut garment had there.
     new_mask[cut : new_bottom + 1] = band_mask
     # Blend the band's top rows into the garment above so the seam does not show.
@@ -655,7 +1197,7 @@ def _shorten(scene: Scene, top: int, bottom: int, new_bottom: int) -> None:
     rgb[cut : new_bottom + 1] = np.where(sel, out, patch).astype(np.uint8)
     uncovered = old & ~new_mask
     scene.mask = new_mask
-    fill_uncovered(scene, uncovered)
+    fill_uncovered(scene, uncovered, limbs=("leg",) if scene.region != "upper" else ())
 
 
 def _lengthen(scene: Scene, top: int, bottom: int, new_bottom: int) -> None:
@@ -878,7 +1420,25 @@ def _worn_sleeves(scene: Scene) -> list[Sleeve]:
             side[: int(hip_y), int(centre_x) :] = True
         else:
             side[: int(hip_y), : int(centre_x)] = True
-        px = scene.mask & ~torso & side & (arm | (np.arange(h)[:, None] < chain[0][1] + 0.6 * sw))
+        # The armhole: from just inside the shoulder joint, above it, down to the armpit.
+        # Everything of the garment outside it on this side is sleeve, the cap included.
+        inward = 1.0 if centre_x > sx else -1.0
+        ax, ay = sx + inward * 0.06 * sw, float(chain[0][1]) - 0.3 * sw
+        bx, by = sx + inward * 0.14 * sw, float(chain[0][1]) + 0.5 * sw
+        # The armpit sits on the shirt's own side seam: its body's edge lower down, where the
+        # arm hangs free of it.
+        y_m = int(np.clip(chain[0][1] + 0.75 * (hip_y - chain[0][1]), 0, h - 1))
+        run = [r for r in _runs(scene.mask[y_m]) if r[0] <= centre_x <= r[1]]
+        if run:
+            edge = float(run[0][0] if inward > 0 else run[0][1])
+            lo_x, hi_x = sorted((sx, sx + inward * 0.3 * sw))
+            bx = float(np.clip(edge, lo_x, hi_x))
+        yy_c = np.arange(h, dtype=np.float32)[:, None]
+        line_x = ax + (bx - ax) * np.clip((yy_c - ay) / (by - ay), 0.0, 1.0)
+        xx_c = np.arange(w, dtype=np.float32)[None, :]
+        outside = (xx_c - line_x) * -inward > 0
+        arm_zone = cv2.dilate(arm.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+        px = scene.mask & side & outside & ((yy_c < by) | arm_zone)
         if px.sum() < 30:
             continue
         # Distance along the arm, computed only over the arm's box (the rest is never read).
@@ -899,6 +1459,20 @@ def _worn_sleeves(scene: Scene) -> list[Sleeve]:
             box_along[closer] = acc + t[closer] * ln
             acc += ln
         along[y0:y1, x0:x1] = box_along
+        # Where the sleeve ends: walking down the arm's bones, the first place the arm's own
+        # middle is no longer garment. Garment past it (the shirt's body beside the arm) is
+        # not sleeve.
+        core = best < 0.07 * sw
+        g_core = scene.mask[y0:y1, x0:x1] & core
+        cuff = acc
+        for s0 in np.arange(0.12 * acc, acc, 2.0):
+            sel = core & (box_along >= s0) & (box_along < s0 + 2.0)
+            if sel.sum() >= 3 and g_core[sel].mean() < 0.3:
+                cuff = float(s0)
+                break
+        px &= along <= cuff + 0.04 * acc
+        if px.sum() < 30:
+            continue
         axis = (chain[-1] - chain[0]) / max(np.hypot(*(chain[-1] - chain[0])), 1.0)
         sleeves.append(Sleeve(px, chain[0], along, float(along[px].max()), axis, reach=acc))
     return sleeves
@@ -925,6 +1499,16 @@ def edit_sleeves(scene: Scene, e: Edit) -> None:
         else:
             target = sl.length + e.direction * _to_px(scene, e.amount or 25.0, e.unit, sl.length)
         target = max(0.0, target)
+        if scene.worn and sl.reach and sl.length - target > 0.62 * sl.reach:
+            raise EngineError(
+                "implausible_fill",
+                f"The {scene.garment}'s sleeves cover the arms almost to the wrist: "
+                + ("removing them" if e.sleeve == "removed" else "shortening them that much")
+                + " would mean inventing the whole arm. Reshape continues arms it can see; "
+                "try shorter sleeves on a photo where the forearms show.",
+            )
+        if e.sleeve == "removed":
+            target = -np.inf  # up to the armhole: no cap of the old sleeve stays
         if target < sl.length - 1:
             _cut_sleeve(scene, sl, target, keep_cuff=not scene.worn and e.sleeve != "removed")
         elif target > sl.length + 1:
@@ -951,7 +1535,7 @@ def _cut_sleeve(scene: Scene, sl: Sleeve, target: float, keep_cuff: bool) -> Non
         scene.mask = (scene.mask & ~sl.pixels) | keep
     else:
         scene.mask = scene.mask & ~gone
-    fill_uncovered(scene, old & ~scene.mask)
+    fill_uncovered(scene, old & ~scene.mask, limbs=("arm",) if scene.worn else ())
 
 
 def _extend_sleeve(scene: Scene, sl: Sleeve, target: float) -> None:

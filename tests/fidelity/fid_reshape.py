@@ -1,0 +1,318 @@
+"""Reshape measured: sleeves removed leave no fabric, a shorter hem on a model shows the
+person's own legs, the backdrop away from the edit is untouched, implausible fills are refused.
+
+Every figure is read off the engine's output picture with the fixtures' own pose and garment
+mask (the engine's mask is never trusted):
+
+- sleeve left: of the pixels of the old sleeve beyond the shoulder joint (product shots: beyond
+  the body's column), the share whose colour in the output is still nearer the sleeve's own
+  colour than the skin's or the backdrop's;
+- leg ΔE: in the rows a shorter hem uncovered, the middle of each leg (where the pose puts it)
+  against the person's own skin on the legs below the old hem (ΔE2000, mean);
+- leg width: each filled leg's width in the output against the width the pose predicts there:
+  the leg's visible width below the old hem carried up the hip-knee line with an adult thigh's
+  taper (the upper thigh about 1.6 times the knee);
+- backdrop ΔE: mean ΔE2000 of everything farther than 3% of the image from the old garment;
+- refusals: each implausible request raises EngineError("implausible_fill").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from tests.fidelity.common import Bar, ToolReport, contact_sheet, photo
+from workers.engines import reshape
+from workers.engines.base import EngineError
+from workers.engines.imaging import garment as garment_mod
+from workers.engines.imaging import pose as pose_mod
+from workers.engines.imaging.color import delta_e2000
+
+SLEEVE_LEFT_MAX = 0.05
+LEG_DE_MAX = 10.0
+LEG_WIDTH_MAX = 0.25
+BACKDROP_DE_MAX = 1.0
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    garment: str
+    place: str
+    instruction: str
+
+
+SLEEVE_CASES = (
+    Case("model/051918_0", "t-shirt", "sleeves", "remove the sleeves"),
+    Case("model/049205_0", "t-shirt", "sleeves", "sleeveless"),
+    Case("model/049713_0", "t-shirt", "sleeves", "remove the sleeves"),
+    Case("model/02849_00", "top", "sleeves", "removed"),
+    Case("garment/00055_00", "t-shirt", "sleeves", "sleeves removed"),
+)
+HEM_CASES = (
+    Case("model/052964_0", "dress", "length", "shorten to mid-thigh"),
+    Case("model/053228_0", "dress", "hem", "shorter by 20%"),
+)
+REFUSAL_CASES = (
+    # Would uncover hips and crotch: most of the body invented.
+    Case("model/052964_0", "dress", "length", "crop it to the waist"),
+    # The skirt's hem is below the frame: nothing to extend.
+    Case("model/02849_00", "skirt", "length", "longer, to the knee"),
+    # Long sleeves: removing them invents the whole arm.
+    Case("model/01861_00", "top", "sleeves", "remove the sleeves"),
+    Case("model/051962_0", "sweatshirt", "sleeves", "sleeveless"),
+    # A product dress grown by 80%: most of a new garment invented.
+    Case("garment/053319_1", "dress", "hem", "longer by 80%"),
+)
+
+
+def run_case(case: Case) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(input, output, engine's final mask)."""
+    rgb = photo(case.name)
+    out, mask = reshape.reshape(rgb, case.garment, [reshape.parse_change(case.place,
+                                                                          case.instruction)])
+    return rgb, out, mask
+
+
+def _de(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    a = np.asarray(a, np.uint8).reshape(-1, 3)
+    b = np.broadcast_to(np.asarray(b, np.uint8).reshape(-1, 3), a.shape)
+    return delta_e2000(a, b).reshape(-1)
+
+
+def _median(rgb: np.ndarray, sel: np.ndarray) -> np.ndarray:
+    return np.median(rgb[sel].reshape(-1, 3), axis=0).astype(np.uint8)
+
+
+def backdrop_de(before: np.ndarray, after: np.ndarray, garment: np.ndarray) -> float:
+    """Mean ΔE2000 of everything farther than 3% of the image from the old garment."""
+    r = max(2, int(0.03 * max(garment.shape)))
+    near = cv2.dilate(garment.astype(np.uint8), np.ones((2 * r + 1, 2 * r + 1), np.uint8)) > 0
+    far = ~near
+    return float(_de(after[far], before[far]).mean()) if far.any() else float("nan")
+
+
+def _garment(rgb: np.ndarray, garment: str) -> tuple[np.ndarray, np.ndarray, bool]:
+    gm = garment_mod.garment_mask(rgb, garment)
+    return gm.mask > 0.5, gm.skin > 0.5, gm.worn
+
+
+def sleeve_region(rgb: np.ndarray, garment: np.ndarray, worn: bool) -> np.ndarray:
+    """The old sleeves: garment beyond the shoulder joints (worn) or the body's column."""
+    h, w = garment.shape
+    out = np.zeros_like(garment)
+    if worn:
+        pose = pose_mod.detect_pose(rgb)
+        assert pose is not None
+        p = pose.points
+        ls, rs = np.array(p["left_shoulder"]), np.array(p["right_shoulder"])
+        sw = float(np.hypot(*(ls - rs)))
+        cx = (ls[0] + rs[0]) / 2
+        xs = np.arange(w)[None, :]
+        for sh, elbow in ((ls, "left_elbow"), (rs, "right_elbow")):
+            outward = 1 if sh[0] > cx else -1
+            y_end = p[elbow][1] if elbow in p else sh[1] + sw
+            beyond = (xs - (sh[0] + outward * 0.1 * sw)) * outward > 0
+            rows = np.zeros((h, 1), bool)
+            rows[int(max(0, sh[1] - 0.4 * sw)) : int(y_end)] = True
+            out |= garment & beyond & rows
+        return out
+    ys, xs = np.nonzero(garment)
+    top, bottom = ys.min(), ys.max()
+    y_body = int(top + 0.75 * (bottom - top))
+    cx = int(np.median(xs))
+    runs = reshape._runs(garment[y_body])
+    run = min(runs, key=lambda r: 0 if r[0] <= cx <= r[1] else min(abs(r[0] - cx),
+                                                                    abs(r[1] - cx)))
+    cols = np.zeros((1, w), bool)
+    cols[0, : max(0, run[0] - 2)] = True
+    cols[0, run[1] + 3 :] = True
+    rows = np.zeros((h, 1), bool)
+    rows[top : int(top + 0.5 * (bottom - top))] = True
+    return garment & cols & rows
+
+
+# Below this ΔE2000 between the sleeve and the backdrop, colour cannot tell fabric left behind
+# from backdrop filled in (a white top on a pale grey sweep): the case is shown, not counted.
+MIN_CONTRAST = 8.0
+
+
+def sleeve_left(before: np.ndarray, after: np.ndarray, garment: np.ndarray,
+                skin: np.ndarray, worn: bool) -> tuple[float, np.ndarray]:
+    """Share of the old sleeve's pixels still nearer the sleeve's colour than skin/backdrop;
+    NaN when the sleeve and the backdrop are too alike in colour to tell apart."""
+    region = sleeve_region(before, garment, worn)
+    sleeve_rgb = _median(before, region)
+    back = ~cv2.dilate((garment | skin).astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)
+    if worn:
+        person = pose_mod.person_mask(before) > 0.5
+        back &= ~person
+    refs = [sleeve_rgb, _median(before, back)]
+    if worn and (skin & ~garment).sum() > 50:
+        refs.append(_median(before, skin & ~garment))
+    if float(_de(refs[0], refs[1])[0]) < MIN_CONTRAST:
+        return float("nan"), region
+    px = after[region]
+    d = np.stack([_de(px, r) for r in refs], axis=1)
+    left = d.argmin(axis=1) == 0
+    return float(left.mean()), region
+
+
+def _leg_spans(row_skin: np.ndarray, centres: list[float]) -> list[float]:
+    """Width of the skin run around each predicted leg centre, split between the legs."""
+    out = []
+    runs = reshape._runs(row_skin)
+    for i, c in enumerate(centres):
+        run = next((r for r in runs if r[0] <= c <= r[1]), None)
+        if run is None:
+            out.append(0.0)
+            continue
+        lo, hi = float(run[0]), float(run[1]) + 1
+        if len(centres) == 2:
+            mid = (centres[0] + centres[1]) / 2
+            if i == 0:
+                hi = min(hi, mid)
+            else:
+                lo = max(lo, mid)
+        out.append(hi - lo)
+    return out
+
+
+def hem_figures(before: np.ndarray, after: np.ndarray, garment: np.ndarray,
+                new_mask: np.ndarray) -> dict[str, float]:
+    """Leg ΔE to the person's own skin and leg width error in the rows a shorter hem
+    uncovered."""
+    h, w = garment.shape
+    pose = pose_mod.detect_pose(before)
+    assert pose is not None
+    p = pose.points
+    old_bottom = int(np.nonzero(garment.any(axis=1))[0][-1])
+    new_bottom = int(np.nonzero(new_mask.any(axis=1))[0][-1])
+    person = pose_mod.person_mask(before) > 0.5
+    back = ~person & ~cv2.dilate(garment.astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)
+    back_rgb = _median(before, back)
+    hip_y = (p["left_hip"][1] + p["right_hip"][1]) / 2
+    knee_y = (p["left_knee"][1] + p["right_knee"][1]) / 2
+    leg_len = knee_y - hip_y
+    # The legs as they show below the old hem: skin, apart from the backdrop.
+    y0, y1 = old_bottom + int(0.06 * leg_len), old_bottom + int(0.16 * leg_len)
+    rows = before[y0:y1]
+    cand = person[y0:y1] & (_de(rows.reshape(-1, 3), back_rgb).reshape(rows.shape[:2]) > 6)
+    skin_rgb = _median(rows, cand)
+    legs = []
+    for side in ("left", "right"):
+        hip, knee = np.array(p[f"{side}_hip"]), np.array(p[f"{side}_knee"])
+        legs.append((hip, knee))
+    legs.sort(key=lambda hk: hk[1][0])
+
+    def pose_x(hk: tuple[np.ndarray, np.ndarray], y: float) -> float:
+        hip, knee = hk
+        t = (y - hip[1]) / max(knee[1] - hip[1], 1.0)
+        return float(hip[0] + t * (knee[0] - hip[0]))
+
+    def taper(y: float) -> float:  # adult thigh: 1.6 x the knee at the hip joint
+        return 1.0 + 0.6 * float(np.clip((knee_y - y) / max(leg_len, 1.0), 0.0, 1.0))
+
+    def skin_row(img: np.ndarray, y: int) -> np.ndarray:
+        row = img[y]
+        d_skin, d_back = _de(row, skin_rgb), _de(row, back_rgb)
+        return (d_skin < d_back) & (d_skin < 25)
+
+    # Each leg as it shows below the old hem (the two widest skin runs, left to right): its
+    # place and width there. Above, it follows its own hip-knee line from the pose.
+    y_ref = (y0 + y1) // 2
+    spans = []
+    for y in range(y0, y1):
+        runs = sorted(reshape._runs(skin_row(before, y)), key=lambda r: r[0] - r[1])[:2]
+        if len(runs) == 2:
+            spans.append(sorted(runs))
+    if len(spans) < 3:
+        return {"leg_de": float("nan"), "leg_width_err": float("nan"), "filled_rows": 0.0}
+    arr = np.array(spans, np.float64)  # rows x leg x (start, end)
+    refs_w = list(np.median(arr[:, :, 1] - arr[:, :, 0] + 1, axis=0))
+    ref_c = list(np.median((arr[:, :, 0] + arr[:, :, 1] + 1) / 2, axis=0))
+    offs = [c - pose_x(hk, y_ref) for hk, c in zip(legs, ref_c, strict=True)]
+    # The filled rows, away from the new hem's band and the old hem's shadow.
+    band = max(2, int(0.02 * h))
+    rows_fill = range(new_bottom + band, old_bottom - band)
+    de_vals, width_err = [], []
+    for y in rows_fill:
+        centres = [pose_x(hk, y) + o for hk, o in zip(legs, offs, strict=True)]
+        pred = [rw * taper(y) / taper(y_ref) for rw in refs_w]
+        got = _leg_spans(skin_row(after, y), centres)
+        for c, pw, gw in zip(centres, pred, got, strict=True):
+            a, b = int(round(c - 0.3 * pw)), int(round(c + 0.3 * pw)) + 1
+            de_vals.append(_de(after[y, max(0, a) : min(w, b)], skin_rgb))
+            width_err.append(abs(gw / max(pw, 1.0) - 1.0))
+    return {
+        "leg_de": float(np.concatenate(de_vals).mean()) if de_vals else float("nan"),
+        "leg_width_err": float(np.median(width_err)) if width_err else float("nan"),
+        "filled_rows": float(len(rows_fill)),
+    }
+
+
+def _diff(before: np.ndarray, after: np.ndarray) -> np.ndarray:
+    d = np.abs(before.astype(np.int16) - after.astype(np.int16)).max(axis=2)
+    return np.clip(d * 4, 0, 255).astype(np.uint8)
+
+
+def measure(out_dir: Path) -> ToolReport:
+    report = ToolReport("reshape")
+    sheet_rows = []
+    sleeve_vals, leg_de, leg_w, back_vals = [], [], [], []
+    for case in SLEEVE_CASES:
+        rgb, out, mask = run_case(case)
+        garment, skin, worn = _garment(rgb, case.garment)
+        left, region = sleeve_left(rgb, out, garment, skin, worn)
+        bde = backdrop_de(rgb, out, garment)
+        if np.isfinite(left):
+            sleeve_vals.append(left)
+        else:
+            report.notes.append(f"{case.name}: the sleeve is too close to the backdrop in colour "
+                                "for the sleeve-left figure; judged on the contact sheet only.")
+        back_vals.append(bde)
+        report.rows.append({"case": f"{case.name} {case.instruction}",
+                            "sleeve left": left if np.isfinite(left) else "n/a",
+                            "backdrop ΔE": bde})
+        overlay = rgb.copy()
+        overlay[region] = (0.5 * overlay[region] + [127, 0, 0]).astype(np.uint8)
+        sheet_rows.append((f"{case.name}: {case.instruction} (sleeve left {left:.1%}) "
+                           "before | after | old sleeve measured", [rgb, out, overlay]))
+    for case in HEM_CASES:
+        rgb, out, mask = run_case(case)
+        garment, _, _ = _garment(rgb, case.garment)
+        figs = hem_figures(rgb, out, garment, mask)
+        bde = backdrop_de(rgb, out, garment)
+        leg_de.append(figs["leg_de"])
+        leg_w.append(figs["leg_width_err"])
+        back_vals.append(bde)
+        report.rows.append({"case": f"{case.name} {case.instruction}", "leg ΔE": figs["leg_de"],
+                            "leg width err": figs["leg_width_err"], "backdrop ΔE": bde})
+        sheet_rows.append((f"{case.name}: {case.instruction} (leg dE {figs['leg_de']:.1f}, "
+                           f"width err {figs['leg_width_err']:.0%}) before | after | change",
+                           [rgb, out, _diff(rgb, out)]))
+    refused = 0
+    for case in REFUSAL_CASES:
+        try:
+            run_case(case)
+            verdict = "DELIVERED"
+        except EngineError as err:
+            ok = err.code == "implausible_fill"
+            refused += ok
+            verdict = f"{err.code}: {err.message}"
+        report.rows.append({"case": f"{case.name} {case.instruction}", "refusal": verdict})
+    report.bars += [
+        Bar("old sleeve left after removal (worst case)", max(sleeve_vals) * 100,
+            SLEEVE_LEFT_MAX * 100, unit="%"),
+        Bar("filled legs ΔE2000 to own skin (worst case)", max(leg_de), LEG_DE_MAX),
+        Bar("filled leg width vs pose prediction (worst case)", max(leg_w) * 100,
+            LEG_WIDTH_MAX * 100, unit="%"),
+        Bar("backdrop ΔE2000 outside the edit (worst case)", max(back_vals), BACKDROP_DE_MAX),
+        Bar("implausible fills refused", refused / len(REFUSAL_CASES) * 100, 100,
+            at_least=True, unit="%"),
+    ]
+    report.sheet = contact_sheet(out_dir / "reshape.png", sheet_rows)
+    return report
