@@ -55,6 +55,8 @@ MIN_SHOULDER_DROP_CM = 18.0
 # Stated width:height and the photo's may differ this much (perspective, a soft bag's sag);
 # past it the numbers or the photo are wrong and no size would be right.
 MAX_ASPECT_MISMATCH = 1.35
+# A shoulder strap's width when the card gives only its drop.
+STRAP_WIDTH_CM = 2.0
 # A carry that hides more than this share of the torso is not used.
 MAX_TORSO_COVER = 0.35
 # The floor of a full-length photo may be extended downward by at most this share of its height.
@@ -232,6 +234,8 @@ class ScaledBag:
     body_top: int  # first row of the bag's body (rows above it are the handle)
     body_height: int
     body_width: int
+    strand_px: float = 0.0  # the handle's thickness (0 without a handle)
+    strand_rgb: tuple[float, float, float] | None = None  # the handle's colour
 
 
 def _body_rows(alpha: np.ndarray) -> tuple[int, int, int]:
@@ -270,7 +274,25 @@ def scale_bag(bag: Cutout, width_cm: float, height_cm: float, ppcm: float) -> Sc
     a = np.clip(cv2.resize(bag.alpha, (w, h), interpolation=interp), 0, 1).astype(np.float32)
     rgb = np.clip(pm / np.maximum(a[..., None], 1e-3), 0, 255).astype(np.uint8)
     top2, bottom2, width2 = _body_rows(a)
-    return ScaledBag(rgb, a, top2, bottom2 - top2 + 1, width2)
+    strand, colour = _handle_look(rgb, a, top2)
+    return ScaledBag(rgb, a, top2, bottom2 - top2 + 1, width2, strand, colour)
+
+
+def _handle_look(rgb: np.ndarray, alpha: np.ndarray, top: int
+                 ) -> tuple[float, tuple[float, float, float] | None]:
+    """The handle's strand thickness (median run across its rows) and colour."""
+    solid = alpha[:top] > 0.5
+    runs: list[int] = []
+    for row in solid[::2]:
+        edges = np.flatnonzero(np.diff(np.concatenate([[0], row.astype(np.int8), [0]])))
+        runs += list(edges[1::2] - edges[0::2])
+    if len(runs) < 3:
+        return 0.0, None
+    core = alpha[:top] > 0.9
+    if core.sum() < 4:
+        return float(np.median(runs)), None
+    colour = np.median(rgb[:top][core].reshape(-1, 3), axis=0)
+    return float(np.median(runs)), (float(colour[0]), float(colour[1]), float(colour[2]))
 
 
 def pinch_handle(sbag: ScaledBag, anchor_x: float, width_px: float) -> ScaledBag:
@@ -295,7 +317,8 @@ def pinch_handle(sbag: ScaledBag, anchor_x: float, width_px: float) -> ScaledBag
     pm = cv2.remap(pm, map_x, ys, cv2.INTER_LINEAR, borderValue=0)
     a = np.clip(cv2.remap(sbag.alpha, map_x, ys, cv2.INTER_LINEAR, borderValue=0), 0, 1)
     rgb = np.clip(pm / np.maximum(a[..., None], 1e-3), 0, 255).astype(np.uint8)
-    return ScaledBag(rgb, a.astype(np.float32), top, sbag.body_height, sbag.body_width)
+    return ScaledBag(rgb, a.astype(np.float32), top, sbag.body_height, sbag.body_width,
+                     sbag.strand_px, sbag.strand_rgb)
 
 
 def _top_anchor_x(alpha: np.ndarray) -> float:
@@ -427,7 +450,11 @@ class _Plan:
         out = _shadow(base, mask, p.alpha, p.x, p.y, ppcm)
         fingers = np.zeros((H, W), np.float32)
         if self.strap_from is not None:
-            out = _draw_strap(out, p, self.strap_from, ppcm)
+            if self.carry == "shoulder-handle" and sbag.strand_px > 0:
+                thick = sbag.strand_px  # the bag's own handle, over the shoulder
+            else:
+                thick = STRAP_WIDTH_CM * ppcm
+            out = _draw_strap(out, p, self.strap_from, ppcm, thick, sbag.strand_rgb)
         out = composite(out, p.rgb, p.alpha, p.x, p.y)
         if self.hand is not None:
             fingers = finger_mask(rgb, self.hand)
@@ -546,7 +573,7 @@ def _shoulder_plans(rgb: np.ndarray, pose: Pose, mask: np.ndarray, sbag: ScaledB
         # The strap drops from the shoulder to the top of the bag's body; the bag rests on
         # the outer side, or further in front of the body when the frame is tight there.
         top_y = sy + STRAP_SLANT * drop_cm * ppcm
-        anchor = (float(sx - outward * 1.0 * ppcm), float(sy - 1.0 * ppcm))
+        anchor = (float(sx - outward * 1.0 * ppcm), _shoulder_top(mask, sx, sy, ppcm))
         for k, shift in enumerate((0.35, 0.1, -0.15, -0.4)):
             cx = sx + outward * shift * bw
             patch = _transform(sbag, (bw / 2, float(sbag.body_top)), (cx, top_y), 0.0,
@@ -561,17 +588,32 @@ def _shoulder_plans(rgb: np.ndarray, pose: Pose, mask: np.ndarray, sbag: ScaledB
     return plans
 
 
-def _draw_strap(out: np.ndarray, patch: _Patch, anchor: tuple[float, float], ppcm: float
-                ) -> np.ndarray:
+def _shoulder_top(mask: np.ndarray, sx: float, sy: float, ppcm: float) -> float:
+    """The row where a strap lies on the shoulder: the silhouette's top above the shoulder
+    joint (searched up to 8 cm), a centimetre in."""
+    h, w = mask.shape
+    x = int(np.clip(round(sx), 0, w - 1))
+    y = int(np.clip(round(sy), 0, h - 1))
+    reach = max(2, round(8 * ppcm))
+    col = mask[max(0, y - reach) : y + 1, x] > 0.5
+    if not col[-1]:
+        return float(sy)
+    outside = np.nonzero(~col)[0]
+    top = (max(0, y - reach) + int(outside.max()) + 1) if len(outside) else y - reach
+    return float(top + 1.0 * ppcm)
+
+
+def _draw_strap(out: np.ndarray, patch: _Patch, anchor: tuple[float, float], ppcm: float,
+                thickness_px: float, colour: tuple[float, float, float] | None) -> np.ndarray:
     alpha = patch.alpha
-    bh, bw = alpha.shape
     solid = alpha > 0.9
-    strap_rgb = (
-        np.percentile(patch.rgb[solid].reshape(-1, 3), 25, axis=0)
-        if solid.any()
-        else np.array([60, 40, 30])
-    )
-    thickness = max(2, round(2.5 * ppcm))
+    if colour is not None:
+        strap_rgb = np.asarray(colour, np.float32)
+    elif solid.any():
+        strap_rgb = np.percentile(patch.rgb[solid].reshape(-1, 3), 25, axis=0)
+    else:
+        strap_rgb = np.array([60, 40, 30], np.float32)
+    thickness = max(2, round(thickness_px))
     a = (round(anchor[0]), round(anchor[1]))
     # Drawn 8-bit: OpenCV anti-aliases only 8-bit lines (a float layer came out jagged).
     layer8 = np.zeros(out.shape[:2], np.uint8)
@@ -599,18 +641,27 @@ def _fingers_over(out: np.ndarray, base: np.ndarray, fingers: np.ndarray, hand: 
     handle just below them, so the bag is held, not pasted."""
     H, W = out.shape[:2]
     size = hand.size
+    ys, xs = np.nonzero(fingers > 0.01)
+    if len(xs) == 0:
+        return out
+    # Everything happens in the hand's box, grown by the shadow's reach.
+    pad = round(0.3 * size) + 4
+    x0, y0 = max(0, int(xs.min()) - pad), max(0, int(ys.min()) - pad)
+    x1, y1 = min(W, int(xs.max()) + pad + 1), min(H, int(ys.max()) + pad + 1)
+    f = fingers[y0:y1, x0:x1]
     # Past half-way the mask is the hand: it is put back whole, and only its outer rim blends.
-    fingers = np.clip((fingers - 0.2) / 0.3, 0.0, 1.0)
+    f = np.clip((f - 0.2) / 0.3, 0.0, 1.0)
     shift = max(1, round(0.06 * size))
-    shade = np.zeros_like(fingers)
-    shade[shift:] = fingers[:-shift]
+    shade = np.zeros_like(f)
+    shade[shift:] = f[:-shift]
     shade = cv2.GaussianBlur(shade, (0, 0), max(1.0, 0.06 * size))
-    bag = _full(patch.alpha, patch.x, patch.y, (H, W))
-    shade = np.clip(shade - fingers, 0, 1) * bag
-    res = darken(out, shade, 0, 0, 0.45).astype(np.float32)
-    f = fingers[..., None]
-    res = res * (1 - f) + base.astype(np.float32) * f
-    return np.clip(res + 0.5, 0, 255).astype(np.uint8)
+    bag = _full(patch.alpha, patch.x - x0, patch.y - y0, f.shape)
+    shade = np.clip(shade - f, 0, 1) * bag
+    region = out[y0:y1, x0:x1].astype(np.float32) * (1 - 0.45 * shade[..., None])
+    region = region * (1 - f[..., None]) + base[y0:y1, x0:x1].astype(np.float32) * f[..., None]
+    res = out.copy()
+    res[y0:y1, x0:x1] = np.clip(region + 0.5, 0, 255).astype(np.uint8)
+    return res
 
 
 def extend_backdrop(rgb: np.ndarray, mask: np.ndarray, rows: int

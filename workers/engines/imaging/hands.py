@@ -125,22 +125,33 @@ def finger_mask(rgb: np.ndarray, hand: Hand) -> np.ndarray:
     the hand's own skin colour (taken on the palm), so the mask follows the real outline a
     few pixels beyond or inside the drawn capsules."""
     h, w = rgb.shape[:2]
-    geo = hand_geometry_mask(hand, (h, w))
-    if not geo.any():
-        return geo.astype(np.float32)
+    out = np.zeros((h, w), np.float32)
     s = max(2, round(0.08 * hand.size))
+    # Work in the hand's box only: the rest of the picture is never hand.
+    pad = 2 * s + round(0.2 * hand.size) + 4
+    x0, y0 = np.floor(hand.points.min(axis=0)).astype(int) - pad
+    x1, y1 = np.ceil(hand.points.max(axis=0)).astype(int) + pad
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return out
+    local = Hand(points=hand.points - (x0, y0), score=hand.score)
+    geo = hand_geometry_mask(local, (y1 - y0, x1 - x0))
+    if not geo.any():
+        return out
     k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * s + 1, 2 * s + 1))
     core = cv2.erode(geo, k)
     near = cv2.dilate(geo, k)
-    lab = cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB).astype(np.float32)
+    lab = cv2.cvtColor(np.ascontiguousarray(rgb[y0:y1, x0:x1]), cv2.COLOR_RGB2LAB)
+    lab = lab.astype(np.float32)
     ref_px = lab[core > 0] if core.sum() >= 12 else lab[geo > 0]
     ref = np.median(ref_px, axis=0)
     spread = np.median(np.abs(ref_px - ref), axis=0) * 1.4826 + np.array([6.0, 3.0, 3.0])
     # Lightness varies with shading far more than chroma does: weight it down.
     d = np.sqrt((((lab - ref) / spread) ** 2 * np.array([0.35, 1.0, 1.0])).sum(axis=2))
-    skin = np.clip(1.5 - 0.5 * d, 0.0, 1.0)  # 1 up to 1 sigma-ish, 0 beyond 3
+    skin = np.clip(1.5 - 0.5 * d, 0.0, 1.0)  # 1 up to about one spread, 0 past three
     mask = np.where(near > 0, skin, 0.0).astype(np.float32)
+    # The capsules' core is hand whatever its colour (a shadowed knuckle, a ring).
     mask = np.maximum(mask, core.astype(np.float32))
-    # Drawn capsules that are not skin-coloured (a sleeve, a ring) stay out unless core.
     mask = cv2.GaussianBlur(mask, (0, 0), 0.8)
-    return np.clip(mask, 0.0, 1.0).astype(np.float32)
+    out[y0:y1, x0:x1] = np.clip(mask, 0.0, 1.0)
+    return out
