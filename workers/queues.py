@@ -28,6 +28,9 @@ QUEUES: dict[str, QueueSpec] = {
         QueueSpec("batch", "card tools, Baghold, Earfit, Flats, Remodel", 900, 960),
         QueueSpec("video", "Spinview turntables", 1800, 1860),
         QueueSpec("drivesync", "drive listing, fetching, delivery and housekeeping", 600, 660),
+        # Apart from drive delivery: endpoints that time out and retry must never hold up the
+        # files partners wait for in their output folders.
+        QueueSpec("webhooks", "signed callbacks to partners' endpoints", 60, 90),
     )
 }
 

@@ -2,7 +2,7 @@
 # The one entrypoint of the Atelier image: the first argument picks the process.
 #
 #   web                  gunicorn serving config.wsgi:application on :8000
-#   worker QUEUE         a Celery worker consuming QUEUE only (interactive, batch, video, drivesync);
+#   worker QUEUE         a Celery worker consuming QUEUE only (interactive, batch, video, drivesync, webhooks);
 #                        concurrency from CONCURRENCY_<QUEUE> (default 1)
 #   beat                 Celery beat (run exactly ONE, whatever the scale of the rest)
 #   flower               Flower on :5555 behind FLOWER_BASIC_AUTH, persistent db in /data
@@ -34,7 +34,7 @@ case "$role" in
       --access-logfile - "$@"
     ;;
   worker)
-    queue="${1:?usage: worker QUEUE (interactive, batch, video, drivesync)}"
+    queue="${1:?usage: worker QUEUE (interactive, batch, video, drivesync, webhooks)}"
     shift
     upper="$(printf '%s' "$queue" | tr '[:lower:]' '[:upper:]')"
     concurrency="$(printenv "CONCURRENCY_$upper" || true)"

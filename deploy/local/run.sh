@@ -39,7 +39,7 @@ fi
 CELERY=("$VENV/bin/celery" -A config.celery_app)
 start web "$VENV/bin/gunicorn" config.wsgi --bind "127.0.0.1:$WEB_PORT" --workers 2 \
   --threads 4 --timeout 300 --graceful-timeout 30 --access-logfile -
-for queue in interactive batch video drivesync; do
+for queue in interactive batch video drivesync webhooks; do
   upper="$(echo "$queue" | tr a-z A-Z)"
   concurrency_var="CONCURRENCY_$upper"
   start "worker-$queue" "${CELERY[@]}" worker -Q "$queue" -n "$queue@%h" \

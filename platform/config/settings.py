@@ -361,6 +361,7 @@ QUEUE_CONCURRENCY = {
     "batch": env.int("CONCURRENCY_BATCH", default=1),
     "video": env.int("CONCURRENCY_VIDEO", default=1),
     "drivesync": env.int("CONCURRENCY_DRIVESYNC", default=1),
+    "webhooks": env.int("CONCURRENCY_WEBHOOKS", default=1),
 }
 
 # --- Flower -------------------------------------------------------------------------------

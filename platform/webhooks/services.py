@@ -96,7 +96,7 @@ def _enqueue(delivery_ids: list[Any]) -> None:
 
     for delivery_id in delivery_ids:
         try:
-            send_delivery.apply_async(args=[str(delivery_id)], queue="drivesync")
+            send_delivery.apply_async(args=[str(delivery_id)], queue="webhooks")
         except Exception as exc:  # noqa: BLE001 - broker down: the due sweep sends it later
             logger.warning("webhook delivery %s not enqueued: %s", delivery_id, exc)
 

@@ -123,7 +123,7 @@ class CeleryProcess:
                 self.kill()
 
 
-def start_worker(queues: str = "interactive,batch,video,drivesync", concurrency: int = 2,
+def start_worker(queues: str = "interactive,batch,video,drivesync,webhooks", concurrency: int = 2,
                  name: str | None = None, env: dict[str, str] | None = None) -> CeleryProcess:
     name = name or f"worker-{uuid.uuid4().hex[:6]}"
     proc = CeleryProcess(
