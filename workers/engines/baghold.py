@@ -274,7 +274,9 @@ def scale_bag(bag: Cutout, width_cm: float, height_cm: float, ppcm: float) -> Sc
     a = np.clip(cv2.resize(bag.alpha, (w, h), interpolation=interp), 0, 1).astype(np.float32)
     rgb = np.clip(pm / np.maximum(a[..., None], 1e-3), 0, 255).astype(np.uint8)
     top2, bottom2, width2 = _body_rows(a)
-    strand, colour = _handle_look(rgb, a, top2)
+    # Rings and clasps above the body are hardware, not a handle to hold or wear.
+    has_handle = top2 >= 0.15 * (bottom2 - top2 + 1)
+    strand, colour = _handle_look(rgb, a, top2) if has_handle else (0.0, None)
     return ScaledBag(rgb, a, top2, bottom2 - top2 + 1, width2, strand, colour)
 
 
@@ -413,8 +415,8 @@ def floor_line(pose: Pose) -> float | None:
 
 
 def torso_mask(pose: Pose, shape: tuple[int, int]) -> np.ndarray:
-    """The torso as a bool mask: shoulders to hips (or, with the hips out of frame, down by
-    1.3 shoulder widths)."""
+    """The torso as a bool mask: shoulders to the crotch (or, with the hips out of frame, down
+    by 1.3 shoulder widths)."""
     h, w = shape
     pts = pose.points
     out = np.zeros((h, w), np.uint8)
@@ -426,7 +428,10 @@ def torso_mask(pose: Pose, shape: tuple[int, int]) -> np.ndarray:
     else:
         drop = np.array([0.0, 1.3 * float(np.linalg.norm(ls - rs))])
         lh, rh = ls + drop, rs + drop
-    cv2.fillPoly(out, [np.round(np.stack([ls, rs, rh, lh])).astype(np.int32)], 1)
+    # Down past the hip landmarks to the crotch: a bag hung in front of it is as bad.
+    crotch = np.array([0.0, 0.3 * float(abs((lh[1] + rh[1]) - (ls[1] + rs[1])) / 2)])
+    poly = np.stack([ls, rs, rh, rh + crotch, lh + crotch, lh])
+    cv2.fillPoly(out, [np.round(poly).astype(np.int32)], 1)
     return out > 0
 
 

@@ -79,7 +79,7 @@ def detect_hands_near(rgb: np.ndarray, centres: list[tuple[float, float]], side_
     h, w = rgb.shape[:2]
     half = max(8, int(side_px / 2))
     for cx, cy in centres:
-        if any(np.linalg.norm(hd.points[0] - (cx, cy)) < max(8.0, hd.size) for hd in hands):
+        if any(np.linalg.norm(hd.centre - (cx, cy)) < max(8.0, 1.5 * hd.size) for hd in hands):
             continue
         x0, y0 = int(max(0, cx - half)), int(max(0, cy - half))
         x1, y1 = int(min(w, cx + half)), int(min(h, cy + half))
