@@ -364,6 +364,27 @@ def _torso_polygon(
     return m > 0
 
 
+SKIRTED = ("dress", "skirt", "full garment", "full-garment", "coat", "romper")
+
+
+def _trim_below_hem(mask: np.ndarray) -> np.ndarray:
+    """A skirt or dress ends at its hem: specks of mask below it, on the legs (pale skin
+    beside a white dress), are legs, not garment."""
+    rows = np.nonzero(mask.any(axis=1))[0]
+    if len(rows) < 10:
+        return mask
+    width = mask.sum(axis=1).astype(np.float64)
+    wmax = float(np.percentile(width[rows], 90))
+    wide = np.nonzero(width >= 0.45 * wmax)[0]
+    hem = int(wide[-1]) + 2
+    below = mask[hem + 1 :].sum()
+    if below == 0 or below > 0.15 * mask.sum():
+        return mask
+    out = mask.copy()
+    out[hem + 1 :] = False
+    return out
+
+
 def build_scene(rgb: np.ndarray, garment: str) -> Scene:
     h, w = rgb.shape[:2]
     small, scale = garment_mod.working_copy(rgb)
@@ -371,6 +392,8 @@ def build_scene(rgb: np.ndarray, garment: str) -> Scene:
     gm = garment_mod.garment_mask(rgb, garment, scene=looked)
     mask = gm.mask > 0.5
     region = garment_mod.garment_region(garment)
+    if gm.worn and garment.strip().lower() in SKIRTED:
+        mask = _trim_below_hem(mask)
     rows = np.nonzero(mask.any(axis=1))[0]
     if len(rows) < 4:
         raise EngineError("garment_not_found", f"No {garment} was found in the image.")
@@ -571,17 +594,25 @@ def _limb_width_at(occupied: np.ndarray, centre: int) -> tuple[int, int] | None:
     return lo, hi
 
 
-def _visible_body(scene: Scene, region: np.ndarray) -> np.ndarray:
+def _visible_body(
+    scene: Scene, region: np.ndarray, box: tuple[int, int, int, int] | None = None
+) -> np.ndarray:
     """The person outside the garment and the edit, without the backdrop that the person
-    mask's soft outline takes in (a gap between an arm and the body, between the legs)."""
+    mask's soft outline takes in (a gap between an arm and the body, between the legs).
+    Worked out over ``box`` (y0, y1, x0, x1) only; False elsewhere."""
+    h, w = region.shape
+    y0, y1, x0, x1 = box if box is not None else (0, h, 0, w)
     person = scene.person if scene.person is not None else np.ones_like(region)
-    vis = person & ~scene.mask & ~region
-    back = ~person & ~scene.mask
+    out = np.zeros_like(region)
+    sl = (slice(y0, y1), slice(x0, x1))
+    vis = person[sl] & ~scene.mask[sl] & ~region[sl]
+    back = ~person[sl] & ~scene.mask[sl]
     if back.sum() > 50:
-        lab = srgb8_to_oklab(scene.rgb)
-        ref = np.median(lab[back], axis=0)
+        lab = srgb8_to_oklab(scene.rgb[sl])
+        ref = np.median(lab[back][:: max(1, int(back.sum()) // 4000)], axis=0)
         vis &= np.linalg.norm(lab - ref, axis=-1) > 0.04
-    return vis
+    out[sl] = vis
+    return out
 
 
 def continue_limb(
@@ -621,7 +652,7 @@ def continue_limb(
     s_edge = float(np.percentile(s[reg], 99.5))
     s_start = float(np.percentile(s[reg], 0.5))
     off, lref = 0.03 * length, 0.07 * length
-    visible = _visible_body(scene, region)[y0:y1, x0:x1]
+    visible = _visible_body(scene, region, (y0, y1, x0, x1))[y0:y1, x0:x1]
     band = own & visible & (s >= s_edge + off) & (s < s_edge + off + lref)
     taper = _leg_taper if kind == "leg" else _arm_taper
     runs = []
@@ -741,7 +772,8 @@ def continue_legs(scene: Scene, region: np.ndarray) -> list[LimbFill]:
     hem_col[cols] = np.where(region[:, cols], rows_idx, -1).max(axis=0)
     hem_y = int(np.percentile(hem_col[cols], 90))
     off, lref = max(3, int(0.03 * leg_len)), max(6, int(0.06 * leg_len))
-    visible = _visible_body(scene, region)
+    y_top = int(np.nonzero(region.any(axis=1))[0][0])
+    visible = _visible_body(scene, region, (y_top, min(h, hem_y + off + lref + 2), 0, w))
     lum = scene.rgb.astype(np.float32).mean(axis=2)
     lo, hi = int(hp[0] - 0.7 * sw), int(hp[0] + 0.7 * sw)
     min_w = max(3, int(0.04 * sw))
@@ -769,7 +801,6 @@ def continue_legs(scene: Scene, region: np.ndarray) -> list[LimbFill]:
         np.asarray(y, np.float64) - hip_y, [0.0, knee_y - hip_y, ankle_y - hip_y]
     )
     fills = []
-    y_top = int(np.nonzero(region.any(axis=1))[0][0])
     y_end = min(h, hem_y + off + 1)
     yy = np.arange(y_top, y_end, dtype=np.float64)
     xx = np.arange(w, dtype=np.float64)[None, :]
@@ -790,8 +821,17 @@ def continue_legs(scene: Scene, region: np.ndarray) -> list[LimbFill]:
             )
         else:
             c_hip = c_r
+        # The leg's line: leaving the visible part in its own direction, bending smoothly
+        # towards the hip joint (a Hermite curve), so a leg in a stride has no kink at the hem.
+        cy = arr[:, 0]
+        cx = (arr[:, 1] + arr[:, 2]) / 2
+        slope = float(np.polyfit(cy, cx, 1)[0]) if np.ptp(cy) > 2 else 0.0
+        slope = float(np.clip(slope, -0.6, 0.6))
         k = np.clip((y_r - yy) / max(y_r - hip_y, 1.0), 0.0, 1.0)
-        centre = (c_r + (c_hip - c_r) * k)[:, None]
+        m0 = -slope * (y_r - hip_y)
+        h00, h10 = 2 * k**3 - 3 * k**2 + 1, k**3 - 2 * k**2 + k
+        h01, h11 = -2 * k**3 + 3 * k**2, k**3 - k**2
+        centre = (h00 * c_r + h10 * m0 + h01 * c_hip + h11 * (c_hip - c_r))[:, None]
         half = (w_r / 2 * f_of(yy) / f_of(y_r))[:, None]
         alpha = np.clip(half - np.abs(xx - centre) + 0.5, 0.0, 1.0)
         # Colours across the leg, from the reference rows.
@@ -818,6 +858,10 @@ def continue_legs(scene: Scene, region: np.ndarray) -> list[LimbFill]:
         rng = np.random.default_rng(7 + i)
         noise = cv2.GaussianBlur(rng.normal(0, 1, alpha.shape).astype(np.float32), (0, 0), 1.0)
         rgb = rgb + (noise * grain * 1.2)[..., None]
+        # The new hem's soft shadow on the legs just under it.
+        first = np.where(region.any(axis=0), region.argmax(axis=0), h)
+        dy = np.clip(yy[:, None] - first[None, :], 0, None)
+        rgb = rgb * (1.0 - 0.16 * np.exp(-dy / max(1.5, 0.012 * h)))[..., None]
         # Inside what was uncovered the leg is drawn in full; just below the old hem it fades
         # into the real leg, so the old hem's shadow goes too.
         reg = region[y_top:y_end]
@@ -878,6 +922,25 @@ def limb_fills(scene: Scene, region: np.ndarray, kinds: tuple[str, ...]) -> list
     return fills
 
 
+def _backdrop_only(scene: Scene, backdrop: np.ndarray, near: np.ndarray) -> np.ndarray:
+    """``backdrop`` around ``near`` cut to the pixels that look like the backdrop there."""
+    h, w = near.shape
+    ys, xs = np.nonzero(near)
+    if not len(ys):
+        return backdrop
+    m = int(0.15 * max(h, w))
+    y0, y1 = max(0, ys.min() - m), min(h, ys.max() + m + 1)
+    x0, x1 = max(0, xs.min() - m), min(w, xs.max() + m + 1)
+    sub = backdrop[y0:y1, x0:x1]
+    if sub.sum() < 50:
+        return backdrop
+    lab = srgb8_to_oklab(scene.rgb[y0:y1, x0:x1])
+    ref = np.median(lab[sub][:: max(1, int(sub.sum()) // 4000)], axis=0)
+    out = backdrop.copy()
+    out[y0:y1, x0:x1] = sub & (np.linalg.norm(lab - ref, axis=-1) < 0.05)
+    return out
+
+
 def fill_uncovered(
     scene: Scene, uncovered: np.ndarray, inside: str = "backdrop", limbs: tuple[str, ...] = ()
 ) -> None:
@@ -907,7 +970,7 @@ def fill_uncovered(
         y0, y1, x0, x1 = lf.box
         handled[y0:y1, x0:x1] |= lf.zone
     on_body = None
-    if scene.worn and scene.body is not None:
+    if scene.worn and scene.body is not None and not fills:
         on_body = uncovered & scene.body & ~handled
         on_body = (
             cv2.morphologyEx(on_body.astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
@@ -921,12 +984,16 @@ def fill_uncovered(
         backdrop = ~scene.mask & ~grown
         if scene.person is not None:
             backdrop &= ~scene.person
+            if fills:
+                # Only true backdrop feeds the fill: a leg or arm the person mask missed would
+                # be smeared up into the uncovered part as a second, ghost limb.
+                backdrop = _backdrop_only(scene, backdrop, rest)
         fill = inpaint_from(rgb, rest, backdrop)
         if fill is None:
             fill = np.empty_like(rgb)
             fill[:] = np.median(rgb[backdrop].reshape(-1, 3), axis=0) if backdrop.any() else 255
         _composite(rgb, fill, rest, 1.2)
-    if on_body is not None and on_body.any():
+    if on_body is not None and on_body.sum() > 0.0005 * on_body.size:
         visible_skin = scene.skin & ~scene.mask & ~uncovered
         fill = inpaint_from(rgb, on_body, visible_skin)
         shaded = _skin_fill(scene, on_body)
