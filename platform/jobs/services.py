@@ -31,6 +31,7 @@ from django.db import (
     transaction,
 )
 from django.db.models import F, Q
+from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from accounts.models import Organization, User
@@ -263,7 +264,7 @@ def job_start(*, job_id: str | uuid.UUID) -> Job | None:
     sql = (
         f"UPDATE {quote(meta.db_table)} SET status = %s, lease = %s, "  # noqa: S608
         f"attempts = attempts + 1, "
-        f"started_at = %s, heartbeat_at = %s, progress = 0 "
+        f"started_at = %s, heartbeat_at = %s "
         f"WHERE id = %s AND status = %s RETURNING {columns}"
     )
     params = [JobStatus.RUNNING.value, prep("lease", lease), prep("started_at", now),
@@ -425,7 +426,10 @@ class RunContext:
         ):
             return
         self._last_write, self._last_value = now, value
-        if not _owned(self.job_id, self.lease).update(progress=value, heartbeat_at=timezone.now()):
+        # Never below what partners were already shown: a run taken over after a lost worker
+        # starts its engine at 0 again, and the bar holds until it passes the old figure.
+        if not _owned(self.job_id, self.lease).update(progress=Greatest(F("progress"), value),
+                                                      heartbeat_at=timezone.now()):
             self._lost.set()
             raise JobAborted("the job was canceled or taken over")
 
@@ -538,7 +542,7 @@ def jobs_reconcile(*, broker_job_ids: set[str] | None = None) -> ReconcileReport
         else:
             requeued = Job.objects.filter(
                 pk=job.pk, status=JobStatus.RUNNING, lease=job.lease
-            ).update(status=JobStatus.QUEUED, lease=None, progress=0, enqueued_at=None)
+            ).update(status=JobStatus.QUEUED, lease=None, enqueued_at=None)
             if requeued:
                 logger.warning("job %s lost its worker; requeued after attempt %s", job.pk,
                                job.attempts)

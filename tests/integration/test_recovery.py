@@ -6,6 +6,8 @@ finished exactly once, with one set of outputs.
 
 from __future__ import annotations
 
+import time
+
 from collections.abc import Iterator
 from typing import Any
 
@@ -52,13 +54,23 @@ def test_a_worker_killed_mid_job_leaves_the_job_to_another(staff_api: APIClient,
     wait_job(job_id, statuses={"running"}, timeout=30)
     wait_for_progress(job_id)
 
+    shown = [staff_api.get(f"/api/jobs/{job_id}/").json()["progress"]]
     first.kill()  # SIGKILL to the whole worker: no goodbye, the message stays unacked
     second = start_worker(concurrency=1)
     procs.append(second)
 
-    job = wait_job(job_id, timeout=60)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        body = staff_api.get(f"/api/jobs/{job_id}/").json()
+        shown.append(body["progress"])
+        if body["status"] not in ("queued", "running"):
+            break
+        time.sleep(0.1)
+    job = wait_job(job_id, timeout=5)
     assert_exactly_once([job_id], outputs_each=2)
     assert job.attempts == 2
+    # what partners saw never went back, though the second run started its engine at 0
+    assert shown == sorted(shown) and shown[0] > 10 and shown[-1] == 100, shown
 
 
 def wait_for_progress(job_id: str) -> None:

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 
 import { apiClient } from '@/lib/api-client';
 import { idempotencyKey } from '@/lib/batches';
@@ -66,6 +66,7 @@ export function useDirectJob(url: string, ticker: ProgressTicker = TRY_ON_TICKER
       setRequestError(null);
       setJobId(null);
       setFallback(0);
+      shown.current = 0;
       setSubmitting(true);
       try {
         const submitted = await submitDirectJob(url, body);
@@ -86,11 +87,16 @@ export function useDirectJob(url: string, ticker: ProgressTicker = TRY_ON_TICKER
     setRequestError(null);
     setJobId(null);
     setFallback(0);
+    shown.current = 0;
   }, []);
 
+  // The bar never goes back: the spec's ticker may have climbed past the job's first real
+  // figure while it waited in the queue, and then holds until the job passes it.
+  const shown = useRef(0);
   let progress = 0;
   if (phase === 'done') progress = 100;
-  else if (phase === 'running') progress = realProgress ?? fallback;
+  else if (phase === 'running') progress = Math.max(shown.current, realProgress ?? fallback);
+  shown.current = phase === 'idle' ? 0 : progress;
 
   const output: JobOutput | undefined = phase === 'done' ? job?.outputs[0] : undefined;
   return { phase, job, progress, output, requestError, run, reset };
