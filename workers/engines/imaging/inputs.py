@@ -154,13 +154,13 @@ def look_for_people(rgb: np.ndarray, *, count: bool = True) -> Sighting:
         y1 = int(np.clip(np.ceil((rb.ymin + rb.height) * h), 0, h))
         if x1 - x0 >= 2 and y1 - y0 >= 2:
             seen.faces.append(((x0, y0, x1, y1), float(d.score[0])))
-    body = _pose.detect_pose(rgb)
-    if body is not None:
+    found = _pose_anywhere(rgb, windows=count)
+    if found:
         m = 0.01 * max(w, h)
-        seen.points = {k: p for k, p in body.points.items()
+        seen.points = {k: p for k, p in found.items()
                        if -m <= p[0] <= w + m and -m <= p[1] <= h + m}
         if count:
-            seen.second_body = _second_body(rgb, body.points)
+            seen.second_body = _second_body(rgb, found)
     if not count and not seen.head_or_torso:
         return seen
     mask = _pose.person_mask(rgb)
@@ -174,6 +174,26 @@ def look_for_people(rgb: np.ndarray, *, count: bool = True) -> Sighting:
         seen.blobs = [a for a in areas
                       if a >= PERSON_BLOB_MIN_AREA and a >= PERSON_BLOB_SHARE * areas[0]]
     return seen
+
+
+def _pose_anywhere(rgb: np.ndarray, *, windows: bool = True) -> dict[str, tuple[float, float]]:
+    """Pose landmarks of the most prominent person; in a landscape frame where pose finds
+    no one (a model standing to one side of a wide backdrop), in square windows across it."""
+    from workers.engines.imaging import pose as _pose
+
+    h, w = rgb.shape[:2]
+    body = _pose.detect_pose(rgb)
+    if body is not None:
+        return body.points
+    if not windows or w <= 1.2 * h:
+        return {}
+    step = max(1, h // 2)
+    for x in range(0, w - h + step, step):
+        x = min(x, w - h)
+        window = _pose.detect_pose(np.ascontiguousarray(rgb[:, x:x + h]))
+        if window is not None and _is_body(window.points):
+            return {k: (p[0] + x, p[1]) for k, p in window.points.items()}
+    return {}
 
 
 def _body_box(points: Mapping[str, tuple[float, float]]) -> tuple[float, float, float, float]:
@@ -204,18 +224,34 @@ def _second_body(rgb: np.ndarray, points: Mapping[str, tuple[float, float]]) -> 
 
     covered = rgb.copy()
     covered[cy0:cy1, cx0:cx1] = np.asarray(border_colour(rgb), np.uint8)
-    other = _pose.detect_pose(covered)
-    if other is None:
-        return False
-    pts = {k: p for k, p in other.points.items() if 0 <= p[0] <= w and 0 <= p[1] <= h}
-    shoulders = "left_shoulder" in pts and "right_shoulder" in pts
-    head = "nose" in pts and ("left_eye" in pts or "right_eye" in pts)
-    hips = "left_hip" in pts or "right_hip" in pts
-    if not (shoulders and (head or hips)):
+    # The detector finds a person more surely in a frame around them: look in the covered
+    # picture, then in the widest strip beside the first person.
+    views = [(covered, 0)]
+    left, right = cx0, w - cx1
+    if max(left, right) >= 0.15 * w:
+        x = 0 if left >= right else cx1
+        views.append((np.ascontiguousarray(covered[:, x:x + max(left, right)]), x))
+    pts: dict[str, tuple[float, float]] = {}
+    for view, dx in views:
+        other = _pose.detect_pose(view)
+        if other is not None:
+            vh, vw = view.shape[:2]
+            pts = {k: (p[0] + dx, p[1]) for k, p in other.points.items()
+                   if 0 <= p[0] <= vw and 0 <= p[1] <= vh}
+            if _is_body(pts):
+                break
+    if not _is_body(pts):
         return False
     ox0, oy0, ox1, oy1 = _body_box(pts)
     inside = (ox0 >= cx0 and ox1 <= cx1 and oy0 >= cy0 and oy1 <= cy1)
     return not inside and (oy1 - oy0) >= 0.4 * bh
+
+
+def _is_body(pts: Mapping[str, tuple[float, float]]) -> bool:
+    shoulders = "left_shoulder" in pts and "right_shoulder" in pts
+    head = "nose" in pts and ("left_eye" in pts or "right_eye" in pts)
+    hips = "left_hip" in pts or "right_hip" in pts
+    return shoulders and (head or hips)
 
 
 # --- the checks ------------------------------------------------------------------------------
