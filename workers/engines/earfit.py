@@ -1,12 +1,21 @@
 """Earfit: an earring photographed on a plain background, hung at true size on a model's ears.
 
 Scale comes from the model's own iris (about 11.7 mm across), so a 1.5 in drop is 1.5 in on
-every model whatever the framing. The earring's top (its hook or stud) goes at the estimated
-lobe piercing of each visible ear; the other side gets the mirror image, as a pair is made.
+every model whatever the framing. Only a lobe that is really seen gets an earring: the lobe is
+looked for in the picture beside the face's contour and verified as the model's own skin (not
+hair, not backdrop); a hidden or turned-away ear gets none, and no visible lobe at all is a
+refusal. The earring's top (its hook or stud) goes through the lobe, the piece follows the head's
+roll, strands of hair in front of the ear stay in front of it, and it casts a soft contact shadow.
+The other side gets the mirror image, as a pair is made.
+
+An earring the model already wears is never hung over: a small one is retouched away (inpainted
+from the skin, hair and backdrop round it) before ours goes on; one too large to retouch cleanly
+is a refusal.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -22,13 +31,49 @@ from workers.engines.imaging.cutout import (
     load_image,
     soft_shadow,
 )
-from workers.engines.imaging.face import Earlobe, Face, detect_face, earlobes, skin_probability
+from workers.engines.imaging.face import (
+    EarFrame,
+    Earlobe,
+    Face,
+    detect_face,
+    ear_frame,
+    find_earlobes,
+    head_person_mask,
+    roll_degrees,
+    sample,
+    skin_probability,
+)
 
 MIN_HEIGHT_IN = 0.5
 MAX_HEIGHT_IN = 10.0
 # Beyond this the product shot is only downscaled for the cut-out; earrings are small on the
 # model anyway, and GrabCut at 24 MP would dominate the run time.
 PRODUCT_MAX_PIXELS = 4_000_000
+
+# A worn earring: glints (metal, stones, pearls) narrower than a wire-scale kernel and far
+# brighter than what surrounds them, covering at least this share of the zone where a piece
+# hangs from the lobe. Metal glints are crisp: most of what stands out a little stands out a
+# lot; the sheen of hair (grey or blond strands) mostly stands out a little.
+WORN_GLINT_LEVEL = 40.0  # Lab L (0-255) above the local surroundings
+WORN_SHEEN_LEVEL = 25.0
+WORN_GLINT_SHARE = 0.045
+WORN_GLINT_CRISPNESS = 0.45
+# Beyond this size (in face widths) a retouch would repaint too much of jaw, hair and backdrop.
+WORN_MAX_LENGTH = 0.36
+WORN_MAX_WIDTH = 0.26
+
+
+@dataclass(frozen=True)
+class WornEarring:
+    side: str
+    mask: np.ndarray  # bool HxW, the pixels of the piece (image coordinates)
+    highlight_share: float
+    length: float  # extent down the face, in face widths
+    width: float
+
+    @property
+    def removable(self) -> bool:
+        return self.length <= WORN_MAX_LENGTH and self.width <= WORN_MAX_WIDTH
 
 
 def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
@@ -42,26 +87,164 @@ def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
     ring_rgb, ring_alpha = _limit(ring_rgb, ring_alpha, PRODUCT_MAX_PIXELS)
     progress(15)
     face = detect_face(model_rgb)
-    lobes = [lobe for lobe in earlobes(model_rgb, face) if lobe.visible] if face else []
-    if face is None or not lobes:
+    if face is None:
         raise EngineError("no_ear", f"No visible ear was found on {model_name}.")
-    progress(35)
+    person = head_person_mask(model_rgb, face)
+    candidates = find_earlobes(model_rgb, face, person)
+    lobes = [lobe for lobe in candidates if lobe.visible]
+    if not lobes:
+        raise EngineError(
+            "no_ear",
+            f"No visible ear was found on {model_name}: hair, the framing or a turned head "
+            "hides both earlobes.",
+        )
+    progress(30)
+    # Both ears are checked, the hidden one too: a pair half replaced is no pair.
+    worn = [
+        w for w in (worn_earring(model_rgb, face, p, person) for p in _both(face, candidates)) if w
+    ]
+    # Earrings come in pairs: one found on a seen lobe means its twin may hang from the other
+    # ear, which can only be retouched when that lobe is seen too.
+    seen = {lobe.side for lobe in lobes}
+    if any(not w.removable or w.side not in seen for w in worn) or (worn and len(seen) < 2):
+        raise EngineError(
+            "wears_earrings",
+            f"{model_name} already wears earrings that cannot be retouched away cleanly (too "
+            f"large, or on an ear hidden by hair); choose a photo of {model_name} without "
+            "earrings.",
+        )
+    clean = remove_earrings(model_rgb, face, worn) if worn else model_rgb
+    progress(45)
     earring = cut_out_product(ring_rgb, ring_alpha, what="earring")
     progress(60)
-    out = place_earrings(model_rgb, face, lobes, earring, height_in)
+    out = place_earrings(clean, face, lobes, earring, height_in, person)
     progress(95)
     slug = "".join(c if c.isalnum() else "-" for c in model_name.lower()).strip("-") or "model"
     return [EngineOutput(jpeg_bytes(out, quality=95), "image/jpeg", f"earfit-{slug}.jpg")]
 
 
+# --- an earring the model already wears ----------------------------------------------------
+
+
+def _both(face: Face, lobes: list[Earlobe]) -> list[Earlobe]:
+    """Where to look for jewellery on each ear: the seen lobe; for a hidden one, where the seen
+    one's twin sits beside its own contour (the search found nothing reliable there)."""
+    seen = [lobe for lobe in lobes if lobe.visible]
+    out = []
+    for lobe in lobes:
+        if lobe.visible or not seen:
+            out.append(lobe)
+            continue
+        twin = seen[0]
+        u, v = _lobe_uv(ear_frame(face, twin.side), twin)
+        out.append(replace(lobe, point=ear_frame(face, lobe.side).to_pixel(u, v)))
+    return out
+
+
+def _lobe_uv(frame: EarFrame, lobe: Earlobe) -> tuple[float, float]:
+    q = np.asarray(lobe.point, np.float32) - frame.origin
+    return float(q @ frame.out), float(q @ frame.down)
+
+
+def _grid_to_image(frame: EarFrame) -> np.ndarray:
+    """The affine map from the frame's grid (column, row) to image pixels."""
+    o = frame.origin + frame.us[0] * frame.out + frame.vs[0] * frame.down
+    return np.array(
+        [
+            [frame.step * frame.out[0], frame.step * frame.down[0], o[0]],
+            [frame.step * frame.out[1], frame.step * frame.down[1], o[1]],
+        ],
+        np.float32,
+    )
+
+
+def worn_earring(
+    rgb: np.ndarray, face: Face, lobe: Earlobe, person: np.ndarray | None = None
+) -> WornEarring | None:
+    """The piece hanging from this lobe, if there is one.
+
+    Jewellery shows as highlights narrower than a few hundredths of the face width (a wire, a
+    stone, a pearl's glint) that are brighter than what surrounds them and are not skin; they
+    are looked for where a piece hangs, from the lobe down. The piece's pixels are those
+    highlights with the dark rims beside them, joined into the blobs that reach the lobe.
+    """
+    fw = face.face_width
+    frame = ear_frame(face, lobe.side, (-0.35, 0.45), (-0.25, 0.60))
+    u0, v0 = _lobe_uv(frame, lobe)
+    crop = sample(rgb, frame)
+    L = cv2.cvtColor(crop, cv2.COLOR_RGB2LAB)[..., 0].astype(np.float32)
+    U, V = np.meshgrid(frame.us, frame.vs)
+    zone = (U > u0 - 0.07 * fw) & (U < u0 + 0.09 * fw) & (V > v0 + 0.02 * fw) & (V < v0 + 0.25 * fw)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+    tophat = cv2.morphologyEx(L, cv2.MORPH_TOPHAT, kernel)
+    blackhat = cv2.morphologyEx(L, cv2.MORPH_BLACKHAT, kernel)
+    lobe_disc = np.hypot(U - u0, V - v0) < 0.035 * fw
+    zone &= ~lobe_disc
+    if not zone.any():
+        return None
+    glints = tophat > WORN_GLINT_LEVEL
+    share = float(glints[zone].mean())
+    crisp = share / max(float((tophat > WORN_SHEEN_LEVEL)[zone].mean()), 1e-6)
+    if share < WORN_GLINT_SHARE or crisp < WORN_GLINT_CRISPNESS:
+        return None
+    bright = tophat > WORN_SHEEN_LEVEL
+    dark = blackhat > WORN_SHEEN_LEVEL
+    near = (U > u0 - 0.14 * fw) & (U < u0 + 0.18 * fw) & (V > v0 - 0.01 * fw) & (V < v0 + 0.55 * fw)
+    parts = ((bright | dark) & near & ~lobe_disc).astype(np.uint8)
+    parts = cv2.morphologyEx(parts, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    n, labels, _, _ = cv2.connectedComponentsWithStats(parts)
+    attach = (np.hypot(U - u0, V - (v0 + 0.03 * fw)) < 0.07 * fw) & (parts > 0)
+    keep = np.unique(labels[attach])
+    keep = keep[keep > 0]
+    piece = np.isin(labels, keep)
+    if not piece.any():
+        return None
+    ys, xs = np.nonzero(piece)
+    length = float((ys.max() - ys.min() + 1) * frame.step / fw)
+    width = float((xs.max() - xs.min() + 1) * frame.step / fw)
+    grid = cv2.dilate(piece.astype(np.uint8), np.ones((3, 3), np.uint8))
+    H, W = rgb.shape[:2]
+    mask = cv2.warpAffine(
+        grid.astype(np.float32), _grid_to_image(frame), (W, H), flags=cv2.INTER_LINEAR
+    )
+    return WornEarring(lobe.side, mask > 0.2, share, length, width)
+
+
+def remove_earrings(rgb: np.ndarray, face: Face, worn: list[WornEarring]) -> np.ndarray:
+    """Retouch the worn pieces away: each is filled from the skin, hair and backdrop round it."""
+    out = rgb.copy()
+    radius = max(2, round(0.03 * face.face_width))
+    for w in worn:
+        m = cv2.dilate(w.mask.astype(np.uint8), np.ones((3, 3), np.uint8))
+        ys, xs = np.nonzero(m)
+        if len(ys) == 0:
+            continue
+        pad = 4 * radius
+        y0, y1 = max(0, ys.min() - pad), min(rgb.shape[0], ys.max() + pad + 1)
+        x0, x1 = max(0, xs.min() - pad), min(rgb.shape[1], xs.max() + pad + 1)
+        patch = np.ascontiguousarray(out[y0:y1, x0:x1])
+        filled = cv2.inpaint(patch, m[y0:y1, x0:x1], radius, cv2.INPAINT_TELEA)
+        out[y0:y1, x0:x1] = filled
+    return out
+
+
+# --- placing ours ----------------------------------------------------------------------------
+
+
 def place_earrings(
-    rgb: np.ndarray, face: Face, lobes: list[Earlobe], earring: Cutout, height_in: float
+    rgb: np.ndarray,
+    face: Face,
+    lobes: list[Earlobe],
+    earring: Cutout,
+    height_in: float,
+    person: np.ndarray | None = None,
 ) -> np.ndarray:
     target_h = max(4, round(height_in * face.ppi))
     scale = target_h / earring.height
     target_w = max(2, round(earring.width * scale))
     fg, alpha = _resize_premultiplied(earring.rgb, earring.alpha, target_w, target_h)
     anchor_x = _hook_x(alpha)
+    roll = roll_degrees(face)
     out = rgb
     for lobe in lobes:
         # The product shot shows the earring as worn on the subject's left ear seen from the
@@ -69,11 +252,104 @@ def place_earrings(
         f, a, ax = fg, alpha, anchor_x
         if lobe.side == "right":
             f, a, ax = fg[:, ::-1], alpha[:, ::-1], (target_w - 1) - anchor_x
-        x = round(lobe.point[0] - ax)
-        y = round(lobe.point[1])
+        f, a, (hx, hy) = _rotate(np.ascontiguousarray(f), np.ascontiguousarray(a), (ax, 0.0), roll)
+        x = round(lobe.point[0] - hx)
+        y = round(lobe.point[1] - hy)
+        front = _hair_in_front(out, face, lobe, a, x, y, person)
+        before = out
         out = _contact_shadow(out, face, a, x, y, lobe.outward)
-        out = composite(out, np.ascontiguousarray(f), np.ascontiguousarray(a), x, y)
+        out = composite(out, f, a, x, y)
+        if front is not None:
+            m, (fx, fy) = front
+            h, w = m.shape
+            region = (slice(fy, fy + h), slice(fx, fx + w))
+            blend = m[..., None]
+            out[region] = np.clip(
+                before[region].astype(np.float32) * blend
+                + out[region].astype(np.float32) * (1 - blend)
+                + 0.5,
+                0,
+                255,
+            ).astype(np.uint8)
     return out
+
+
+def _rotate(
+    fg: np.ndarray, alpha: np.ndarray, hook: tuple[float, float], degrees: float
+) -> tuple[np.ndarray, np.ndarray, tuple[float, float]]:
+    """The earring turned with the head's roll about its hook; returns the hook's new place."""
+    if abs(degrees) < 0.5:
+        return fg, alpha, hook
+    h, w = alpha.shape
+    # cv2 turns counter-clockwise on screen for a positive angle; the eye line's angle (image y
+    # down) is clockwise on screen, so the earring turns by its negative.
+    m = cv2.getRotationMatrix2D((float(hook[0]), float(hook[1])), -degrees, 1.0)
+    corners = np.array([[0, 0, 1], [w, 0, 1], [0, h, 1], [w, h, 1]], np.float32) @ m.T
+    x0, y0 = np.floor(corners.min(axis=0))
+    x1, y1 = np.ceil(corners.max(axis=0))
+    m[0, 2] -= x0
+    m[1, 2] -= y0
+    size = (int(x1 - x0), int(y1 - y0))
+    pm = fg.astype(np.float32) * alpha[..., None]
+    pm = cv2.warpAffine(pm, m, size, flags=cv2.INTER_LINEAR, borderValue=(0, 0, 0))
+    a = np.clip(cv2.warpAffine(alpha, m, size, flags=cv2.INTER_LINEAR, borderValue=0), 0, 1)
+    colour = np.where(a[..., None] > 1e-3, pm / np.maximum(a[..., None], 1e-3), 0)
+    hx = m[0, 0] * hook[0] + m[0, 1] * hook[1] + m[0, 2]
+    hy = m[1, 0] * hook[0] + m[1, 1] * hook[1] + m[1, 2]
+    return np.clip(colour, 0, 255).astype(np.uint8), a.astype(np.float32), (float(hx), float(hy))
+
+
+def _hair_in_front(
+    rgb: np.ndarray,
+    face: Face,
+    lobe: Earlobe,
+    alpha: np.ndarray,
+    x: int,
+    y: int,
+    person: np.ndarray | None,
+) -> tuple[np.ndarray, tuple[int, int]] | None:
+    """Strands of hair that cross the lobe lie in front of the ear, so in front of the earring
+    too: the pixels of the earring's footprint with those strands' colour, joined to them.
+    Returns a soft mask over the footprint and its top-left corner, or None."""
+    fw = face.face_width
+    H, W = rgb.shape[:2]
+    h, w = alpha.shape
+    x0, y0 = max(0, x), max(0, y)
+    x1, y1 = min(W, x + w), min(H, y + h)
+    if x1 <= x0 or y1 <= y0:
+        return None
+    lx, ly = lobe.point
+    r = max(2.0, 0.05 * fw)
+    bx0, by0 = int(max(0, min(x0, lx - r))), int(max(0, min(y0, ly - r)))
+    bx1, by1 = int(min(W, max(x1, lx + r + 1))), int(min(H, max(y1, ly + r + 1)))
+    box = (bx0, by0, bx1, by1)
+    skin = skin_probability(rgb, face, box) > 0.3
+    yy, xx = np.mgrid[by0:by1, bx0:bx1]
+    disc = (xx - lx) ** 2 + (yy - ly) ** 2 <= r * r
+    # Strands cross the ear: non-skin with skin on both sides of it. The backdrop or hair beside
+    # the ear is not enclosed by skin and stays behind the earring.
+    k = max(3, int(round(0.04 * fw)) | 1)
+    enclosed = (
+        cv2.morphologyEx(skin.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((k, k), np.uint8)) > 0
+    )
+    strands = disc & enclosed & ~skin
+    if strands.sum() < max(3, 0.06 * disc.sum()):
+        return None
+    lab = cv2.cvtColor(rgb[by0:by1, bx0:bx1], cv2.COLOR_RGB2LAB).astype(np.float32)
+    hair = lab[strands]
+    mean = hair.mean(axis=0)
+    spread = np.maximum(hair.std(axis=0), [6.0, 3.0, 3.0])
+    like = np.linalg.norm((lab - mean) / (2.5 * spread), axis=2) < 1.0
+    like &= ~skin
+    n, labels = cv2.connectedComponents(like.astype(np.uint8))
+    keep = np.unique(labels[strands & like])
+    keep = keep[keep > 0]
+    front = np.isin(labels, keep)
+    sub = front[y0 - by0 : y1 - by0, x0 - bx0 : x1 - bx0].astype(np.float32)
+    if sub.sum() == 0:
+        return None
+    sub = cv2.GaussianBlur(sub, (0, 0), 0.6) * 0.9
+    return sub, (x0, y0)
 
 
 def _hook_x(alpha: np.ndarray) -> float:
