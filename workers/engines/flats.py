@@ -60,6 +60,8 @@ def _cutout(item: Any) -> Cutout:
 
 
 def analyse_items(params: dict[str, Any], progress: Progress) -> list[Item]:
+    """Each item's views: garments prepared for the try-on core (its matte also lays them
+    flat cleanly), shoes cut out."""
     jobs = [(c, v, params[c][v]) for c in CATEGORIES if isinstance(params.get(c), dict)
             for v in VIEWS if params[c].get(v)]
     if not jobs:
@@ -88,11 +90,14 @@ def _shoe_pieces(shoes: Cutout) -> list[tuple[np.ndarray, np.ndarray]]:
     n, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
     comps = sorted((i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] > 0.1 * m.sum()),
                    key=lambda i: stats[i, cv2.CC_STAT_LEFT])
+    # A pixel off the rim: a product shot's edge carries its sweep, a light halo on a darker
+    # backdrop.
+    alpha = cv2.erode(shoes.alpha.astype(np.float32), np.ones((3, 3), np.uint8))
     pieces = []
     for i in comps[:2]:
         x, y, w, h = stats[i, :4]
         pieces.append((shoes.rgb[y:y + h, x:x + w],
-                       np.where(labels[y:y + h, x:x + w] == i, shoes.alpha[y:y + h, x:x + w], 0)))
+                       np.where(labels[y:y + h, x:x + w] == i, alpha[y:y + h, x:x + w], 0)))
     if len(pieces) == 1:
         pieces = [(pieces[0][0][:, ::-1], pieces[0][1][:, ::-1]), pieces[0]]
     return pieces
@@ -122,41 +127,54 @@ def _backdrop(rgb: np.ndarray, y0: int, y1: int) -> np.ndarray:
                      axis=0).astype(np.float32)
 
 
+def _segment_distance(xs: np.ndarray, ys: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    d = b - a
+    t = np.clip(((xs - a[0]) * d[0] + (ys - a[1]) * d[1]) / max(float(d @ d), 1e-6), 0.0, 1.0)
+    return np.hypot(xs - (a[0] + t * d[0]), ys - (a[1] + t * d[1]))
+
+
 def _old_feet(out: np.ndarray, body: tryon.Body,
               feet: list[tuple[np.ndarray, float]]) -> list[tuple[int, int, int, int, np.ndarray]]:
-    """Per foot, the box (x0, y0, x1, y1) of what the model wears on it now (shoe and foot,
-    all that is not backdrop below the ankle) and that region as a mask of the frame."""
+    """Per foot, the box (x0, y0, x1, y1) of what the model wears on it now (the shoe: all that
+    is not backdrop around that foot) and that region as a mask of the frame.
+
+    Each pixel goes to the nearest of the two feet (ankle to heel and toe) and the two shins
+    (knee to ankle), so a foot stepping behind the other, or the other leg passing by, is not
+    taken for this foot's shoe."""
     h, w = out.shape[:2]
     t = body.torso_len
-    y_top = int(max(0, min(a[1] for a, _ in feet) - 0.08 * t))
-    y_bot = int(min(h, max(f for _, f in feet) + 0.3 * t))
-    bg = _backdrop(out, y_top, y_bot)
-    foreign = (np.abs(out.astype(np.float32) - bg).max(axis=2) > 30) | (body.mask > 0.5)
-    mid = (feet[0][0][0] + feet[1][0][0]) / 2
+    y0 = int(max(0, min(a[1] for a, _ in feet) - 0.15 * t))
+    y1 = int(min(h, max(f for _, f in feet) + 0.3 * t))
+    x0 = int(max(0, min(a[0] for a, _ in feet) - 0.6 * t))
+    x1 = int(min(w, max(a[0] for a, _ in feet) + 0.6 * t))
+    empty = [(int(a[0] - 0.15 * t), int(a[1]), int(a[0] + 0.15 * t), int(f), np.zeros((h, w), bool))
+             for a, f in feet]
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return empty
+    crop = out[y0:y1, x0:x1].astype(np.float32)
+    bg = _backdrop(out, y0, y1)
+    foreign = (np.abs(crop - bg).max(axis=2) > 30) | (body.mask[y0:y1, x0:x1] > 0.5)
+    ys, xs = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+    dists = []
+    for chain, (ankle, floor) in zip((body.left, body.right), feet, strict=True):
+        ends = [chain[k] for k in ("heel", "foot_index") if k in chain] or [
+            np.array([ankle[0], floor], np.float32)]
+        dists.append(np.min([_segment_distance(xs, ys, ankle, e) for e in ends], axis=0))
+    for chain, (ankle, _) in zip((body.left, body.right), feet, strict=True):
+        knee = chain.get("knee", ankle - np.array([0.0, 0.8 * t]))
+        dists.append(_segment_distance(xs, ys, knee, ankle))
+    nearest = np.argmin(np.stack(dists), axis=0)
     found = []
-    for i, (ankle, floor) in enumerate(feet):
-        cx = float(ankle[0])
-        x0 = int(max(0, cx - 0.5 * t)) if i == 0 else int(max(mid, cx - 0.5 * t))
-        x1 = int(min(mid, cx + 0.5 * t)) if i == 0 else int(min(w, cx + 0.5 * t))
-        y0 = int(max(0, ankle[1] - 0.05 * t))
-        y1 = int(min(h, floor + 0.3 * t))
+    for i, (ankle, _) in enumerate(feet):
+        mine = foreign & (nearest == i) & (dists[i] < 0.45 * t)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(mine.astype(np.uint8), connectivity=8)
+        keep = [j for j in range(1, n) if stats[j, cv2.CC_STAT_AREA] >= 0.02 * mine.sum()]
+        if not keep:
+            found.append(empty[i])
+            continue
+        piece = np.isin(labels, keep)
         region = np.zeros((h, w), bool)
-        if x1 - x0 < 3 or y1 - y0 < 3:
-            found.append((int(cx - 0.15 * t), int(y0), int(cx + 0.15 * t), int(floor), region))
-            continue
-        box = foreign[y0:y1, x0:x1].astype(np.uint8)
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(box, connectivity=8)
-        # The piece the ankle stands in (or the largest one).
-        ax, ay = int(np.clip(cx - x0, 0, x1 - x0 - 1)), int(np.clip(ankle[1] - y0 + 0.06 * t, 0, y1 - y0 - 1))
-        pick = labels[ay, ax] if n > 1 and labels[ay, ax] > 0 else (
-            1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA])) if n > 1 else 0)
-        if pick == 0:
-            found.append((int(cx - 0.15 * t), int(y0), int(cx + 0.15 * t), int(floor), region))
-            continue
-        piece = labels == pick
-        # Loose bits of the old shoe under the foot (a stiletto heel, a sole edge) go too.
-        below = [i for i in range(1, n) if stats[i, cv2.CC_STAT_TOP] + y0 > ankle[1] + 0.02 * t]
-        region[y0:y1, x0:x1] = piece | np.isin(labels, below)
+        region[y0:y1, x0:x1] = piece
         rows = np.flatnonzero(piece.any(axis=1))
         bottom = int(rows[-1])
         # The shoe's length shows in its sole rows: above them hang the trousers or the leg.
@@ -217,7 +235,7 @@ def _place_shoes(out: np.ndarray, body: tryon.Body, shoes: Cutout,
     if fill.any():
         fill = cv2.dilate(fill, np.ones((5, 5), np.uint8))
         out = cv2.inpaint(out, fill, max(3, int(0.04 * t)), cv2.INPAINT_TELEA)
-    for r, a, x, y in plan:
+    for r, a, x, y in sorted(plan, key=lambda q: q[3] + q[0].shape[0]):
         out = tryon._shadow(out, a, x, y + int(0.04 * a.shape[0]), 0.05 * a.shape[1], 0.3)
         out = tryon._paste(out, r, a, x, y)
     if boxes is not None:
@@ -339,6 +357,10 @@ def visible_content(rgb: np.ndarray) -> tuple[float, float]:
     """(luminance standard deviation, share of pixels that are not the backdrop) of an image;
     the backdrop is the median colour of its outer frame."""
     h, w = rgb.shape[:2]
+    if max(h, w) > 512:  # the same figures, read off a reduced copy
+        s = 512 / max(h, w)
+        rgb = cv2.resize(rgb, (max(1, round(w * s)), max(1, round(h * s))), interpolation=cv2.INTER_AREA)
+        h, w = rgb.shape[:2]
     m = max(2, min(h, w) // 40)
     frame = np.concatenate([rgb[:m].reshape(-1, 3), rgb[-m:].reshape(-1, 3),
                             rgb[:, :m].reshape(-1, 3), rgb[:, -m:].reshape(-1, 3)])
