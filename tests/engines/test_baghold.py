@@ -8,7 +8,7 @@ from tests.engines.synthetic_products import bag_shot
 from tests.fidelity import fid_baghold as fid
 from workers.engines import baghold
 from workers.engines.base import EngineError
-from workers.engines.imaging.hands import Hand, detect_hands
+from workers.engines.imaging.hands import Hand, detect_hands, hand_geometry_mask, looks_like_skin
 from workers.engines.imaging.pose import Pose, detect_pose, person_mask
 
 BAG_W, BAG_H, BAG_D = 32.0, 24.0, 12.0
@@ -162,7 +162,8 @@ def test_clasped_hands_are_never_used() -> None:
         "left_hip": (240.0, 270.0), "right_hip": (160.0, 270.0),
     }
     pose = Pose(points=points, width=400, height=600)
-    rgb = np.full((600, 400, 3), 200, np.uint8)
+    rgb = np.zeros((600, 400, 3), np.uint8)
+    rgb[:] = (205, 160, 130)  # skin-coloured, so the hands pass as hands
     mask = np.zeros((600, 400), np.float32)
     sbag = baghold.ScaledBag(
         rgb=np.full((60, 80, 3), 120, np.uint8), alpha=np.ones((60, 80), np.float32),
@@ -187,6 +188,36 @@ def test_stated_size_that_contradicts_the_photo_is_refused() -> None:
         _run("model/model_9.png", width=24, height=32)
     assert err.value.code == "bad_dimensions"
     assert "24 x 32 cm" in err.value.message
+
+
+def test_hand_landmarks_on_cloth_are_not_a_hand() -> None:
+    # given the real hands of a catalogue photo, they look like skin ...
+    rgb = fid.photo("model/model_9.png")
+    hands = detect_hands(rgb)
+    assert hands and all(looks_like_skin(rgb, hd) for hd in hands)
+    # ... and the same landmarks over denim-blue cloth do not
+    cloth = rgb.copy()
+    for hd in hands:
+        cloth[hand_geometry_mask(hd, rgb.shape[:2]) > 0] = (60, 90, 150)
+    assert not any(looks_like_skin(cloth, hd) for hd in hands)
+
+
+def test_floor_is_extended_with_its_own_colour_and_grain() -> None:
+    # given a photo whose bottom is a floor: a soft left-to-right gradient with grain
+    rng = np.random.default_rng(1)
+    h, w = 200, 160
+    floor = np.linspace(170, 220, w)[None, :, None] * np.array([1.0, 0.97, 0.92])
+    rgb = np.clip(np.repeat(floor, h, 0) + rng.normal(0, 2.0, (h, w, 1)), 0, 255).astype(np.uint8)
+    mask = np.zeros((h, w), np.float32)
+    out, grown = baghold.extend_backdrop(rgb, mask, 40)
+    assert out.shape == (240, w, 3) and grown.shape == (240, w)
+    # the photo above the seam is untouched
+    assert np.array_equal(out[: h - 10], rgb[: h - 10])
+    # the new rows continue each column's floor colour ...
+    new = out[h:].astype(np.float32)
+    assert np.abs(new.mean(axis=0) - rgb[-10:].astype(np.float32).mean(axis=0)).mean() < 4.0
+    # ... with grain, not flat paint and not streaks
+    assert 0.5 < float(np.std(new[:, 40:120, 1] - new[:, 40:120, 1].mean(axis=0))) < 5.0
 
 
 def test_no_person_is_a_clear_error() -> None:

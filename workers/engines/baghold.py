@@ -35,7 +35,13 @@ from workers.engines.imaging.cutout import (
     load_image,
     soft_shadow,
 )
-from workers.engines.imaging.hands import Hand, detect_hands, detect_hands_near, finger_mask
+from workers.engines.imaging.hands import (
+    Hand,
+    detect_hands,
+    detect_hands_near,
+    finger_mask,
+    looks_like_skin,
+)
 from workers.engines.imaging.pose import Pose, detect_pose, person_mask
 
 PRODUCT_MAX_PIXELS = 4_000_000
@@ -545,6 +551,9 @@ def _hand_plans(rgb: np.ndarray, pose: Pose, mask: np.ndarray, sbag: ScaledBag, 
         fingers = p[[6, 7, 10, 11, 14, 15, 18, 19]].mean(axis=0)
         # Hanging means the fingers point down from the wrist.
         if fingers[1] <= p[0][1]:
+            continue
+        # Landmarks on a pocket or a sleeve (a hand the detector imagined) are not skin.
+        if not looks_like_skin(rgb, hand):
             continue
         # The handle's top is pulled into the curled fingers, just below the knuckles, where
         # the whole hand (fingers and palm) covers it; both strands leave the fist below.

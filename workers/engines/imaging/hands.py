@@ -155,3 +155,22 @@ def finger_mask(rgb: np.ndarray, hand: Hand) -> np.ndarray:
     mask = cv2.GaussianBlur(mask, (0, 0), 0.8)
     out[y0:y1, x0:x1] = np.clip(mask, 0.0, 1.0)
     return out
+
+
+
+def looks_like_skin(rgb: np.ndarray, hand: Hand) -> bool:
+    """Whether the hand's palm and fingers (their landmarks' capsules) have a skin colour: a
+    warm hue of modest chroma, any lightness. Landmarks the detector put on a pocket, a
+    sleeve or a glove fail it (bar beige or brown cloth)."""
+    h, w = rgb.shape[:2]
+    geo = hand_geometry_mask(hand, (h, w)) > 0
+    if geo.sum() < 8:
+        return False
+    ys, xs = np.nonzero(geo)
+    x0, y0, x1, y1 = xs.min(), ys.min(), xs.max() + 1, ys.max() + 1
+    lab = cv2.cvtColor(np.ascontiguousarray(rgb[y0:y1, x0:x1]), cv2.COLOR_RGB2LAB)
+    px = lab[geo[y0:y1, x0:x1]].astype(np.float32)
+    a, b = np.median(px[:, 1]) - 128.0, np.median(px[:, 2]) - 128.0
+    hue = float(np.degrees(np.arctan2(b, a)))
+    chroma = float(np.hypot(a, b))
+    return 3.0 <= chroma <= 60.0 and 10.0 <= hue <= 85.0
