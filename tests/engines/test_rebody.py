@@ -1,60 +1,27 @@
-"""Rebody on real photos: widths measured on the person mask of the output, face untouched."""
+"""Rebody on real photos: body widths change by what each body type states (measured on the
+output's own segmentation), backdrop lines stay straight, the face is untouched."""
 
 from __future__ import annotations
 
 import io
 
+import cv2
 import numpy as np
 import pytest
 from PIL import Image
 from skimage.metrics import structural_similarity
 
 from tests.engines.conftest import FIXTURES, noop_progress, save_log
+from tests.fidelity import fid_rebody as fid
 from workers.engines import rebody
 from workers.engines.base import EngineError
 from workers.engines.imaging import pose as pose_mod
 
 PHOTOS = ["model_8.png", "model_1.png"]  # full body with feet; half body down to the thighs
 
-# (band, lowest, highest) relative width change, in per cent, that each body type promises.
-PROMISES: dict[str, list[tuple[str, float, float]]] = {
-    "Standard Fit": [("shoulders", -4, 4), ("waist", -4, 4), ("hips", -4, 4)],
-    "Curvy Fit": [("bust", 3, 16), ("waist", 2, 14), ("hips", 6, 18)],
-    "Pear Silhouette": [("shoulders", -2.5, 2.5), ("hips", 6, 18)],
-    "Slim Fit": [("shoulders", -10, -2), ("bust", -12, -3), ("waist", -14, -4), ("hips", -14, -4)],
-    "Athletic Build": [("shoulders", 5, 15), ("waist", -5, 1)],
-    "Petite": [("shoulders", -6, 0), ("waist", -6, 0), ("hips", -6, 0)],
-    "Slim with Bust": [("bust", 3, 14), ("waist", -12, -3), ("hips", -12, -2)],
-    "Hourglass": [("bust", 3, 14), ("waist", -12, -3), ("hips", 4, 16)],
-}
-
 
 def load(name: str) -> np.ndarray:
     return np.asarray(Image.open(FIXTURES / "model" / name).convert("RGB"))
-
-
-def measure(rgb: np.ndarray) -> dict[str, float]:
-    """Silhouette width (person mask, arms included) at each band's height, and body height.
-
-    Every image is measured at its own landmarks, so a body that moved is measured where it is.
-    """
-    p = pose_mod.detect_pose(rgb)
-    assert p is not None
-    body = rebody.body_from_pose(p)
-    assert body is not None
-    m = pose_mod.person_mask(rgb) > 0.5
-    out: dict[str, float] = {}
-    for band in ("shoulders", "bust", "waist", "hips"):
-        y = int(round(body.band_y(band)))
-        widths = []
-        for yy in range(max(0, y - 3), min(m.shape[0], y + 4)):
-            xs = np.nonzero(m[yy])[0]
-            if len(xs):
-                widths.append(xs[-1] - xs[0] + 1)
-        out[band] = float(np.median(widths))
-    rows = np.nonzero(m.any(axis=1))[0]
-    out["height"] = float(rows[-1] - rows[0])
-    return out
 
 
 def face_ssim(before: np.ndarray, after: np.ndarray) -> float:
@@ -78,17 +45,23 @@ def face_ssim(before: np.ndarray, after: np.ndarray) -> float:
 
 @pytest.mark.parametrize("photo", PHOTOS)
 @pytest.mark.parametrize("name", list(rebody.BODY_TYPES))
-def test_body_type_moves_widths_as_promised_and_keeps_the_face(photo: str, name: str) -> None:
+def test_body_type_changes_widths_as_stated_and_keeps_backdrop_lines_straight(
+    photo: str, name: str
+) -> None:
     rgb = load(photo)
-    before = measure(rgb)
+    bt = rebody.body_type(name)
 
-    out, alpha = rebody.rebody(rgb, rebody.body_type(name))
+    out, alpha = rebody.rebody(rgb, bt)
 
     assert alpha is None and out.shape == rgb.shape and out.dtype == np.uint8
-    after = measure(out)
-    change = {k: 100.0 * (after[k] / before[k] - 1.0) for k in before}
-    for band, lo, hi in PROMISES[name]:
-        assert lo <= change[band] <= hi, f"{name} {band}: {change[band]:+.1f} % not in [{lo}, {hi}]"
+    change = fid.width_changes(rgb, out, same_rows=not bt.height)
+    errors = fid.width_errors(name, change)
+    assert {"bust", "waist", "hips"} <= set(errors), "every band is in these photos"
+    for band, err in errors.items():
+        assert err <= fid.WIDTH_TOLERANCE, (
+            f"{name} {band}: {change[band]:+.1f} % against the stated "
+            f"{fid.promised(name)[band]:+.0f} %"
+        )
     if name == "Petite":
         if photo == "model_8.png":  # feet in frame: the whole figure is shorter
             assert -8.0 <= change["height"] <= -2.0
@@ -100,13 +73,41 @@ def test_body_type_moves_widths_as_promised_and_keeps_the_face(photo: str, name:
     far[:, 20:-20] = False
     assert np.abs(out[far].astype(int) - rgb[far].astype(int)).mean() < 2.0
     save_log(f"rebody_{photo.split('.')[0]}_{name.lower().replace(' ', '-')}", rgb, out)
+    if photo != "model_8.png":
+        return
+    # Lines drawn into the backdrop, right up to the body, are not bent.
+    lined, lines = fid.draw_lines(rgb)
+    lined_out, _ = rebody.rebody(lined, bt)
+    angle, segments = fid.line_angle_changes(lined, lined_out, lines)
+    assert segments > 50
+    assert angle < fid.ANGLE_LIMIT, f"{name}: a backdrop line turned by {angle:.2f} degrees"
+    save_log(f"rebody_{photo.split('.')[0]}_{name.lower().replace(' ', '-')}_lines", lined,
+             lined_out)
+
+
+def test_a_bent_backdrop_fails_the_line_check() -> None:
+    # The check itself: a backdrop warped with the body (no clean plate) is caught.
+    rgb = load("model_8.png")
+    lined, lines = fid.draw_lines(rgb)
+    h, w = lined.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    bend = (xs + 6.0 * np.sin(ys / h * np.pi * 3)).astype(np.float32)
+    bent = cv2.remap(lined, bend, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    angle, _ = fid.line_angle_changes(lined, bent, lines)
+    assert angle > 2.0
 
 
 def test_opposite_body_types_move_hips_in_opposite_directions() -> None:
     rgb = load("model_8.png")
     curvy, _ = rebody.rebody(rgb, rebody.body_type("Curvy Fit"))
     slim, _ = rebody.rebody(rgb, rebody.body_type("Slim Fit"))
-    assert measure(curvy)["hips"] > measure(rgb)["hips"] > measure(slim)["hips"]
+    assert fid.width_changes(rgb, curvy)["hips"] > 5.0
+    assert fid.width_changes(rgb, slim)["hips"] < -5.0
+
+
+def test_every_body_type_states_a_visible_change() -> None:
+    for name, bt in rebody.BODY_TYPES.items():
+        assert max(abs(bt.at(b)) for b in ("bust", "waist", "hips")) >= 0.04, name
 
 
 def test_run_returns_a_png_of_the_same_size() -> None:

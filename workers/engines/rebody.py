@@ -1,15 +1,20 @@
 """Rebody: the same photo with the person's figure changed to a target body type.
 
-A body type is a set of horizontal scale factors at five heights of the body (shoulders, bust,
-waist, hips, thighs), read off the pose landmarks, plus a vertical scale for Petite. The factors
-are interpolated along the body into one smooth displacement field, which scales each row about
-the body's centre line and is applied to the photo with one ``cv2.remap``:
+A body type states by how much it changes the width of the body at the shoulders, bust, waist,
+hips and thighs (``BODY_TYPES``; Petite also shortens the body). Those heights are read off
+the pose landmarks, and the change is made, and can be measured, on the person's silhouette:
 
-- the field is full strength on the person and falls off with the distance to the person mask,
-  so the backdrop near the body gives way smoothly and the rest of the picture is untouched
-  (no cut-out, no seam, nothing smeared);
-- it is zero on the face and rigid on the hands (a hand moves with its arm, undeformed);
-- it is computed at the detectors' working size and resized up, since it is smooth.
+- Person segmentation gives the torso's outline per row (the run of the person mask around
+  the body's centre line). Inside it each row is scaled about the centre line by exactly the
+  stated factor, so the torso's width changes by the promised amount; arms and hands beside
+  the torso move sideways with the torso's edge next to them, unbent. The factors are blended
+  between the landmark heights with a smooth step, nothing above the neck moves and the face
+  is protected.
+- The backdrop is never bent: the person is warped as a layer and composited over the photo,
+  and where the figure got narrower the uncovered strip is filled from a clean plate (the
+  backdrop inpainted where the person was). Straight lines behind the body stay straight.
+- The warp is computed at the detectors' working size and resized up, since it is smooth; the
+  photo is resampled once at its own resolution.
 """
 
 from __future__ import annotations
@@ -43,19 +48,21 @@ class BodyType:
         return float(getattr(self, band))
 
 
-# Changes stay within what reads as the same person in the same clothes: beyond about 15 %
-# prints and seams visibly stretch.
+# The promise of each body type: relative width change of the body at each height (+0.10 makes
+# that part of the body 10 % wider), as measured on the silhouette. Changes stay within what
+# reads as the same person in the same clothes: beyond about 12 % prints and seams visibly
+# stretch. Catalogue models are slimmer than the average figure, so even Standard Fit fills out.
 BODY_TYPES: dict[str, BodyType] = {
-    "Standard Fit": BodyType(shoulders=0.01, bust=0.02, waist=-0.02, hips=0.02, thighs=0.01),
-    "Curvy Fit": BodyType(shoulders=0.03, bust=0.10, waist=0.07, hips=0.13, thighs=0.11),
-    "Pear Silhouette": BodyType(shoulders=0.0, bust=0.01, waist=0.03, hips=0.14, thighs=0.12),
-    "Slim Fit": BodyType(shoulders=-0.06, bust=-0.07, waist=-0.10, hips=-0.09, thighs=-0.09),
-    "Athletic Build": BodyType(shoulders=0.10, bust=0.06, waist=-0.03, hips=0.0, thighs=0.03),
+    "Standard Fit": BodyType(shoulders=0.02, bust=0.04, waist=0.05, hips=0.04, thighs=0.04),
+    "Curvy Fit": BodyType(shoulders=0.03, bust=0.08, waist=0.04, hips=0.10, thighs=0.09),
+    "Pear Silhouette": BodyType(shoulders=0.0, bust=0.02, waist=0.04, hips=0.11, thighs=0.10),
+    "Slim Fit": BodyType(shoulders=-0.04, bust=-0.07, waist=-0.09, hips=-0.08, thighs=-0.08),
+    "Athletic Build": BodyType(shoulders=0.06, bust=0.06, waist=-0.04, hips=0.02, thighs=0.03),
     "Petite": BodyType(
-        shoulders=-0.03, bust=-0.03, waist=-0.03, hips=-0.03, thighs=-0.03, height=-0.06
+        shoulders=-0.04, bust=-0.04, waist=-0.04, hips=-0.04, thighs=-0.04, height=-0.06
     ),
-    "Slim with Bust": BodyType(shoulders=-0.04, bust=0.09, waist=-0.08, hips=-0.06, thighs=-0.06),
-    "Hourglass": BodyType(shoulders=0.02, bust=0.09, waist=-0.09, hips=0.11, thighs=0.06),
+    "Slim with Bust": BodyType(shoulders=-0.02, bust=0.08, waist=-0.08, hips=-0.06, thighs=-0.05),
+    "Hourglass": BodyType(shoulders=0.02, bust=0.09, waist=-0.08, hips=0.10, thighs=0.06),
 }
 
 
@@ -312,6 +319,243 @@ def working_copy(rgb: np.ndarray, side: int = WORK_SIDE) -> np.ndarray:
     )
 
 
+# --- silhouette-anchored warp ------------------------------------------------------------------
+
+
+def width_profile(h: int, knots: list[tuple[float, float]]) -> np.ndarray:
+    """Relative width change per row: a smooth step between consecutive knots (y, change).
+
+    Exact and flat at each knot, so a band's row gets exactly its stated change; the first
+    knot's value holds above it and the last's below it.
+    """
+    order = sorted(knots)
+    ky, kv = [order[0][0]], [order[0][1]]
+    for y, v in order[1:]:
+        if y - ky[-1] >= 1.0:
+            ky.append(y)
+            kv.append(v)
+    ys = np.arange(h, dtype=np.float64)
+    prof = np.full(h, kv[0], np.float64)
+    for i in range(len(ky) - 1):
+        sel = (ys >= ky[i]) & (ys < ky[i + 1])
+        t = (ys[sel] - ky[i]) / (ky[i + 1] - ky[i])
+        prof[sel] = kv[i] + (kv[i + 1] - kv[i]) * t * t * (3.0 - 2.0 * t)
+    prof[ys >= ky[-1]] = kv[-1]
+    return prof.astype(np.float32)
+
+
+def _run_around(row: np.ndarray, x: int, reach: int) -> tuple[int, int] | None:
+    """(first, last) column of the run of True in ``row`` that holds ``x`` (or the nearest
+    True within ``reach``), or None."""
+    w = len(row)
+    if not row[x]:
+        near = np.nonzero(row[max(0, x - reach) : min(w, x + reach + 1)])[0]
+        if not len(near):
+            return None
+        x = int(max(0, x - reach) + near[np.argmin(np.abs(near + max(0, x - reach) - x))])
+    off_left = np.nonzero(~row[:x])[0]
+    off_right = np.nonzero(~row[x:])[0]
+    first = int(off_left[-1] + 1) if len(off_left) else 0
+    last = int(x + off_right[0] - 1) if len(off_right) else w - 1
+    return first, last
+
+
+def _leg_x(pose: pose_mod.Pose, body: Body, side: str, y: float) -> float | None:
+    p = pose.points
+    hip, knee = p.get(f"{side}_hip"), p.get(f"{side}_knee")
+    if hip is None:
+        return None
+    if knee is None or knee[1] <= hip[1]:
+        return hip[0]
+    t = float(np.clip((y - hip[1]) / (knee[1] - hip[1]), 0.0, 1.5))
+    return hip[0] + t * (knee[0] - hip[0])
+
+
+def body_edges(
+    person: np.ndarray, pose: pose_mod.Pose, body: Body, rows: range
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per row: the body's centre x and the raw distances from it to the body's left and right
+    outline (NaN where the row holds no body).
+
+    Above the hips the body is the run of the person mask around the centre line (an arm
+    hanging clear of the torso is not part of it; one against it is); below, the runs
+    around both legs.
+    """
+    h, w = person.shape
+    # An arm or hand nearer the torso than about a seventh of the shoulder width moves with it
+    # as part of the body; one farther out keeps its shape and follows the torso's edge.
+    bridge = np.ones((1, max(3, round(0.15 * body.shoulder_width))), np.uint8)
+    m = cv2.morphologyEx((person > 0.5).astype(np.uint8), cv2.MORPH_CLOSE, bridge)
+    mb = m.astype(bool)
+    centre = body.centre_x(np.arange(h, dtype=np.float64))
+    left = np.full(h, np.nan)
+    right = np.full(h, np.nan)
+    reach = max(2, int(0.15 * body.shoulder_width))
+    for y in rows:
+        anchors = [centre[y]]
+        if y > body.hip_y:
+            anchors += [x for x in (_leg_x(pose, body, s, y) for s in ("left", "right")) if x]
+        runs = [
+            r for x in anchors if (r := _run_around(mb[y], int(np.clip(round(x), 0, w - 1)),
+                                                   reach)) is not None
+        ]
+        if runs:
+            left[y] = centre[y] - min(r[0] for r in runs)
+            right[y] = max(r[1] for r in runs) - centre[y]
+    return centre, left, right
+
+
+def _smooth_extent(raw: np.ndarray, rows: range, fallback: float, sigma: float) -> np.ndarray:
+    """Distances to the outline made smooth along the body and never short of the outline
+    near each row (so the outline itself is always scaled, never just shifted)."""
+    h = len(raw)
+    ys = np.arange(h)
+    ok = ~np.isnan(raw)
+    if not ok.any():
+        return np.full(h, fallback, np.float32)
+    ext = np.interp(ys, ys[ok], raw[ok]).astype(np.float32)
+    k = max(3, int(2 * sigma) | 1)
+    ext = cv2.dilate(ext[:, None], np.ones((k, 1), np.uint8))[:, 0]
+    ext = cv2.GaussianBlur(ext[:, None], (1, 0), sigmaX=0.1, sigmaY=max(sigma, 0.5),
+                           borderType=cv2.BORDER_REPLICATE)[:, 0]
+    return ext + 2.0
+
+
+def torso_field(
+    w: int, centre: np.ndarray, left: np.ndarray, right: np.ndarray, change: np.ndarray
+) -> np.ndarray:
+    """Backward horizontal displacement: inside the body's outline each row is scaled about
+    the centre by (1 + change); beyond it (arms, hands, backdrop) the row is shifted by as
+    much as the outline moved. Continuous at the outline."""
+    x = np.arange(w, dtype=np.float32)[None, :]
+    c = centre.astype(np.float32)[:, None]
+    s = (1.0 + change).astype(np.float32)[:, None]
+    d = x - c
+    el, er = left.astype(np.float32)[:, None], right.astype(np.float32)[:, None]
+    inside_r = (d >= 0) & (d <= s * er)
+    inside_l = (d < 0) & (-d <= s * el)
+    dx = np.where(d >= 0, -(s - 1.0) * er, (s - 1.0) * el)
+    dx = np.where(inside_r | inside_l, d / s - d, dx)
+    return dx.astype(np.float32)
+
+
+def _maps(dx_small: np.ndarray, dy_small: np.ndarray | None, h: int, w: int) -> tuple[
+    np.ndarray, np.ndarray
+]:
+    sh, sw = dx_small.shape
+    dx = cv2.resize(dx_small, (w, h), interpolation=cv2.INTER_LINEAR) * (w / sw)
+    map_x = dx + np.arange(w, dtype=np.float32)[None, :]
+    if dy_small is None:
+        map_y = np.repeat(np.arange(h, dtype=np.float32)[:, None], w, axis=1)
+    else:
+        dy = cv2.resize(dy_small, (w, h), interpolation=cv2.INTER_LINEAR) * (h / sh)
+        map_y = dy + np.arange(h, dtype=np.float32)[:, None]
+    return map_x, map_y
+
+
+def _margin(w: int, h: int) -> np.ndarray:
+    """Round kernel about 2 % of the picture's long side: how far past the segmentation's
+    outline the person may still show (a white top against a pale backdrop, loose hair)."""
+    k = max(5, round(0.02 * max(w, h)) | 1)
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+
+
+def clean_plate(small: np.ndarray, person: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(the backdrop with the person taken out, the region taken out), at working size.
+
+    Each row of the region is filled from the backdrop beside it in the same row: a robust
+    (median) sample just left and just right of the region, blended linearly across it. A
+    line of the backdrop that runs behind the person carries straight on through the fill,
+    nothing is smeared along the outline, and a plain studio backdrop keeps its gradient.
+    """
+    h, w = person.shape
+    region = cv2.dilate((person > 0.05).astype(np.uint8), _margin(w, h))
+    inside = region.astype(bool)
+    src = small.astype(np.float32)
+    plate = src.copy()
+    span = max(6, w // 24)  # wide enough that a thin upright line never holds the median
+    gap = 2
+    missing = np.zeros((h, w), np.uint8)
+
+    def sample(y: int, x0: int, x1: int) -> np.ndarray | None:
+        x0, x1 = max(0, x0), min(w, x1)
+        if x1 <= x0:
+            return None
+        px = src[y, x0:x1][~inside[y, x0:x1]]
+        return np.median(px, axis=0) if len(px) >= 3 else None
+
+    for y in np.nonzero(inside.any(axis=1))[0]:
+        row = inside[y]
+        edges = np.diff(np.concatenate(([0], row.astype(np.int8), [0])))
+        for a, b in zip(np.nonzero(edges == 1)[0], np.nonzero(edges == -1)[0], strict=True):
+            lc = sample(y, a - gap - span, a - gap)
+            rc = sample(y, b + gap, b + gap + span)
+            if lc is None and rc is None:
+                missing[y, a:b] = 1
+                continue
+            lc = rc if lc is None else lc
+            rc = lc if rc is None else rc
+            t = (np.arange(a, b, dtype=np.float32) - (a - 1)) / float(b - a + 1)
+            plate[y, a:b] = lc[None, :] * (1.0 - t[:, None]) + rc[None, :] * t[:, None]
+    # Neighbouring rows sample slightly different backdrop: even them out along the column
+    # (a median, then a light blur) so the fill shows no streaks.
+    even = cv2.medianBlur(np.clip(plate + 0.5, 0, 255).astype(np.uint8).reshape(h, w * 3)
+                          .T.copy(), 5).T.reshape(h, w, 3).astype(np.float32)
+    even = cv2.GaussianBlur(even, (1, 0), sigmaX=0.1, sigmaY=1.5)
+    plate[inside] = even[inside]
+    if missing.any():  # a row with no backdrop beside the person: fill it from around
+        filled = cv2.inpaint(np.clip(plate + 0.5, 0, 255).astype(np.uint8), missing, 3,
+                             cv2.INPAINT_TELEA)
+        plate[missing.astype(bool)] = filled[missing.astype(bool)]
+    return np.clip(plate + 0.5, 0, 255).astype(np.uint8), region
+
+
+def composite_layers(
+    rgb: np.ndarray,
+    alpha: np.ndarray | None,
+    small: np.ndarray,
+    person: np.ndarray,
+    dx: np.ndarray,
+    dy: np.ndarray | None,
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """The person warped as a layer over the backdrop: unchanged where the person still
+    covers it or never was, the clean plate where the figure moved away."""
+    h, w = rgb.shape[:2]
+    sh, sw = small.shape[:2]
+    # Where the person was and no longer is (working size), with the old outline's fringe.
+    smx, smy = _maps(dx, dy, sh, sw)
+    moved = cv2.remap(person, smx, smy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    vacated = ((person - moved) > 0.05).astype(np.uint8)
+    vacated = cv2.dilate(vacated, _margin(sw, sh))
+    vac = cv2.GaussianBlur(vacated.astype(np.float32), (0, 0), 1.0)
+    vac = np.clip(2.0 * vac, 0.0, 1.0)
+    plate_small, region = clean_plate(small, person)
+
+    map_x, map_y = _maps(dx, dy, h, w)
+    m1, m2 = cv2.convertMaps(map_x, map_y, cv2.CV_16SC2)
+    warped = cv2.remap(rgb, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    person_full = cv2.resize(person, (w, h), interpolation=cv2.INTER_LINEAR)
+    layer = cv2.remap(person_full, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    vac_full = cv2.resize(vac, (w, h), interpolation=cv2.INTER_LINEAR)
+    plate = cv2.resize(plate_small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+    v = vac_full[..., None]
+    base = rgb.astype(np.float32) * (1.0 - v) + plate.astype(np.float32) * v
+    a = layer[..., None]
+    out = base * (1.0 - a) + warped.astype(np.float32) * a
+    out_u8 = np.clip(out + 0.5, 0, 255).astype(np.uint8)
+    out_alpha = None
+    if alpha is not None:
+        a_small = cv2.resize(alpha, (sw, sh), interpolation=cv2.INTER_AREA)
+        a_plate = cv2.resize(cv2.inpaint(a_small, region, 3, cv2.INPAINT_TELEA), (w, h),
+                             interpolation=cv2.INTER_LINEAR).astype(np.float32)
+        a_warped = cv2.remap(alpha, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        a_base = alpha.astype(np.float32) * (1.0 - vac_full) + a_plate * vac_full
+        a_out = a_base * (1.0 - layer) + a_warped.astype(np.float32) * layer
+        out_alpha = np.clip(a_out + 0.5, 0, 255).astype(np.uint8)
+    return out_u8, out_alpha
+
+
 # --- the engine -------------------------------------------------------------------------------
 
 
@@ -332,7 +576,7 @@ def rebody(
     pose = pose_mod.detect_pose(small)
     body = body_from_pose(pose) if pose is not None else None
     person = pose_mod.person_mask(small) if body is not None else None
-    if body is None or person is None or (person > 0.5).sum() < 0.01 * h * w:
+    if pose is None or body is None or person is None or (person > 0.5).sum() < 0.01 * h * w:
         raise EngineError("no_person", "No person was found in the image.")
     tick(30)
     faces = pose_mod.face_boxes(small)
@@ -345,20 +589,34 @@ def rebody(
     knots.append((body.band_y("knees"), 0.3 * target.thighs))
     if body.ankle_y is not None:
         knots.append((body.ankle_y, 0.0))
-    rows = np.arange(h, dtype=np.float32)
-    weight = person_weight(person, reach=0.45 * body.shoulder_width)
-    dx = row_scale_field((h, w), knots, body.centre_x(rows), weight, smooth=0.07 * t)
+    change = width_profile(h, knots)
+    top = int(np.clip(body.band_y("neck"), 0, h - 1))
+    rows = range(top, h)
+    centre, left, right = body_edges(person, pose, body, rows)
+    fallback = 0.6 * body.shoulder_width
+    sigma = 0.03 * t
+    dx = torso_field(
+        w,
+        centre,
+        _smooth_extent(left, rows, fallback, sigma),
+        _smooth_extent(right, rows, fallback, sigma),
+        change,
+    )
+    dx = protect_faces(dx, faces)
 
     dy = None
     if target.height:
         ys_person = np.nonzero((person > 0.5).any(axis=1))[0]
-        top = float(ys_person[0]) if len(ys_person) else body.band_y("neck") - 0.4 * t
-        dy = vertical_field(h, w, body, top, target.height, smooth=0.05 * t)
-    dx = rigid_hands(protect_faces(dx, faces), hand_discs(pose, body.shoulder_width))
-    if dy is not None:
-        dy = rigid_hands(dy, hand_discs(pose, body.shoulder_width))
+        top_of_head = float(ys_person[0]) if len(ys_person) else body.band_y("neck") - 0.4 * t
+        dy = vertical_field(h, w, body, top_of_head, target.height, smooth=0.05 * t)
+        # The head moves down rigidly: by a whole number of the photo's pixels, so the face is
+        # copied, not resampled.
+        head = int(np.clip(round((top_of_head + body.band_y("neck")) / 2), 0, h - 1))
+        shift = float(dy[head, 0]) * rgb.shape[0] / h
+        if abs(shift) >= 0.5:
+            dy = dy * (round(shift) / shift)
     tick(60)
-    out, out_alpha = apply_field(rgb, alpha, dx, dy)
+    out, out_alpha = composite_layers(rgb, alpha, small, person, dx, dy)
     tick(85)
     return out, out_alpha
 
