@@ -55,3 +55,28 @@ def _log_like_django(*, loglevel: object = None, logfile: str | None = None,
         config["root"]["level"] = (logging.getLevelName(loglevel) if isinstance(loglevel, int)
                                    else str(loglevel).upper())
     logging.config.dictConfig(config)
+
+
+_announcer = None
+
+
+@signals.worker_ready.connect
+def _announce_worker(sender: object, **_kwargs: object) -> None:
+    # Tells the ETA how many processes consume each queue, across hosts (jobs.presence).
+    global _announcer
+    from jobs.presence import Announcer
+
+    controller = getattr(sender, "controller", None)
+    queues = [q.name for q in getattr(getattr(sender, "task_consumer", None), "queues", [])]
+    processes = int(getattr(controller, "concurrency", 0) or 0)
+    if not queues or not processes:
+        return
+    _announcer = Announcer(node=str(getattr(sender, "hostname", "")), queues=queues,
+                           processes=processes)
+    _announcer.start()
+
+
+@signals.worker_shutdown.connect
+def _withdraw_worker(**_kwargs: object) -> None:
+    if _announcer is not None:
+        _announcer.stop()

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from accounts.models import Organization
 from jobs.models import Activity, Job, JobStatus
+from jobs.presence import queue_processes
 from tools.registry import TOOLS, tool_get
 
 # The ETA averages this many recent runs of a tool.
@@ -56,9 +57,13 @@ def _tool_avg_seconds(tool: str) -> float:
         .order_by("-finished_at")
         .values_list("started_at", "finished_at")[:RUN_TIME_WINDOW]
     )
-    durations = [(f - s).total_seconds() for s, f in recent if s and f]
+    durations = sorted((f - s).total_seconds() for s, f in recent if s and f)
     if durations:
-        return sum(durations) / len(durations)
+        # The median: one run that waited on a cold start or a slow drive must not move every
+        # partner's ETA.
+        mid = len(durations) // 2
+        return (durations[mid] if len(durations) % 2
+                else (durations[mid - 1] + durations[mid]) / 2)
     spec = tool_get(tool)
     return spec.expected_seconds if spec else 60.0
 
@@ -75,14 +80,20 @@ class QueueFigures:
         return self._avg[tool]
 
     def remaining(self, job: Job) -> float:
-        """Seconds a running job still needs: from its progress, else from the average."""
+        """Seconds a running job still needs. Early on, the tool's typical run time says more
+        than a first progress figure (5 % after 3 s is not 57 s to go); the job's own pace
+        counts more as its progress grows."""
         avg = self.avg(job.tool)
         if job.started_at is None:
             return avg
         elapsed = (timezone.now() - job.started_at).total_seconds()
-        if job.progress > 0:
-            return max(0.0, elapsed * (100 - job.progress) / job.progress)
-        return max(0.0, avg - elapsed)
+        # A run past its typical time still has some way to go: a tenth of it at least.
+        by_average = max(avg - elapsed, 0.1 * avg * (100 - job.progress) / 100)
+        if job.progress <= 0:
+            return by_average
+        by_pace = elapsed * (100 - job.progress) / job.progress
+        weight = job.progress / 100
+        return max(0.0, (1 - weight) * by_average + weight * by_pace)
 
     def backlog_seconds(self, *, queue: str, before: Any | None = None) -> tuple[int, float]:
         """(jobs waiting ahead, seconds of work ahead) in a queue, all organisations alike:
@@ -108,8 +119,7 @@ class QueueFigures:
         if job.status != JobStatus.QUEUED:
             return None, None
         ahead, seconds = self.backlog_seconds(queue=job.queue, before=job.created_at)
-        workers = max(1, settings.QUEUE_CONCURRENCY.get(job.queue, 1))
-        return ahead, round(seconds / workers + self.avg(job.tool), 1)
+        return ahead, round(seconds / queue_processes(queue=job.queue) + self.avg(job.tool), 1)
 
 
 def queues_overview(*, org: Organization, include_staff: bool = False) -> list[dict[str, Any]]:
@@ -128,7 +138,7 @@ def queues_overview(*, org: Organization, include_staff: bool = False) -> list[d
             continue
         if tool.queue not in backlog:
             _, seconds = figures.backlog_seconds(queue=tool.queue)
-            backlog[tool.queue] = seconds / max(1, settings.QUEUE_CONCURRENCY.get(tool.queue, 1))
+            backlog[tool.queue] = seconds / queue_processes(queue=tool.queue)
         avg = figures.avg(tool.slug)
         rows.append({
             "tool": tool.slug,

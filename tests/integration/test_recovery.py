@@ -7,7 +7,6 @@ finished exactly once, with one set of outputs.
 from __future__ import annotations
 
 import time
-
 from collections.abc import Iterator
 from typing import Any
 
