@@ -167,19 +167,23 @@ def _refusal(who: str, pose: Pose, hands: list[Hand], clasped: bool, plans: list
     elif not hands:
         why = f"no hand of {who} is in frame to hold the bag"
     elif any(p.carry == "hand" for p in plans):
-        why = (f"held in {who}'s hand the bag would be cut by the edge of the frame or hide "
-               "the body")
+        reason = next(p.why for p in plans if p.carry == "hand")
+        why = f"held in {who}'s hand the bag {reason}"
     else:
         why = f"neither of {who}'s hands hangs free to hold the bag"
+    reasons = [p.why for p in plans if p.carry.startswith("shoulder") and p.why]
+    # The most frequent reason over the shoulders and positions tried.
+    worst = max(set(reasons), key=reasons.count) if reasons else "has no shoulder to hang from"
     if strap > 0:
-        how = "hung from a shoulder on its strap it would not fit in the frame either"
+        how = f"hung from a shoulder on its {strap:g} cm strap it {worst}"
     elif handle_drop >= MIN_SHOULDER_DROP_CM:
-        how = "hung from a shoulder by its handle it would not fit in the frame either"
+        how = f"hung from a shoulder by its handle it {worst}"
     else:
         how = (f"its handle ({handle_drop:.0f} cm drop) is too short to go over a shoulder and "
                "no strap drop was given")
-    return (f"The bag cannot be carried: {why}, and {how}. Use a full-length photo with a free "
-            "hand, or give the bag's strap drop.")
+    fix = ("Use a full-length photo of the model with a free hand" if strap > 0 else
+           "Use a full-length photo of the model with a free hand, or give the bag's strap drop")
+    return f"The bag cannot be carried: {why}, and {how}. {fix}."
 
 
 def body_scale(pose: Pose, mask: np.ndarray, height_cm: float, gender: str) -> float | None:
@@ -387,28 +391,29 @@ def _transform(sbag: ScaledBag, anchor: tuple[float, float], target: tuple[float
 
 
 def _fit(patch: _Patch, shape: tuple[int, int], mask: np.ndarray, torso: np.ndarray,
-         floor: float | None) -> tuple[bool, int]:
-    """(fits, rows to add at the bottom). The bag keeps a margin from every edge; the bottom
-    may grow only on a full-length photo whose bottom rows are backdrop, not body. A bag that
-    would hide much of the torso (a big bag slung in front of the body) does not fit."""
+         floor: float | None) -> tuple[bool, int, str]:
+    """(fits, rows to add at the bottom, why not). The bag keeps a margin from every edge; the
+    bottom may grow only on a full-length photo whose bottom rows are backdrop, not body. A
+    bag that would hide much of the torso (a big bag slung in front of the body) or stand on
+    the floor does not fit."""
     h, w = shape
     margin = max(2, round(0.015 * h))
     x0, y0, x1, y1 = patch.bbox()
     if x0 < margin or x1 > w - margin or y0 < margin:
-        return False, 0
+        return False, 0, "would be cut by the edge of the frame"
     if floor is not None and y1 > floor:
-        return False, 0  # it would stand on the floor, not hang
+        return False, 0, "would reach the floor"
     if torso.any():
         covered = _full(patch.alpha, patch.x, patch.y, (h, w))[torso].mean()
         if covered > MAX_TORSO_COVER:
-            return False, 0
+            return False, 0, "would hide the body"
     need = y1 + margin - h
     if need <= 0:
-        return True, 0
+        return True, 0, ""
     bottom_is_backdrop = float(mask[-max(2, h // 100):].max()) < 0.3
     if bottom_is_backdrop and need <= MAX_EXTENSION * h:
-        return True, int(need)
-    return False, int(need)
+        return True, int(need), ""
+    return False, int(need), "would be cut by the bottom of the frame"
 
 
 def floor_line(pose: Pose) -> float | None:
@@ -452,6 +457,7 @@ class _Plan:
     hand: Hand | None = None
     strap_from: tuple[float, float] | None = None
     strap_drop: float = 0.0
+    why: str = ""  # why it does not fit
 
     def render(self, rgb: np.ndarray, mask: np.ndarray, sbag: ScaledBag, ppcm: float
                ) -> Placement:
@@ -563,10 +569,10 @@ def _hand_plans(rgb: np.ndarray, pose: Pose, mask: np.ndarray, sbag: ScaledBag, 
         hand_w = float(np.ptp(ext)) + 0.2 * hand.size
         held = pinch_handle(sbag, anchor[0], 0.8 * hand_w)
         patch = _transform(held, anchor, (float(target[0]), float(target[1])), tilt)
-        fits, extend = _fit(patch, rgb.shape[:2], mask, torso, floor)
+        fits, extend, why = _fit(patch, rgb.shape[:2], mask, torso, floor)
         # Away from the body covers less of it: the outer hand first.
         rank = 1.5 - abs(float(grip[0]) - centre_x) / rgb.shape[1]
-        plans.append(_Plan("hand", side, patch, fits, extend, rank, hand=hand))
+        plans.append(_Plan("hand", side, patch, fits, extend, rank, hand=hand, why=why))
     return plans, False
 
 
@@ -592,10 +598,10 @@ def _shoulder_plans(rgb: np.ndarray, pose: Pose, mask: np.ndarray, sbag: ScaledB
             cx = sx + outward * shift * bw
             patch = _transform(sbag, (bw / 2, float(sbag.body_top)), (cx, top_y), 0.0,
                                keep_handle)
-            fits, extend = _fit(patch, rgb.shape[:2], mask, torso, floor)
+            fits, extend, why = _fit(patch, rgb.shape[:2], mask, torso, floor)
             rank = 2.0 + 0.1 * k
             plans.append(_Plan(carry, side, patch, fits, extend, rank, strap_from=anchor,
-                               strap_drop=drop_cm))
+                               strap_drop=drop_cm, why=why))
     if carry == "shoulder-strap":
         for p in plans:
             p.rank -= 2.0  # a strap given on the card is the carry asked for
