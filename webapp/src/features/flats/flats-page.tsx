@@ -114,6 +114,7 @@ export function FlatsPage() {
             <li>Each garment needs a front and a back view; footwear also a side view.</li>
             <li>Suffix the files _FRONT, _BACK or _SIDE (e.g. SKU123_FRONT.jpg).</li>
             <li>Put each garment in its category's input drive: SHOES, BOTTOM, TOP or OVERLAYER.</li>
+            <li>The products of one sync are worn together as one look. To sync several looks at once, start each file with its look code: LOOK7__SKU123_FRONT.jpg.</li>
           </ul>
         </section>
         <nav className="drive-links" aria-label="Input drives">
