@@ -8,7 +8,7 @@ already wears gone (or the job refused), and is the height true?
   ``LOBE_TOLERANCE`` face widths of a hand-labelled visible lobe. A refusal (``no_ear``) places
   nothing, so it never counts against this bar; how many labelled lobes got an earring is
   reported beside it.
-- Worn earrings: a gold hoop is drawn hanging from a labelled lobe of clean fixture faces; the
+- Worn earrings: a thin gold hoop is drawn hanging from each labelled visible lobe of clean fixture faces; the
   job must be refused (``wears_earrings``) or the hoop gone: over the hoop's pixels, the output
   must match the engine's output on the clean photo (median ΔE2000 ≤ ``RESIDUE_LIMIT``). Two
   fixture models really wear hoops (``WEARERS``): refused, or each hand-boxed old earring
@@ -190,23 +190,21 @@ def placed_earrings(before: np.ndarray, after: np.ndarray, ppi: float, roll: flo
 def hoop_on(
     rgb: np.ndarray, lobe: tuple[float, float], ppi: float
 ) -> tuple[np.ndarray, np.ndarray]:
-    """A gold hoop, 0.7 in across, hanging from the lobe (with its highlight and dark edge),
-    and the mask of its pixels."""
+    """A gold hoop, 0.9 in across and a sixteenth of an inch thick, hanging from the lobe, in
+    the colours gold takes in catalogue photos (a brown-orange body with a dark edge and a
+    near-white glint along its lit side), and the mask of its pixels."""
     img = rgb.copy()
-    r = 0.35 * ppi
-    cx, cy = lobe[0], lobe[1] + r
-    thick = max(2, round(0.06 * ppi))
+    r = 0.45 * ppi
     s = 4  # sub-pixel drawing
-    centre = (round(cx * s), round(cy * s))
-    axes = (round(0.8 * r * s), round(r * s))
+    centre = (round(lobe[0] * s), round((lobe[1] + r) * s))
+    axes = (round(0.85 * r * s), round(r * s))
+    wire = max(1, round(0.06 * ppi))
     mask = np.zeros(rgb.shape[:2], np.uint8)
-    cv2.ellipse(mask, centre, axes, 0, 0, 360, 255, thick + 1, cv2.LINE_AA, shift=2)
-    cv2.ellipse(img, centre, axes, 0, 0, 360, (120, 85, 20), thick + 1, cv2.LINE_AA, shift=2)
-    cv2.ellipse(
-        img, centre, axes, 0, 0, 360, (214, 172, 60), max(1, thick - 1), cv2.LINE_AA, shift=2
-    )
-    cv2.ellipse(img, centre, axes, 0, 200, 250, (255, 246, 200), 1, cv2.LINE_AA, shift=2)
-    return img, mask > 0
+    cv2.ellipse(mask, centre, axes, 0, 0, 360, 255, wire + 1, cv2.LINE_AA, shift=2)
+    cv2.ellipse(img, centre, axes, 0, 0, 360, (105, 62, 24), wire + 1, cv2.LINE_AA, shift=2)
+    cv2.ellipse(img, centre, axes, 0, 0, 360, (196, 138, 62), wire, cv2.LINE_AA, shift=2)
+    cv2.ellipse(img, centre, axes, 0, 150, 250, (255, 244, 220), 1, cv2.LINE_AA, shift=2)
+    return img, mask > 40
 
 
 @dataclass

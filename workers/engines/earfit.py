@@ -58,6 +58,7 @@ WORN_GLINT_LEVEL = 40.0  # Lab L (0-255) above the local surroundings
 WORN_SHEEN_LEVEL = 25.0
 WORN_GLINT_SHARE = 0.045
 WORN_GLINT_CRISPNESS = 0.45
+WORN_BRIGHT_SHARE = 0.25
 # Beyond this size (in face widths) a retouch would repaint too much of jaw, hair and backdrop.
 WORN_MAX_LENGTH = 0.36
 WORN_MAX_WIDTH = 0.26
@@ -184,8 +185,11 @@ def worn_earring(
         return None
     glints = tophat > WORN_GLINT_LEVEL
     share = float(glints[zone].mean())
-    crisp = share / max(float((tophat > WORN_SHEEN_LEVEL)[zone].mean()), 1e-6)
-    if share < WORN_GLINT_SHARE or crisp < WORN_GLINT_CRISPNESS:
+    sheen = float((tophat > WORN_SHEEN_LEVEL)[zone].mean())
+    crisp = share / max(sheen, 1e-6)
+    # Glints, and either crisp ones (a wire, a stone) or bright structure all over the zone (a
+    # ring round a lighter backdrop); grey hair's sheen is neither.
+    if share < WORN_GLINT_SHARE or (crisp < WORN_GLINT_CRISPNESS and sheen < WORN_BRIGHT_SHARE):
         return None
     bright = tophat > WORN_SHEEN_LEVEL
     dark = blackhat > WORN_SHEEN_LEVEL
