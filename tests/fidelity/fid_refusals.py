@@ -105,6 +105,9 @@ def refusal_cases() -> list[Case]:
     h, w = face_model.shape[:2]
     worn_earring = paste(face_model, earring, (int(0.62 * w), int(0.20 * h),
                                                int(0.68 * w), int(0.32 * h)))
+    # a close-up of the head and shoulders wearing it, as earrings are often shot
+    close_up = np.ascontiguousarray(worn_earring[int(0.02 * h):int(0.45 * h),
+                                                 int(0.25 * w):int(0.80 * w)])
     h, w = full_model.shape[:2]
     held_bag = paste(full_model, bag, (int(0.55 * w), int(0.45 * h),
                                        int(0.85 * w), int(0.70 * h)))
@@ -116,6 +119,10 @@ def refusal_cases() -> list[Case]:
              "person_in_product",
              {"ring_image": png(worn_earring), "model_image": jpeg_of("model/model_3.png"),
               "ring_height_in": 1.5, "model_name": "Ana"}, [worn_earring]),
+        Case("Earfit: the earring 'product' is a close-up of a model wearing it", "earfit",
+             "person_in_product",
+             {"ring_image": png(close_up), "model_image": jpeg_of("model/model_3.png"),
+              "ring_height_in": 1.5, "model_name": "Ana"}, [close_up]),
         Case("Baghold: the bag 'product' is a model holding it", "baghold", "person_in_product",
              {"bag_image": png(held_bag), "model_image": jpeg_of("model/model_9.png"),
               "width": 30, "height": 25, "depth": 12, "model_name": "Mila"}, [held_bag]),

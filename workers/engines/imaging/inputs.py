@@ -44,6 +44,10 @@ BODY_MIN_AREA = 0.08
 # and pose finds "shoulders and hips" in a pair of trousers. A person is a face with a body
 # under it, or a body (head or torso landmarks) that the segmentation covers widely.
 PRODUCT_BODY_MIN_AREA = 0.15
+# ... or a face filling the frame, as in a close-up of an earring worn (the face detector is
+# less sure of a face cut by the frame, so a lower score with a large box counts).
+CLOSE_FACE_SCORE = 0.6
+CLOSE_FACE_AREA = 0.08
 # Separate people in the segmentation: each blob at least this share of the image and of the
 # largest blob (a hand held away from the body is a small blob of its own).
 PERSON_BLOB_MIN_AREA = 0.04
@@ -278,6 +282,10 @@ def _on_white(rgb: np.ndarray, alpha: np.ndarray | None) -> np.ndarray:
 def person_in_product(rgb: np.ndarray, alpha: np.ndarray | None = None) -> str | None:
     """What gives a person away in a product shot ("a face", "a body"), or None."""
     seen = look_for_people(_on_white(rgb, alpha), count=False)
+    area = float(seen.width * seen.height)
+    if any(score >= CLOSE_FACE_SCORE and (b[2] - b[0]) * (b[3] - b[1]) >= CLOSE_FACE_AREA * area
+           for b, score in seen.faces):
+        return "a face in close-up"
     body = seen.head_or_torso
     if seen.real_faces and body and seen.person_area >= BODY_MIN_AREA:
         return "a face and a body"
