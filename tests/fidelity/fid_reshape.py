@@ -279,7 +279,8 @@ def measure(out_dir: Path) -> ToolReport:
                             "backdrop ΔE": bde})
         overlay = rgb.copy()
         overlay[region] = (0.5 * overlay[region] + [127, 0, 0]).astype(np.uint8)
-        sheet_rows.append((f"{case.name}: {case.instruction} (sleeve left {left:.1%}) "
+        shown = f"{left:.1%}" if np.isfinite(left) else "n/a: sleeve colour = backdrop"
+        sheet_rows.append((f"{case.name}: {case.instruction} (sleeve left {shown}) "
                            "before | after | old sleeve measured", [rgb, out, overlay]))
     for case in HEM_CASES:
         rgb, out, mask = run_case(case)

@@ -631,15 +631,20 @@ def continue_limb(
     h, w = region.shape
     length = sum(float(np.hypot(*(b - a))) for a, b in zip(chain, chain[1:], strict=False))
     max_half = (0.42 if kind == "leg" else 0.28) * sw
+    # This limb's part of the region: near its bones.
     pts = np.array(chain)
+    cy0, cx0 = (pts.min(axis=0)[::-1] - 1.5 * max_half).astype(int)
+    cy1, cx1 = (pts.max(axis=0)[::-1] + 1.5 * max_half).astype(int)
+    near = np.zeros_like(region)
+    near[max(0, cy0) : max(0, cy1), max(0, cx0) : max(0, cx1)] = True
+    region = region & near
     ys, xs = np.nonzero(region)
     if not len(ys):
         return None
-    pad = int(max_half + 0.2 * length) + 2
-    y0 = max(0, min(ys.min(), int(pts[:, 1].min())) - pad)
-    y1 = min(h, max(ys.max(), int(pts[:, 1].max())) + pad + 1)
-    x0 = max(0, min(xs.min(), int(pts[:, 0].min())) - pad)
-    x1 = min(w, max(xs.max(), int(pts[:, 0].max())) + pad + 1)
+    # Only the region and the reference just past it are read: the box around the region.
+    pad = int(max_half + 0.12 * length) + 2
+    y0, y1 = max(0, ys.min() - pad), min(h, ys.max() + pad + 1)
+    x0, x1 = max(0, xs.min() - pad), min(w, xs.max() + pad + 1)
     yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
     s, d, dist, joints = _chain_coords(chain, xx, yy)
     own = dist <= max_half
@@ -657,12 +662,14 @@ def continue_limb(
     taper = _leg_taper if kind == "leg" else _arm_taper
     runs = []
     span = int(np.ceil(max_half))
-    for b0 in np.arange(s_edge + off, s_edge + off + lref, 1.0):
-        sel = band & (s >= b0) & (s < b0 + 1.0)
+    b_s, b_d = s[band], d[band]
+    b_bin = np.floor(b_s - (s_edge + off)).astype(int)
+    for i_bin, b0 in enumerate(np.arange(s_edge + off, s_edge + off + lref, 1.0)):
+        sel = b_bin == i_bin
         if sel.sum() < 3:
             continue
         occupied = np.zeros(2 * span + 1, bool)
-        occupied[np.clip(np.round(d[sel]).astype(int) + span, 0, 2 * span)] = True
+        occupied[np.clip(np.round(b_d[sel]).astype(int) + span, 0, 2 * span)] = True
         run = _limb_width_at(occupied, span)
         if run is not None and run[1] - run[0] >= 3:
             runs.append((run[0] - span, run[1] - span + 1, b0 + 0.5))
@@ -1464,6 +1471,7 @@ def _worn_sleeves(scene: Scene) -> list[Sleeve]:
     torso = _torso_polygon(p, (h, w), sw)
     limbs = _limbs(p, (h, w), sw * 1.25)
     sleeves = []
+    lab_cache: np.ndarray | None = None
     for side in ("left", "right"):
         arm = limbs.get(f"{side}_arm")
         if arm is None:
@@ -1492,20 +1500,49 @@ def _worn_sleeves(scene: Scene) -> list[Sleeve]:
         inward = 1.0 if centre_x > sx else -1.0
         ax, ay = sx + inward * 0.06 * sw, float(chain[0][1]) - 0.3 * sw
         bx, by = sx + inward * 0.14 * sw, float(chain[0][1]) + 0.5 * sw
-        # The armpit sits on the shirt's own side seam: its body's edge lower down, where the
-        # arm hangs free of it.
-        y_m = int(np.clip(chain[0][1] + 0.75 * (hip_y - chain[0][1]), 0, h - 1))
-        run = [r for r in _runs(scene.mask[y_m]) if r[0] <= centre_x <= r[1]]
-        if run:
-            edge = float(run[0][0] if inward > 0 else run[0][1])
-            lo_x, hi_x = sorted((sx, sx + inward * 0.3 * sw))
-            bx = float(np.clip(edge, lo_x, hi_x))
+        # The armpit sits on the shirt's own side seam: going down the side, the garment's
+        # outer edge jumps in where the sleeve's hem leaves the body; the side seam is the
+        # edge just below that jump (else the body's edge lower down).
+        sy = float(chain[0][1])
+        edges = []
+        for y in range(int(sy + 0.15 * sw), int(min(hip_y, sy + 1.1 * sw, h - 1))):
+            run = [r for r in _runs(scene.mask[y]) if r[0] <= centre_x <= r[1]]
+            if run:
+                edges.append((y, float(run[0][0] if inward > 0 else run[0][1])))
+        lo_x, hi_x = sorted((sx, sx + inward * 0.3 * sw))
+        if len(edges) > 8:
+            e_arr = np.array(edges)
+            out_pos = (e_arr[:, 1] - centre_x) * -inward  # how far out from the centre line
+            drop = out_pos[:-4] - out_pos[4:]
+            j = int(np.argmax(drop))
+            if drop[j] > 0.08 * sw:
+                by = float(e_arr[j + 4, 0])
+                bx = float(np.clip(np.median(e_arr[j + 4 : j + 12, 1]), lo_x, hi_x))
+            else:
+                y_m = int(np.clip(sy + 0.75 * (hip_y - sy), 0, h - 1))
+                run = [r for r in _runs(scene.mask[y_m]) if r[0] <= centre_x <= r[1]]
+                if run:
+                    bx = float(np.clip(run[0][0] if inward > 0 else run[0][1], lo_x, hi_x))
+        ax = sx + inward * min(0.06 * sw, abs(bx - sx))
         yy_c = np.arange(h, dtype=np.float32)[:, None]
-        line_x = ax + (bx - ax) * np.clip((yy_c - ay) / (by - ay), 0.0, 1.0)
         xx_c = np.arange(w, dtype=np.float32)[None, :]
-        outside = (xx_c - line_x) * -inward > 0
         arm_zone = cv2.dilate(arm.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
-        px = scene.mask & side & outside & ((yy_c < by) | arm_zone)
+        # A print or logo on the chest is never cut: the armhole moves out past it.
+        lab = srgb8_to_oklab(scene.rgb) if lab_cache is None else lab_cache
+        lab_cache = lab
+        shift = 0.0
+        for _ in range(12):
+            line_x = ax + (bx - ax) * np.clip((yy_c - ay) / (by - ay), 0.0, 1.0) - inward * shift
+            outside = (xx_c - line_x) * -inward > 0
+            px = scene.mask & side & outside & ((yy_c < by) | arm_zone)
+            if px.sum() < 30:
+                break
+            base = np.median(lab[px][:: max(1, int(px.sum()) // 3000)], axis=0)
+            edge_band = px & ((xx_c - line_x) * -inward < 0.04 * sw)
+            printed = np.linalg.norm(lab[edge_band] - base, axis=-1) > 0.15
+            if printed.sum() <= max(3, 0.03 * edge_band.sum()):
+                break
+            shift += 0.02 * sw
         if px.sum() < 30:
             continue
         # Distance along the arm, computed only over the arm's box (the rest is never read).
@@ -1553,6 +1590,7 @@ def edit_sleeves(scene: Scene, e: Edit) -> None:
         if e.sleeve == "removed" or e.direction < 0:
             return  # already sleeveless
         raise EngineError("unsupported_instruction", "The garment has no sleeves to lengthen.")
+    before = scene.mask.copy()
     for sl in sleeves:
         arm = sl.reach
         if e.sleeve == "removed":
@@ -1577,12 +1615,23 @@ def edit_sleeves(scene: Scene, e: Edit) -> None:
         if e.sleeve == "removed":
             target = -np.inf  # up to the armhole: no cap of the old sleeve stays
         if target < sl.length - 1:
-            _cut_sleeve(scene, sl, target, keep_cuff=not scene.worn and e.sleeve != "removed")
+            _cut_sleeve(
+                scene,
+                sl,
+                target,
+                keep_cuff=not scene.worn and e.sleeve != "removed",
+                fill=not scene.worn,
+            )
         elif target > sl.length + 1:
             _extend_sleeve(scene, sl, target)
+    if scene.worn:
+        # Both arms at once: each is continued from where it shows.
+        fill_uncovered(scene, before & ~scene.mask, limbs=("arm",))
 
 
-def _cut_sleeve(scene: Scene, sl: Sleeve, target: float, keep_cuff: bool) -> None:
+def _cut_sleeve(
+    scene: Scene, sl: Sleeve, target: float, keep_cuff: bool, fill: bool = True
+) -> None:
     old = scene.mask.copy()
     gone = sl.pixels & (sl.along > target)
     if keep_cuff and target > 0.2 * sl.length:
@@ -1602,7 +1651,8 @@ def _cut_sleeve(scene: Scene, sl: Sleeve, target: float, keep_cuff: bool) -> Non
         scene.mask = (scene.mask & ~sl.pixels) | keep
     else:
         scene.mask = scene.mask & ~gone
-    fill_uncovered(scene, old & ~scene.mask, limbs=("arm",) if scene.worn else ())
+    if fill:
+        fill_uncovered(scene, old & ~scene.mask)
 
 
 def _extend_sleeve(scene: Scene, sl: Sleeve, target: float) -> None:
