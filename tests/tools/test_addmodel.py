@@ -125,3 +125,34 @@ def test_the_admin_refuses_a_photo_of_two_people(partner: Any, tmp_path: Path) -
     assert "shows 2 people" in refused.errors["photo"][0]
     half_length = form(FIXTURES / "model" / "model_3.png", ["earfit", "baghold", "flats"])
     assert half_length.is_valid(), half_length.errors
+
+
+def test_a_job_on_a_library_photo_of_two_people_fails_with_the_reason(partner: Any,
+                                                                       tmp_path: Path) -> None:
+    # A model added before photos were checked: the job refuses it and says why.
+    from django.core.files.base import ContentFile
+    from django.core.files.storage import default_storage
+
+    from jobs.models import JobStatus
+    from jobs.services import job_run, job_submit
+    from tests.engines.synthetic_products import bag_shot
+    from tools.models import LibraryModel
+    from tools.registry import TOOLS
+
+    pair = _side_by_side(tmp_path, "model_8.png", "049205_0.jpg")
+    model = LibraryModel(organization=partner.organization, code="duo", name="Duo",
+                         gender="female", height_cm=170)
+    model.photo.save(pair.name, ContentFile(pair.read_bytes()), save=True)
+    bag = io.BytesIO()
+    Image.fromarray(bag_shot()[0]).save(bag, "PNG")
+    bag_name = default_storage.save("inputs/tote.png", ContentFile(bag.getvalue()))
+    job = job_submit(org=partner.organization, user=partner, tool=TOOLS["baghold"], payload={
+        "width": 30, "height": 25, "depth": 12, "model": "duo", "model_name": "Duo",
+        "_sources": {"model_image": {"storage": model.photo.name},
+                     "bag_image": {"storage": bag_name}}}).job
+
+    assert job_run(job_id=str(job.pk)) == "failed"
+    job.refresh_from_db()
+    assert job.status == JobStatus.FAILED and job.error_code == "several_people"
+    assert job.error_message == ("The photo of Duo shows 2 people; a model photo must show one "
+                                 "person only.")
