@@ -222,7 +222,7 @@ def false_refusals(check: Callable[[str, dict[str, Any]], None] = guard_engine_i
     return len(cases), refused
 
 
-def _code_tile(code: str | None, expected: str | tuple[str, ...], width: int = 260,
+def _code_tile(code: str | None, expected: str | tuple[str, ...], width: int = 420,
                height: int = 320) -> np.ndarray:
     ok = code in expected_codes(expected)
     im = Image.new("RGB", (width, height), (225, 245, 225) if ok else (250, 215, 215))
