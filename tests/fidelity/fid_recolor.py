@@ -126,7 +126,7 @@ def _compose(cover: np.ndarray, cloth: np.ndarray, bg: tuple[int, int, int]) -> 
 
 def _velvet() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     rng = np.random.default_rng(7)
-    cover = _coverage(lambda im: cv2.fillPoly(im, [_tee_polygon()], 255))
+    cover = _coverage(lambda im: cv2.fillPoly(im, [_tee_polygon()], (255,)))
     # Crushed-velvet sheen: narrow bright ridges on a near-black plum, with fine pile grain.
     sheen = _folds(rng, 1.0)
     ridges = np.exp(-((sheen - 0.55) / 0.12) ** 2) + 0.6 * np.exp(-((sheen + 0.3) / 0.08) ** 2)
@@ -142,7 +142,7 @@ def _velvet() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def _red_logo_tee() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     rng = np.random.default_rng(11)
-    cover = _coverage(lambda im: cv2.fillPoly(im, [_tee_polygon()], 255))
+    cover = _coverage(lambda im: cv2.fillPoly(im, [_tee_polygon()], (255,)))
     shade = _folds(rng, 0.12)
     red = np.array([196, 28, 40], np.float32)
     white = np.array([244, 244, 240], np.float32)
@@ -154,14 +154,14 @@ def _red_logo_tee() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     def emblem(im: np.ndarray) -> None:
         # A shield with a star: the base's own red, inside the white stripe.
         c = (193 * _SS, 201 * _SS)
-        cv2.circle(im, c, 24 * _SS, 255, -1)
+        cv2.circle(im, c, 24 * _SS, (255,), -1)
         star = [(c[0] + int(20 * _SS * np.cos(a)), c[1] + int(20 * _SS * np.sin(a)))
                 for a in np.linspace(-np.pi / 2, 1.5 * np.pi, 6)[:-1]]
-        cv2.fillPoly(im, [np.array([star[i] for i in (0, 2, 4, 1, 3)], np.int32)], 0)
+        cv2.fillPoly(im, [np.array([star[i] for i in (0, 2, 4, 1, 3)], np.int32)], (0,))
 
     def letters(im: np.ndarray) -> None:
         cv2.putText(im, "ATELIER", (128 * _SS, 300 * _SS), cv2.FONT_HERSHEY_DUPLEX, 1.3 * _SS,
-                    255, 3 * _SS, cv2.LINE_AA)
+                    (255,), 3 * _SS, cv2.LINE_AA)
 
     s, e, t = _coverage(stripe), _coverage(emblem), _coverage(letters)
     white_share = np.clip(s - e, 0, 1)
@@ -175,20 +175,21 @@ def _red_logo_tee() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def _heather() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     rng = np.random.default_rng(5)
-    cover = _coverage(lambda im: cv2.fillPoly(im, [_tee_polygon()], 255))
+    cover = _coverage(lambda im: cv2.fillPoly(im, [_tee_polygon()], (255,)))
     shade = _folds(rng, 0.08)
     # Heather: dark and light fibres, streaky along the knit, plus a mottle at a larger scale.
     fibre = rng.normal(0, 1, _SIZE).astype(np.float32)
-    fibre = cv2.GaussianBlur(fibre, (0, 0), sigmaX=1.6, sigmaY=0.5)
-    fibre /= fibre.std()
-    mottle = cv2.GaussianBlur(rng.normal(0, 1, _SIZE).astype(np.float32), (0, 0), 5)
-    mottle /= mottle.std()
+    fibre = np.asarray(cv2.GaussianBlur(fibre, (0, 0), sigmaX=1.6, sigmaY=0.5), np.float32)
+    fibre = fibre / float(fibre.std())
+    mottle = np.asarray(cv2.GaussianBlur(rng.normal(0, 1, _SIZE).astype(np.float32), (0, 0), 5),
+                        np.float32)
+    mottle = mottle / float(mottle.std())
     grey = 132 * (1 + shade) + 26 * fibre + 8 * mottle
     cloth = np.stack([grey, grey, grey * 1.02], -1)
 
     def logo(im: np.ndarray) -> None:
         cv2.putText(im, "NORD", (132 * _SS, 200 * _SS), cv2.FONT_HERSHEY_SIMPLEX, 1.6 * _SS,
-                    255, 5 * _SS, cv2.LINE_AA)
+                    (255,), 5 * _SS, cv2.LINE_AA)
 
     t = _coverage(logo)
     white = np.array([246, 246, 244], np.float32)

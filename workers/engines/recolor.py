@@ -79,6 +79,14 @@ def recolor_image(
 
     core = interior & (mask > 0.5)
     base_groups, base = _base_colour(lab_full[core] if core.sum() > 50 else lab_full[interior])
+    # A garment mask of a worn outfit can miss a part of the garment (a sleeve against the
+    # body, a side in shadow); left out, it would keep the old colour beside the new one.
+    grown = _missed_parts(rgb, lab_full, alpha, base_groups, base, scale,
+                          garment_mod.garment_region(garment_type))
+    if grown is not None:
+        mask = np.maximum(mask, cv2.GaussianBlur(grown.astype(np.float32), (0, 0), 0.7 * scale))
+        alpha = matte.refine_alpha(rgb, mask)
+        interior = alpha > 0.97
     # Membership is decided on a smoothed image: decided per noisy pixel, a weight flickering
     # between 0.9 and 1 would print the JPEG noise (or a heather's flecks) into the new colour
     # as grain. Textured fabrics get more smoothing than flat ones.
@@ -117,20 +125,29 @@ def recolor_image(
                        np.ones((3, 3), np.uint8), iterations=max(1, round(1.5 * scale))) > 0
     weight_full = np.where(interior, share, 0.0).astype(np.float32)
     base_core = interior & (share > 0.95)
+    # Print for sure: far from the base both smoothed and pixel by pixel. Between it and the
+    # base's core lie the pixels the smoothing made doubtful (a halo around a light print on
+    # a dark base) and the print's antialiased edge: those are unmixed too.
     edge = (cv2.dilate(base_core.astype(np.uint8), np.ones((3, 3), np.uint8),
-                       iterations=max(2, round(2 * scale))) > 0) & ~base_core & reach
+                       iterations=max(3, round(3 * scale))) > 0) & ~base_core & reach
+    doubt = edge & interior & (share < 0.05)
+    raw = np.zeros((h, w), np.float32)
+    raw[doubt] = _base_membership(lab_full[doubt], base_groups["base"], base_groups["other"])
+    print_core = interior & (share < 0.05) & ~(doubt & (raw >= 0.1))
+    edge &= ~print_core | (cv2.dilate(base_core.astype(np.uint8), np.ones((3, 3), np.uint8),
+                                      iterations=max(1, round(scale))) > 0)
     if edge.any():
         sigma_e = max(1.5, 2.0 * scale)
         img = rgb.astype(np.float32)
         fg, _ = matte.spread(img, base_core, sigma_e)
-        bg, bg_support = matte.spread(img, ~base_core & ~edge, sigma_e)
+        bg, bg_support = matte.spread(img, (~base_core & ~edge) | print_core, sigma_e)
         moved_share, _ = matte.spread(share, interior, sigma_e)
         prior = np.where(interior, share, alpha * moved_share)
         held = matte.unmix_alpha(rgb, fg / 255.0, bg / 255.0, prior)
         held = np.where(bg_support > 0.05, held, prior)  # nothing else beside it: keep prior
         delta = out.astype(np.float32) - img
         change, support = matte.spread(delta, base_core, sigma_e)
-        k = (held * np.clip(support * 4.0, 0.0, 1.0))[edge]
+        k = (held * np.clip(support / 0.02, 0.0, 1.0))[edge]
         edge_px = img[edge] + change[edge] * k[:, None]
         out[edge] = np.clip(edge_px + 0.5, 0, 255).astype(np.uint8)
         weight_full[edge] = k
@@ -150,12 +167,56 @@ def _fleck_kernel(L: np.ndarray, interior: np.ndarray, scale: float) -> int:
     return 3 if texture < 0.015 or scale < 1.5 else 5
 
 
+def _missed_parts(rgb: np.ndarray, lab: np.ndarray, alpha: np.ndarray,
+                  groups: dict[str, np.ndarray], base: np.ndarray, scale: float,
+                  region: str) -> np.ndarray | None:
+    """Pixels just outside the mask that are plainly the garment: the base's own colour, not
+    the backdrop's, joined to the garment, within the garment's rows (an upper garment never
+    grows into trousers of the same colour below it, nor a lower one into a top above)."""
+    a, b = float(base[1]), float(base[2])
+    if 0.005 < a < 0.09 and 0.01 < b < 0.11 and 0.4 < float(base[0]) < 0.92:
+        return None  # a skin-like base (beige, tan, nude): arms and legs would join it
+    h, w = alpha.shape
+    inside = alpha > 0.5
+    reach = max(3, round(0.06 * max(h, w)))
+    zone = (cv2.dilate(inside.astype(np.uint8), cv2.getStructuringElement(
+        cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))) > 0) & ~inside
+    if region != "full":
+        rows = np.nonzero(inside.any(axis=1))[0]
+        zone[: rows.min()] = False
+        zone[rows.max() + 1:] = False
+    if not zone.any():
+        return None
+    blurred = cv2.GaussianBlur(rgb, (0, 0), 1.2 * scale)
+    lab_z = srgb8_to_oklab(blurred[zone])
+    close = _dist(lab_z, groups["base"]) < 0.05
+    close &= _base_membership(lab_z, groups["base"], groups["other"]) > 0.9
+    close &= garment_mod.border_distance(rgb)[zone] > 0.08  # not the backdrop
+    cand = np.zeros((h, w), np.uint8)
+    cand[zone] = close
+    cand = cv2.morphologyEx(cand, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, labels = cv2.connectedComponents(cand, connectivity=8)
+    if n <= 1:
+        return None
+    touching = cv2.dilate(inside.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    keep = np.unique(labels[touching & (cand > 0)])
+    keep = keep[keep > 0]
+    if not len(keep):
+        return None
+    grown = np.isin(labels, keep)
+    if grown.sum() < 0.005 * inside.sum():
+        return None
+    return grown
+
+
 def _keep_emblems(share: np.ndarray, interior: np.ndarray, alpha: np.ndarray,
                   scale: float) -> np.ndarray:
-    """Base-coloured islands set well inside a print (an emblem in a logo stripe) are part of
-    the logo: they keep their colour. The garment's body (pieces of base that reach the
-    outline or are large) and small knock-outs inside lettering (a letter's counter, where the
-    fabric shows through a thin stroke) are moved."""
+    """Base-coloured islands set inside a print (an emblem in a logo stripe, the centre of a
+    star in that emblem) are part of the logo: they keep their colour. The garment's body
+    (pieces of base that reach the outline or are large) and the knock-outs of lettering (a
+    letter's counter, where the fabric shows through) are moved. A counter is enclosed by a
+    thin stroke, or by a stroke of about its own area; an emblem sits in a print well larger
+    than itself, away from the garment's body."""
     base = ((share > 0.5) & interior).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(base, connectivity=8)
     if n <= 2:
@@ -169,22 +230,34 @@ def _keep_emblems(share: np.ndarray, interior: np.ndarray, alpha: np.ndarray,
     is_main[touching] = True
     is_main[1:] |= areas > 0.15 * total
     is_main[0] = False
-    candidates = [i for i in range(1, n) if not is_main[i]
-                  and areas[i - 1] >= 0.0015 * float(interior.sum())]
+    min_area = 20.0 * scale * scale
+    candidates = [i for i in range(1, n) if not is_main[i] and areas[i - 1] >= min_area]
     if not candidates or not is_main.any():
         return share
     away = cv2.distanceTransform((~is_main[labels]).astype(np.uint8), cv2.DIST_L2, 3)
+    printed = (interior & (share <= 0.5)).astype(np.uint8)
+    _, plabels, pstats, _ = cv2.connectedComponentsWithStats(printed, connectivity=8)
     out = share.copy()
     gap = 4.0 * scale
+    grow = np.ones((3, 3), np.uint8)
     for i in candidates:
         x, y, bw, bh = stats[i, :4]
-        sub = labels[y:y + bh, x:x + bw] == i
-        if float(away[y:y + bh, x:x + bw][sub].min()) >= gap:
-            island = np.zeros(share.shape, np.uint8)
-            island[y:y + bh, x:x + bw][sub] = 1
-            island = cv2.dilate(island, np.ones((3, 3), np.uint8),
-                                iterations=max(1, round(scale))) > 0
-            out[island] = 0.0
+        pad = 3
+        y0, x0 = max(0, y - pad), max(0, x - pad)
+        y1, x1 = min(share.shape[0], y + bh + pad), min(share.shape[1], x + bw + pad)
+        sub = labels[y0:y1, x0:x1] == i
+        if float(away[y0:y1, x0:x1][sub].min()) < gap:
+            continue  # a thin stroke away from the body: a counter
+        ring = (cv2.dilate(sub.astype(np.uint8), grow, iterations=2) > 0) & ~sub
+        around = plabels[y0:y1, x0:x1][ring]
+        around = around[around > 0]
+        if not len(around):
+            continue
+        enclosing = int(np.bincount(around).argmax())
+        if pstats[enclosing, cv2.CC_STAT_AREA] < 3.0 * areas[i - 1]:
+            continue  # a bold letter around its counter
+        island = cv2.dilate(sub.astype(np.uint8), grow, iterations=max(1, round(scale))) > 0
+        out[y0:y1, x0:x1][island] = 0.0
     return out
 
 
@@ -222,7 +295,12 @@ def _base_colour(lab: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray]:
             is_base[i] = hue_gap < 15 and light_gap < 0.45 and 0.5 < sat < 1.6
         else:
             # A shade of a neutral base: still neutral, lightness within what folds do.
-            is_base[i] = chroma < 0.04 and light_gap < 0.22
+            # Shadows reach further down than highlights reach up (a sleeve against the
+            # body, the fold under an arm); a print far darker or lighter stays a print.
+            darker = float(c[0]) < float(c0[0])
+            # A pastel print (lilac, baby blue) on grey is a print, not a shade of the grey.
+            is_base[i] = (chroma < max(0.025, chroma0 + 0.015)
+                          and light_gap < (0.3 if darker else 0.22))
     is_base[main] = True
     base_px = sample[np.isin(labels.ravel(), np.nonzero(is_base)[0])]
     base = np.median(base_px, axis=0).astype(np.float32)
@@ -244,8 +322,13 @@ def _base_membership(lab: np.ndarray, base_c: np.ndarray, other_c: np.ndarray) -
 
 
 def _dist(lab: np.ndarray, centres: np.ndarray) -> np.ndarray:
-    diff = (lab[:, None, :] - centres[None, :, :]) * _W
-    return np.sqrt((diff**2).sum(-1)).min(-1)
+    x = (lab * _W).astype(np.float32)
+    best = None
+    for c in (centres * _W).astype(np.float32):
+        d = x - c
+        d2 = np.einsum("ij,ij->i", d, d)
+        best = d2 if best is None else np.minimum(best, d2)
+    return np.sqrt(best)
 
 
 # --- the shift --------------------------------------------------------------------------------
@@ -268,16 +351,16 @@ def _shift(lab: np.ndarray, shading: np.ndarray, base: np.ndarray,
     # Ratio of the shading's luminance to the base's, in log; eased a little when the
     # lightness changes a lot, so a black tee turned pale does not come out too contrasty
     # and a white one turned navy keeps visible folds.
-    gamma = float(np.clip((lb / lt) ** 0.45, 0.55, 1.6))
+    gamma = float(np.clip((lb / lt) ** (0.6 if lt > lb else 0.8), 0.45, 2.5))
     log_ratio = 3.0 * np.log(np.maximum(shading, 0.02) / lb) * gamma
     y = yt * np.exp(log_ratio)
-    ceiling = max(0.885, yt + 0.5 * (1.0 - yt))
+    ceiling = yt + 0.45 * (1.0 - yt)
     head = ceiling - yt
     if head > 1e-3:
         hi = log_ratio > 0
         excess = yt * (np.exp(log_ratio[hi]) - 1.0)
         y[hi] = yt + head * (1.0 - np.exp(-excess / head))
-    detail_gain = float(np.clip((lt / lb) ** 0.25, 0.75, 1.3))
+    detail_gain = float(np.clip((lt / lb) ** 0.25, 0.9, 1.15))
     L = np.cbrt(y) + (lab[:, 0] - shading) * detail_gain
     L = _soft_clip(L, 0.03, 0.985)
 

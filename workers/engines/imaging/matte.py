@@ -35,19 +35,28 @@ def guided_filter(guide: np.ndarray, src: np.ndarray, radius: int, eps: float) -
         a = cov / (var + eps)
         b = ms - a * mi
         return box(a, radius) * guide + box(b, radius)
-    h, w, _ = guide.shape
     mean_i = box(guide, radius)
     mean_p = box(src, radius)
     cov = box(guide * src[..., None], radius) - mean_i * mean_p[..., None]
-    # Per-pixel 3x3 covariance of the guide, regularised, inverted in one batched solve.
-    sigma = np.empty((h, w, 3, 3), np.float32)
+    # Per-pixel 3x3 covariance of the guide, regularised, inverted in closed form.
+    v = {}
     for i in range(3):
         for j in range(i, 3):
-            v = box(guide[..., i] * guide[..., j], radius) - mean_i[..., i] * mean_i[..., j]
-            sigma[..., i, j] = v
-            sigma[..., j, i] = v
-    sigma += eps * np.eye(3, dtype=np.float32)
-    a = np.linalg.solve(sigma, cov[..., None])[..., 0]
+            v[i, j] = box(guide[..., i] * guide[..., j], radius) - mean_i[..., i] * mean_i[..., j]
+    a00, a01, a02 = v[0, 0] + eps, v[0, 1], v[0, 2]
+    a11, a12, a22 = v[1, 1] + eps, v[1, 2], v[2, 2] + eps
+    c00 = a11 * a22 - a12 * a12
+    c01 = a02 * a12 - a01 * a22
+    c02 = a01 * a12 - a02 * a11
+    c11 = a00 * a22 - a02 * a02
+    c12 = a01 * a02 - a00 * a12
+    c22 = a00 * a11 - a01 * a01
+    det = a00 * c00 + a01 * c01 + a02 * c02
+    inv = 1.0 / np.where(np.abs(det) < 1e-12, 1e-12, det)
+    p0, p1, p2 = cov[..., 0], cov[..., 1], cov[..., 2]
+    a = np.stack([(c00 * p0 + c01 * p1 + c02 * p2) * inv,
+                  (c01 * p0 + c11 * p1 + c12 * p2) * inv,
+                  (c02 * p0 + c12 * p1 + c22 * p2) * inv], -1)
     b = mean_p - (a * mean_i).sum(-1)
     return (box(a, radius) * guide).sum(-1) + box(b, radius)
 
