@@ -64,6 +64,10 @@ REFUSAL_CASES = (
     # Long sleeves: removing them invents the whole arm.
     Case("model/01861_00", "top", "sleeves", "remove the sleeves"),
     Case("model/051962_0", "sweatshirt", "sleeves", "sleeveless"),
+    # Hands on the hips: the arm under the sleeve bends out of sight.
+    Case("model/07966_00", "t-shirt", "sleeves", "remove the sleeves"),
+    # Trousers to the ankle: no leg shows below the hem to continue.
+    Case("model/049447_0", "trousers", "length", "shorten to the knee"),
     # A product dress grown by 80%: most of a new garment invented.
     Case("garment/053319_1", "dress", "hem", "longer by 80%"),
 )

@@ -779,6 +779,12 @@ def continue_legs(scene: Scene, region: np.ndarray) -> list[LimbFill]:
     hem_col[cols] = np.where(region[:, cols], rows_idx, -1).max(axis=0)
     hem_y = int(np.percentile(hem_col[cols], 90))
     off, lref = max(3, int(0.03 * leg_len)), max(6, int(0.06 * leg_len))
+    if hem_y + off + lref > ankle_y - 0.04 * leg_len:
+        raise EngineError(
+            "implausible_fill",
+            f"The hem of the {scene.garment} is at the ankles, so no leg shows below it: a shorter hem "
+            "would have to invent the legs. Reshape only continues legs it can see.",
+        )
     y_top = int(np.nonzero(region.any(axis=1))[0][0])
     visible = _visible_body(scene, region, (y_top, min(h, hem_y + off + lref + 2), 0, w))
     lum = scene.rgb.astype(np.float32).mean(axis=2)
@@ -1590,6 +1596,8 @@ def edit_sleeves(scene: Scene, e: Edit) -> None:
         if e.sleeve == "removed" or e.direction < 0:
             return  # already sleeveless
         raise EngineError("unsupported_instruction", "The garment has no sleeves to lengthen.")
+    if scene.worn and (e.sleeve in ("removed", "short", "three-quarter") or e.direction < 0):
+        _check_arms_hang(scene)
     before = scene.mask.copy()
     for sl in sleeves:
         arm = sl.reach
@@ -1627,6 +1635,26 @@ def edit_sleeves(scene: Scene, e: Edit) -> None:
     if scene.worn:
         # Both arms at once: each is continued from where it shows.
         fill_uncovered(scene, before & ~scene.mask, limbs=("arm",))
+
+
+def _check_arms_hang(scene: Scene) -> None:
+    """Arms are continued along their bones from the part that shows; that holds for arms
+    hanging beside the body. An arm bent out (a hand on the hip) changes its shape and its
+    light at the elbow, and the shirt's side behind it cannot be told from the sleeve."""
+    p = scene.points
+    for side in ("left", "right"):
+        s, el = p.get(f"{side}_shoulder"), p.get(f"{side}_elbow")
+        if s is None or el is None:
+            continue
+        dx, dy = el[0] - s[0], el[1] - s[1]
+        angle = float(np.degrees(np.arctan2(abs(dx), max(dy, 1e-6))))
+        if angle > 32.0:
+            raise EngineError(
+                "implausible_fill",
+                "An arm is bent away from the body (a hand on the hip or raised): the arm under "
+                "the sleeve would have to be invented. Reshape changes sleeves on photos where "
+                "the arms hang beside the body.",
+            )
 
 
 def _cut_sleeve(
