@@ -54,13 +54,13 @@ def test_hand_carry_meets_the_bars(index: int) -> None:
     save_log(f"baghold_fid_{index}.png", images[0], images[1])
     # then the bag is held in the hand, entirely inside the frame ...
     assert row["carry"] == "hand"
-    assert int(row["border_gap_px"]) > 0  # type: ignore[call-overload]
+    assert fid._num(row["border_gap_px"]) > 0
     # ... its handle passes under the model's fingers, which show their own pixels ...
-    assert int(row["grip_overlap_px"]) > 0  # type: ignore[call-overload]
-    assert float(row["grip_dE"]) <= fid.GRIP_DE_LIMIT  # type: ignore[arg-type]
+    assert fid._num(row["grip_overlap_px"]) > 0
+    assert fid._num(row["grip_dE"]) <= fid.GRIP_DE_LIMIT
     # ... and its body is the stated size
-    assert float(row["size_err"]) <= fid.SIZE_LIMIT  # type: ignore[arg-type]
-    assert float(row["width_err"]) <= fid.SIZE_LIMIT  # type: ignore[arg-type]
+    assert fid._num(row["size_err"]) <= fid.SIZE_LIMIT
+    assert fid._num(row["width_err"]) <= fid.SIZE_LIMIT
 
 
 def test_bag_in_hand_is_at_real_size_by_the_silhouette() -> None:
@@ -90,8 +90,8 @@ def test_strap_hangs_the_bag_from_the_shoulder_inside_the_frame() -> None:
     row, images = _measured(fid.CASES.index(_case("half length, strap 20 cm")))
     save_log("baghold_strap_model_1.png", images[0], images[1])
     assert row["carry"] == "shoulder-strap"
-    assert int(row["border_gap_px"]) > 0  # type: ignore[call-overload]
-    assert float(row["size_err"]) <= fid.SIZE_LIMIT  # type: ignore[arg-type]
+    assert fid._num(row["border_gap_px"]) > 0
+    assert fid._num(row["size_err"]) <= fid.SIZE_LIMIT
 
 
 def test_strap_starts_at_the_shoulder() -> None:
@@ -109,14 +109,14 @@ def test_long_handle_goes_over_the_shoulder_of_a_half_length_photo() -> None:
     save_log("baghold_handle_model_3.png", images[0], images[1])
     # then it hangs from the shoulder by its handle, whole, at its size
     assert row["carry"] == "shoulder-handle"
-    assert int(row["border_gap_px"]) > 0  # type: ignore[call-overload]
-    assert float(row["size_err"]) <= fid.SIZE_LIMIT  # type: ignore[arg-type]
+    assert fid._num(row["border_gap_px"]) > 0
+    assert fid._num(row["size_err"]) <= fid.SIZE_LIMIT
 
 
 def test_sample_portrait_with_a_strap_is_carried_on_the_shoulder() -> None:
     row, _ = _measured(fid.CASES.index(_case("sample portrait (astronaut), strap 20 cm")))
     assert row["carry"] == "shoulder-strap"
-    assert int(row["border_gap_px"]) > 0  # type: ignore[call-overload]
+    assert fid._num(row["border_gap_px"]) > 0
 
 
 @pytest.mark.parametrize(
@@ -198,7 +198,7 @@ def test_hand_landmarks_on_cloth_are_not_a_hand() -> None:
     # ... and the same landmarks over denim-blue cloth do not
     cloth = rgb.copy()
     for hd in hands:
-        cloth[hand_geometry_mask(hd, rgb.shape[:2]) > 0] = (60, 90, 150)
+        cloth[hand_geometry_mask(hd, (rgb.shape[0], rgb.shape[1])) > 0] = (60, 90, 150)
     assert not any(looks_like_skin(cloth, hd) for hd in hands)
 
 

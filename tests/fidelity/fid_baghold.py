@@ -201,14 +201,18 @@ def _text_panel(shape: tuple[int, ...], text: str) -> np.ndarray:
     return np.asarray(im)
 
 
+def _num(value: object) -> float:
+    return float(value)  # type: ignore[arg-type]
+
+
 def bars(rows: list[dict[str, object]]) -> list[Bar]:
     placed = [r for r in rows if r["carry"] != "refused"]
     held = [r for r in placed if r["carry"] == "hand"]
-    touching = sum(1 for r in placed if int(r["border_gap_px"]) <= 0)  # type: ignore[call-overload]
+    touching = sum(1 for r in placed if _num(r["border_gap_px"]) <= 0)
     wrong = sum(1 for r in rows if not r["ok"])
-    overlap = min((float(r["grip_overlap_px"]) for r in held), default=float("nan"))  # type: ignore[arg-type]
-    grip_de = max((float(r["grip_dE"]) for r in held), default=float("nan"))  # type: ignore[arg-type]
-    size = max((float(r["size_err"]) for r in placed), default=float("nan"))  # type: ignore[arg-type]
+    overlap = min((_num(r["grip_overlap_px"]) for r in held), default=float("nan"))
+    grip_de = max((_num(r["grip_dE"]) for r in held), default=float("nan"))
+    size = max((_num(r["size_err"]) for r in placed), default=float("nan"))
     return [
         Bar("bags touching a border of the output", float(touching), 0.0),
         Bar("cases with the wrong outcome (cut, wrong carry, refusal without reason)",
