@@ -32,6 +32,7 @@ from workers.engines.imaging.cutout import (
     soft_shadow,
 )
 from workers.engines.imaging.face import (
+    LOBE_MIN_SKIN,
     EarFrame,
     Earlobe,
     Face,
@@ -94,6 +95,13 @@ def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
     candidates = find_earlobes(model_rgb, face, person)
     lobes = [lobe for lobe in candidates if lobe.visible]
     if not lobes:
+        # A piece hanging from a lobe breaks the lobe's outline; skin with jewellery below it
+        # is a model wearing earrings, not one without ears in sight.
+        if any(
+            lobe.skin_fraction >= LOBE_MIN_SKIN and worn_earring(model_rgb, face, lobe, person)
+            for lobe in candidates
+        ):
+            raise EngineError("wears_earrings", _wears_message(model_name))
         raise EngineError(
             "no_ear",
             f"No visible ear was found on {model_name}: hair, the framing or a turned head "
@@ -108,12 +116,7 @@ def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
     # ear, which can only be retouched when that lobe is seen too.
     seen = {lobe.side for lobe in lobes}
     if any(not w.removable or w.side not in seen for w in worn) or (worn and len(seen) < 2):
-        raise EngineError(
-            "wears_earrings",
-            f"{model_name} already wears earrings that cannot be retouched away cleanly (too "
-            f"large, or on an ear hidden by hair); choose a photo of {model_name} without "
-            "earrings.",
-        )
+        raise EngineError("wears_earrings", _wears_message(model_name))
     clean = remove_earrings(model_rgb, face, worn) if worn else model_rgb
     progress(45)
     earring = cut_out_product(ring_rgb, ring_alpha, what="earring")
@@ -125,6 +128,14 @@ def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
 
 
 # --- an earring the model already wears ----------------------------------------------------
+
+
+def _wears_message(model_name: str) -> str:
+    return (
+        f"{model_name} already wears earrings that cannot be retouched away cleanly (too large, "
+        f"or on an ear that is not fully in sight); choose a photo of {model_name} without "
+        "earrings."
+    )
 
 
 def _both(face: Face, lobes: list[Earlobe]) -> list[Earlobe]:

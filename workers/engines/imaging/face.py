@@ -280,6 +280,7 @@ LOBE_BELOW_CONTOUR = 0.08  # prior: lobe below contour point 93/323, in face wid
 LOBE_OUT_OF_CONTOUR = 0.015
 LOBE_RADIUS = 0.035  # the lobe disc tested for skin, in face widths
 LOBE_MIN_SKIN = 0.6  # of the lobe disc, counting every skin-coloured pixel
+LOBE_MIN_SMOOTH = 0.4  # of the lobe disc, smooth skin only: strands of skin-toned hair are not
 # The lobe's shape on smooth skin: the disc minus the skin right below it (a lobe has a free
 # edge, a cheek or a neck has not) and further out (a skin-toned backdrop is no ear).
 LOBE_MIN_SCORE = 0.25
@@ -513,7 +514,11 @@ def find_earlobes(rgb: np.ndarray, face: Face, person: np.ndarray | None = None)
         turned_away = nose_pos < 0.25 if side == "right" else nose_pos > 0.75
         inside = 0 <= x < face.width and 0 <= y < face.height
         visible = bool(
-            inside and not turned_away and on >= LOBE_MIN_SKIN and score[i, j] >= LOBE_MIN_SCORE
+            inside
+            and not turned_away
+            and on >= LOBE_MIN_SKIN
+            and disc[i, j] >= LOBE_MIN_SMOOTH
+            and score[i, j] >= LOBE_MIN_SCORE
         )
         outward = float(np.sign(frame.out[0])) or (-1.0 if side == "right" else 1.0)
         out.append(
