@@ -403,8 +403,15 @@ def _fit(patch: _Patch, shape: tuple[int, int], mask: np.ndarray, torso: np.ndar
         return False, 0, "would be cut by the edge of the frame"
     if floor is not None and y1 > floor:
         return False, 0, "would reach the floor"
-    if torso.any():
-        covered = _full(patch.alpha, patch.x, patch.y, (h, w))[torso].mean()
+    area = float(torso.sum())
+    if area > 0:
+        ph, pw = patch.alpha.shape
+        bx0, by0 = max(0, patch.x), max(0, patch.y)
+        bx1, by1 = min(w, patch.x + pw), min(h, patch.y + ph)
+        covered = 0.0
+        if bx1 > bx0 and by1 > by0:
+            a = patch.alpha[by0 - patch.y : by1 - patch.y, bx0 - patch.x : bx1 - patch.x]
+            covered = float(a[torso[by0:by1, bx0:bx1]].sum()) / area
         if covered > MAX_TORSO_COVER:
             return False, 0, "would hide the body"
     need = y1 + margin - h
