@@ -235,6 +235,58 @@ def vertical_field(
     return np.repeat(dy[:, None], w, axis=1)
 
 
+def vertical_field_from_top(
+    h: int, w: int, body: Body, bottom: float, change: float, smooth: float
+) -> np.ndarray:
+    """Backward vertical displacement that shortens the body below the neck by ``change``
+    with the head where it is: the feet (at ``bottom``) move up, and so does everything
+    below them."""
+    ys = np.arange(h, dtype=np.float64)
+    neck = body.band_y("neck")
+    k = np.ones(h)
+    k[(ys >= neck) & (ys < body.hip_y)] = 1.0 + 0.6 * change
+    k[(ys >= body.hip_y) & (ys < bottom)] = 1.0 + 1.2 * change
+    if smooth > 0:
+        k = cv2.GaussianBlur(
+            k[:, None], (1, 0), sigmaX=0.1, sigmaY=smooth, borderType=cv2.BORDER_REPLICATE
+        )[:, 0]
+        k[ys < neck] = 1.0
+    forward = np.concatenate(([0.0], np.cumsum(k[:-1])))
+    src = np.interp(ys, forward, ys)
+    dy = (src - ys).astype(np.float32)
+    return np.repeat(dy[:, None], w, axis=1)
+
+
+def _height_field(
+    person: np.ndarray, body: Body, change: float, full_height: int
+) -> np.ndarray | None:
+    """Vertical displacement for a shorter figure, or None when the photo leaves no room.
+
+    With the feet in frame the head stays and the feet move up; with the feet cut off but
+    room above the head, the feet stay and the head moves down (by whole pixels of the
+    photo, so the face is copied, not resampled). A figure cut at both ends keeps its height:
+    moving either end would drag in what the photo never showed.
+    """
+    h, w = person.shape
+    t = body.torso
+    rows = np.nonzero((person > 0.5).any(axis=1))[0]
+    if not len(rows):
+        return None
+    top_of_head, lowest = float(rows[0]), float(rows[-1])
+    cut_at = max(2, round(0.01 * w))  # person pixels in an edge row: the figure goes on past it
+    cut_top = int((person[:2] > 0.5).sum(axis=1).max()) >= cut_at
+    cut_bottom = int((person[-2:] > 0.5).sum(axis=1).max()) >= cut_at
+    if body.ankle_y is not None and not cut_bottom:
+        bottom = min(lowest, body.ankle_y + 0.04 * t)
+        return vertical_field_from_top(h, w, body, bottom, change, smooth=0.05 * t)
+    dy = vertical_field(h, w, body, top_of_head, change, smooth=0.05 * t)
+    head = int(np.clip(round((top_of_head + body.band_y("neck")) / 2), 0, h - 1))
+    shift = float(dy[head, 0]) * full_height / h
+    if abs(shift) >= 0.5:
+        dy = dy * (round(shift) / shift)
+    return None if cut_top else dy
+
+
 def _smooth_box(
     shape: tuple[int, int], box: tuple[float, float, float, float], feather: float
 ) -> np.ndarray:
@@ -499,8 +551,8 @@ def clean_plate(small: np.ndarray, person: np.ndarray) -> tuple[np.ndarray, np.n
             plate[y, a:b] = lc[None, :] * (1.0 - t[:, None]) + rc[None, :] * t[:, None]
     # Neighbouring rows sample slightly different backdrop: even them out along the column
     # (a median, then a light blur) so the fill shows no streaks.
-    even = cv2.medianBlur(np.clip(plate + 0.5, 0, 255).astype(np.uint8).reshape(h, w * 3)
-                          .T.copy(), 5).T.reshape(h, w, 3).astype(np.float32)
+    padded = np.pad(plate, ((2, 2), (0, 0), (0, 0)), mode="edge")
+    even = np.median(np.stack([padded[i : i + h] for i in range(5)]), axis=0)
     even = cv2.GaussianBlur(even, (1, 0), sigmaX=0.1, sigmaY=1.5)
     plate[inside] = even[inside]
     if missing.any():  # a row with no backdrop beside the person: fill it from around
@@ -522,6 +574,18 @@ def composite_layers(
     covers it or never was, the clean plate where the figure moved away."""
     h, w = rgb.shape[:2]
     sh, sw = small.shape[:2]
+    plate_small, region = clean_plate(small, person)
+    # The layer is opaque wherever the segmentation leans to "person" (it is unsure on dark
+    # sleeves and pale tops): a half-transparent arm would show the plate through it.
+    t = np.clip((person - 0.15) / 0.3, 0.0, 1.0)
+    person = (t * t * (3.0 - 2.0 * t)).astype(np.float32)
+    # Small holes inside the figure are the segmentation's misses, not backdrop.
+    n, labels, stats, _ = cv2.connectedComponentsWithStats((person < 0.5).astype(np.uint8), 4)
+    for i in range(1, n):
+        x, y, bw, bh, area = stats[i]
+        inner = x > 0 and y > 0 and x + bw < sw and y + bh < sh
+        if inner and area < 0.002 * sh * sw:
+            person[labels == i] = 1.0
     # Where the person was and no longer is (working size), with the old outline's fringe.
     smx, smy = _maps(dx, dy, sh, sw)
     moved = cv2.remap(person, smx, smy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
@@ -529,7 +593,6 @@ def composite_layers(
     vacated = cv2.dilate(vacated, _margin(sw, sh))
     vac = cv2.GaussianBlur(vacated.astype(np.float32), (0, 0), 1.0)
     vac = np.clip(2.0 * vac, 0.0, 1.0)
-    plate_small, region = clean_plate(small, person)
 
     map_x, map_y = _maps(dx, dy, h, w)
     m1, m2 = cv2.convertMaps(map_x, map_y, cv2.CV_16SC2)
@@ -606,15 +669,7 @@ def rebody(
 
     dy = None
     if target.height:
-        ys_person = np.nonzero((person > 0.5).any(axis=1))[0]
-        top_of_head = float(ys_person[0]) if len(ys_person) else body.band_y("neck") - 0.4 * t
-        dy = vertical_field(h, w, body, top_of_head, target.height, smooth=0.05 * t)
-        # The head moves down rigidly: by a whole number of the photo's pixels, so the face is
-        # copied, not resampled.
-        head = int(np.clip(round((top_of_head + body.band_y("neck")) / 2), 0, h - 1))
-        shift = float(dy[head, 0]) * rgb.shape[0] / h
-        if abs(shift) >= 0.5:
-            dy = dy * (round(shift) / shift)
+        dy = _height_field(person, body, target.height, rgb.shape[0])
     tick(60)
     out, out_alpha = composite_layers(rgb, alpha, small, person, dx, dy)
     tick(85)
