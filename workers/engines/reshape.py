@@ -1241,7 +1241,7 @@ def _shorten(scene: Scene, top: int, bottom: int, new_bottom: int) -> None:
         span &= ~_hand_discs(scene)
         mask = scene.mask = mask | holes | span
     length = bottom - top + 1
-    band = int(np.clip(0.06 * length, 3, max(3, (new_bottom - top) // 3)))
+    band = int(np.clip(_hem_band(rgb, mask, top, bottom), 3, max(3, (new_bottom - top) // 3)))
     shift = bottom - new_bottom
     cut = new_bottom - band
     old = mask.copy()
@@ -1278,6 +1278,36 @@ def _shorten(scene: Scene, top: int, bottom: int, new_bottom: int) -> None:
     uncovered = old & ~new_mask
     scene.mask = new_mask
     fill_uncovered(scene, uncovered, limbs=("leg",) if scene.region != "upper" else ())
+
+
+def _hem_band(rgb: np.ndarray, mask: np.ndarray, top: int, bottom: int) -> float:
+    """How tall the garment's hem band is: a ruffle, lace trim or contrast border ends where
+    the fabric's look changes above the hem (else a plain hem, 6% of the length)."""
+    length = bottom - top + 1
+    plain = 0.06 * length
+    y0 = int(bottom - 0.35 * length)
+    ys = np.arange(max(top, y0), bottom + 1)
+    if len(ys) < 12:
+        return plain
+    lab = srgb8_to_oklab(rgb[ys[0] : bottom + 1])
+    m = mask[ys[0] : bottom + 1]
+    counts = m.sum(axis=1)
+    if (counts < 3).any():
+        return plain
+    means = (lab * m[..., None]).sum(axis=1) / counts[:, None]
+    means = cv2.GaussianBlur(means.astype(np.float32)[:, None, :], (1, 0), sigmaX=0.1,
+                             sigmaY=2.0)[:, 0, :]
+    k = max(3, int(0.02 * length))
+    best, at = 0.0, None
+    for i in range(k, len(ys) - k):
+        if ys[i] > bottom - 0.8 * plain:
+            break
+        jump = float(np.linalg.norm(means[i - k : i].mean(axis=0) - means[i : i + k].mean(axis=0)))
+        if jump > best:
+            best, at = jump, i
+    if at is None or best < 0.06:
+        return plain
+    return float(bottom - ys[at] + 1)
 
 
 def _lengthen(scene: Scene, top: int, bottom: int, new_bottom: int) -> None:
