@@ -64,6 +64,10 @@ def analyse_items(params: dict[str, Any], progress: Progress) -> list[Item]:
     flat cleanly), shoes cut out."""
     jobs = [(c, v, params[c][v]) for c in CATEGORIES if isinstance(params.get(c), dict)
             for v in VIEWS if params[c].get(v)]
+    # A side view stands in for a missing front or back; with both, it is never shown.
+    given = {(c, v) for c, v, _ in jobs}
+    jobs = [(c, v, d) for c, v, d in jobs
+            if v != "SIDE" or not {(c, "FRONT"), (c, "BACK")} <= given]
     if not jobs:
         raise EngineError("no_items", "No clothing items were given: add at least one of "
                           "shoes, bottom, top or overlayer with a _FRONT image.")
