@@ -17,6 +17,7 @@ inputs each tool is meant for let through?
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,15 +32,21 @@ from tests.fidelity.common import FIXTURES, Bar, ToolReport, contact_sheet, phot
 from workers.engines.base import EngineError
 from workers.engines.imaging.inputs import guard_engine_inputs
 
-# What each model fixture shows (read off the photos): the whole face in frame, head (or chin)
-# to feet in frame. Half-length photos show the hips and the hands.
+# What each model fixture shows, by the data set it comes from (see the fixtures' NOTICE):
+# VITON-HD photos ("01861_00") are upper-body shots with the whole face in frame; Dress Code
+# photos ("049205_0") are full-length, cut at the face; the "model_N" studio photos are
+# half-length with the face in frame, but for the two full-length ones.
 MODELS = sorted(p.relative_to(FIXTURES).as_posix() for p in (FIXTURES / "model").iterdir())
-FACE_IN_FRAME = {"model/01861_00.jpg", "model/02849_00.jpg", "model/model_1.png",
-                 "model/model_3.png", "model/model_6.png", "model/model_8.png",
-                 "model/model_9.png"}
-HALF_LENGTH = {"model/01861_00.jpg", "model/02849_00.jpg", "model/model_1.png",
-               "model/model_3.png", "model/model_6.png"}
-FULL_FIGURE = [m for m in MODELS if m not in HALF_LENGTH]
+FULL_LENGTH_STUDIO = {"model/model_8.png", "model/model_9.png"}
+
+
+def _dress_code(name: str) -> bool:
+    return re.fullmatch(r"\d{6}_0", Path(name).stem) is not None
+
+
+FACE_IN_FRAME = {m for m in MODELS if not _dress_code(m)}
+FULL_FIGURE = [m for m in MODELS if _dress_code(m) or m in FULL_LENGTH_STUDIO]
+HALF_LENGTH = [m for m in MODELS if m not in FULL_FIGURE]
 GARMENTS = sorted(p.relative_to(FIXTURES).as_posix() for p in (FIXTURES / "garment").iterdir())
 BAG = "accessory/bag_053514_0.jpg"
 SHOES = "shoes/shoes_049205_0.jpg"

@@ -53,6 +53,9 @@ CLOSE_FACE_AREA = 0.08
 PERSON_BLOB_MIN_AREA = 0.04
 PERSON_BLOB_SHARE = 0.35
 
+# People are looked for on a copy at most this large (the detectors see 640 px anyway).
+LOOK_SIDE = 1024
+
 PARTS = ("face", "ear", "hand", "upper body", "torso", "full body")
 
 _PART_LANDMARKS: dict[str, tuple[tuple[str, ...], ...]] = {
@@ -147,6 +150,11 @@ def look_for_people(rgb: np.ndarray, *, count: bool = True) -> Sighting:
     from workers.engines.imaging import pose as _pose
 
     h, w = rgb.shape[:2]
+    if max(h, w) > LOOK_SIDE:  # every figure is relative: work on a small copy
+        s = LOOK_SIDE / max(h, w)
+        rgb = cv2.resize(rgb, (max(1, round(w * s)), max(1, round(h * s))),
+                         interpolation=cv2.INTER_AREA)
+        h, w = rgb.shape[:2]
     seen = Sighting(width=int(w), height=int(h))
     det = _pose._detector_input(rgb)
     result = _pose._FACES.process(det)
