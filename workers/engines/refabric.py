@@ -19,7 +19,12 @@ import numpy as np
 
 from workers.engines.base import EngineError, EngineOutput, Progress
 from workers.engines.imaging import garment as garment_mod
-from workers.engines.imaging.color import linear_to_srgb, oklab_to_linear, srgb8_to_oklab
+from workers.engines.imaging.color import (
+    gamut_map_oklab,
+    linear_to_srgb,
+    oklab_to_linear,
+    srgb8_to_oklab,
+)
 from workers.engines.imaging.decode import png_engine_run
 
 FINISHES = ("glossy", "matte", "metallic", "patterned", "sheer", "textured")
@@ -29,40 +34,61 @@ FINISHES = ("glossy", "matte", "metallic", "patterned", "sheer", "textured")
 class Fabric:
     texture: str  # name of the relief generator
     amount: float  # relief strength (relative lightness)
-    scale: float  # relief period as a share of the garment's height
+    period_cm: float  # the relief's visible repeat across the garment, in centimetres
     sheen: float  # 0 matte .. 1 satin: highlight boost along the shading
     opacity: float = 1.0  # < 1: the background shows through (sheer fabrics)
     velvet: bool = False  # pile: darker facing the light, bright at grazing edges
 
 
+# The repeat a catalogue photo shows: a knit's loop column, a twill's wale, ripstop's grid,
+# tweed's herringbone, leather's pebble. Drawn at the garment's real size (see pixels_per_cm);
+# a repeat finer than MIN_PERIOD_PX cannot be drawn at all and is drawn at that size.
 FABRICS: dict[str, Fabric] = {
-    "acrylic": Fabric("knit", 0.10, 0.012, 0.15),
-    "alpaca": Fabric("fuzz", 0.06, 0.014, 0.0),
-    "canvas": Fabric("plain", 0.12, 0.009, 0.0),
-    "cashmere": Fabric("fine_knit", 0.05, 0.008, 0.05),
-    "chiffon": Fabric("crepe", 0.05, 0.004, 0.1, opacity=0.62),
-    "cotton": Fabric("plain", 0.06, 0.006, 0.0),
-    "cupro": Fabric("smooth", 0.02, 0.01, 0.55),
-    "denim": Fabric("twill", 0.16, 0.007, 0.0),
-    "fleece": Fabric("pills", 0.06, 0.012, 0.0),
-    "jersey": Fabric("knit", 0.08, 0.007, 0.05),
-    "leather": Fabric("grain", 0.10, 0.010, 0.45),
-    "linen": Fabric("slub", 0.08, 0.007, 0.0),
-    "lyocell": Fabric("smooth", 0.03, 0.008, 0.3),
-    "modal": Fabric("fine_knit", 0.04, 0.006, 0.25),
-    "mohair": Fabric("fuzz", 0.08, 0.016, 0.0),
-    "nylon": Fabric("ripstop", 0.06, 0.02, 0.4),
-    "organza": Fabric("grid", 0.05, 0.003, 0.5, opacity=0.5),
-    "polyester": Fabric("plain", 0.03, 0.004, 0.3),
-    "silk": Fabric("smooth", 0.015, 0.01, 0.8),
-    "spandex": Fabric("fine_knit", 0.03, 0.005, 0.5),
-    "suede": Fabric("nap", 0.05, 0.01, 0.0),
-    "tulle": Fabric("net", 0.0, 0.008, 0.1, opacity=0.25),
-    "tweed": Fabric("tweed", 0.16, 0.012, 0.0),
-    "velvet": Fabric("nap", 0.05, 0.006, 0.0, velvet=True),
-    "viscose": Fabric("smooth", 0.025, 0.008, 0.35),
-    "wool": Fabric("knit", 0.14, 0.013, 0.0),
+    "acrylic": Fabric("knit", 0.10, 0.9, 0.15),
+    "alpaca": Fabric("fuzz", 0.06, 1.2, 0.0),
+    "canvas": Fabric("plain", 0.12, 0.5, 0.0),
+    "cashmere": Fabric("fine_knit", 0.05, 0.5, 0.05),
+    "chiffon": Fabric("crepe", 0.05, 0.3, 0.1, opacity=0.62),
+    "cotton": Fabric("plain", 0.06, 0.4, 0.0),
+    "cupro": Fabric("smooth", 0.02, 0.8, 0.55),
+    "denim": Fabric("twill", 0.16, 0.5, 0.0),
+    "fleece": Fabric("pills", 0.06, 1.0, 0.0),
+    "jersey": Fabric("knit", 0.08, 0.45, 0.05),
+    "leather": Fabric("grain", 0.10, 0.8, 0.45),
+    "linen": Fabric("slub", 0.08, 0.5, 0.0),
+    "lyocell": Fabric("smooth", 0.03, 0.6, 0.3),
+    "modal": Fabric("fine_knit", 0.04, 0.4, 0.25),
+    "mohair": Fabric("fuzz", 0.08, 1.4, 0.0),
+    "nylon": Fabric("ripstop", 0.06, 0.7, 0.4),
+    "organza": Fabric("grid", 0.05, 0.25, 0.5, opacity=0.5),
+    "polyester": Fabric("plain", 0.03, 0.3, 0.3),
+    "silk": Fabric("smooth", 0.015, 0.8, 0.8),
+    "spandex": Fabric("fine_knit", 0.04, 0.4, 0.5),
+    "suede": Fabric("nap", 0.05, 0.8, 0.0),
+    "tulle": Fabric("net", 0.0, 0.35, 0.1, opacity=0.25),
+    "tweed": Fabric("tweed", 0.16, 0.8, 0.0),
+    "velvet": Fabric("nap", 0.05, 0.5, 0.0, velvet=True),
+    "viscose": Fabric("smooth", 0.025, 0.6, 0.35),
+    "wool": Fabric("knit", 0.14, 1.0, 0.0),
 }
+
+MIN_PERIOD_PX = 3.0  # finer, the sampled repeat and its fold-following resampling blur away
+MOTIF_CM = 3.0  # the patterned finish's woven lozenge, tip to tip
+
+# How big a garment is when no person gives the scale: a product shot's garment, size M, from
+# its top to its hem as it lies (the mask's height), in centimetres.
+GARMENT_LENGTH_CM: dict[str, float] = {
+    "tshirt": 70.0, "t-shirt": 70.0, "top": 60.0, "blouse": 66.0, "shirt": 76.0, "polo": 72.0,
+    "sweater": 68.0, "pullover": 68.0, "sweatshirt": 68.0, "hoodie": 70.0, "cardigan": 68.0,
+    "blazer": 74.0, "jacket": 70.0, "outerwear": 90.0, "coat": 100.0,
+    "trousers": 104.0, "trousers / pants": 104.0, "pants": 104.0, "jeans": 104.0,
+    "shorts": 45.0, "skirt": 60.0, "dress": 100.0, "jumpsuit": 145.0, "romper": 85.0,
+    "full-garment": 110.0, "full garment": 110.0, "accessory": 35.0,
+}
+# On a person: the distance between the pose's shoulder points of an adult, and from the
+# shoulders' midpoint to the hips' (used when the shoulders are foreshortened by a turn).
+SHOULDER_CM = 40.0
+TORSO_CM = 50.0
 
 
 @dataclass(frozen=True)
@@ -70,6 +96,9 @@ class RefabricResult:
     rgb: np.ndarray  # uint8 HxWx3
     mask: np.ndarray  # float32 HxW
     opacity: np.ndarray  # float32 HxW: 1 where the new fabric is opaque
+    px_per_cm: float = 0.0  # the garment's scale the texture was drawn at
+    scale_from: str = ""  # "shoulders", "torso" or "garment length"
+    kept: np.ndarray | None = None  # float32 HxW: 1 on prints/logos/trims left as they were
 
 
 def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
@@ -80,6 +109,38 @@ def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
         garment_type=str(params.get("target_garment") or ""),
         progress=progress,
     ).rgb, "refabric.png")
+
+
+def pixels_per_cm(
+    rgb_shape: tuple[int, ...], mask: np.ndarray, garment_type: str, scene: Any | None
+) -> tuple[float, str]:
+    """The garment's scale: from the body when a person wears it, else from the garment's
+    height on a product shot and the documented length of that garment type."""
+    h, w = rgb_shape[:2]
+    if scene is not None and scene.worn and scene.pose is not None:
+        pose = scene.pose
+        k = max(h, w) / max(pose.width, pose.height)  # working size to full size
+        pts = {n: (x * k, y * k) for n, (x, y) in pose.points.items()}
+        shoulders = ("left_shoulder", "right_shoulder")
+        hips = ("left_hip", "right_hip")
+        by_shoulders = by_torso = 0.0
+        if all(p in pts for p in shoulders):
+            (lx, ly), (rx, ry) = pts[shoulders[0]], pts[shoulders[1]]
+            by_shoulders = float(np.hypot(lx - rx, ly - ry)) / SHOULDER_CM
+        if all(p in pts for p in shoulders + hips):
+            sx = (pts[shoulders[0]][0] + pts[shoulders[1]][0]) / 2
+            sy = (pts[shoulders[0]][1] + pts[shoulders[1]][1]) / 2
+            hx = (pts[hips[0]][0] + pts[hips[1]][0]) / 2
+            hy = (pts[hips[0]][1] + pts[hips[1]][1]) / 2
+            by_torso = float(np.hypot(sx - hx, sy - hy)) / TORSO_CM
+        # A turned body foreshortens its shoulders, never its torso's length.
+        if by_shoulders > 0 and by_shoulders >= 0.75 * by_torso:
+            return by_shoulders, "shoulders"
+        if by_torso > 0:
+            return by_torso, "torso"
+    ys = np.nonzero((mask > 0.5).any(axis=1))[0]
+    length = GARMENT_LENGTH_CM.get(garment_type.strip().lower(), 70.0)
+    return float(ys.max() - ys.min() + 1) / length, "garment length"
 
 
 def refabric_image(
@@ -105,6 +166,8 @@ def refabric_image(
             "invalid_finish", f"{finish!r} is not a finish: use one of {', '.join(FINISHES)}."
         )
     garment_mod.garment_region(garment_type)
+    if scene is None:
+        scene = garment_mod.look(garment_mod.working_copy(rgb)[0])
     if mask is None:
         mask = garment_mod.garment_mask(rgb, garment_type, scene=scene).mask
     if progress:
@@ -113,34 +176,53 @@ def refabric_image(
     ys, xs = np.nonzero(mask > 0.5)
     if len(ys) < 50:
         raise EngineError("garment_not_found", f"No {garment_type} was found in the image.")
+    px_cm, scale_from = pixels_per_cm(rgb.shape, mask, garment_type, scene)
     y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
-    pad = 4
+    pad = 8
     y0, x0 = max(0, y0 - pad), max(0, x0 - pad)
     y1, x1 = min(h, y1 + pad), min(w, x1 + pad)
     crop = rgb[y0:y1, x0:x1]
     m = mask[y0:y1, x0:x1]
     rng = np.random.default_rng(seed)
-    garment_h = float(y1 - y0)
+    garment_h = float(ys.max() - ys.min() + 1)
 
     lab = srgb8_to_oklab(crop)
     L = lab[..., 0]
     inside = m > 0.5
-    l_med = float(np.median(L[inside]))
+    # Prints, logos and trims are not the fabric: they are left exactly as they were, and the
+    # fabric's shading and colour are read around them, not through them.
+    kept = _kept_weight(crop, lab, inside)
+    # A print's antialiased fringe and JPEG halo are read as neither fabric nor print.
+    near_print = cv2.dilate((kept > 0.05).astype(np.uint8), np.ones((5, 5), np.uint8))
+    # The outline's own pixels are part background: they are no evidence of the fabric's light.
+    d_in = cv2.distanceTransform(inside.astype(np.uint8), cv2.DIST_L2, 3)
+    fabric_w = (m * (1.0 - near_print) * (d_in > 1.5)).astype(np.float32)
+    fabric_px = fabric_w > 0.5
+    if fabric_px.sum() < 50:
+        fabric_w, fabric_px, kept = m.astype(np.float32), inside, np.zeros_like(m)
+    l_med = float(np.median(L[fabric_px]))
     # Shading = the garment's lightness without its old texture and prints' fine detail.
     sigma = max(1.5, garment_h * 0.006)
-    # Edge-preserving: the old weave's small ripples go, a print's or a seam's edge stays sharp.
-    inner = _masked_blur(L, m, 0.5)  # background kept out of the rim before filtering
+    inner = _masked_blur(L, fabric_w, 0.5)  # background and prints kept out before filtering
+    wide = _masked_blur(L, fabric_w, max(3.0, garment_h * 0.03))
+    inner = np.where(_masked_blur(fabric_w, m, 0.5) > 0.3, inner, wide)
+    inner = inner + (wide - inner) * cv2.GaussianBlur(near_print.astype(np.float32), (0, 0), 1.0)
+    # Edge-preserving: the old weave's small ripples go, a seam's edge stays sharp.
     shade = cv2.bilateralFilter(inner.astype(np.float32), int(2 * round(sigma) + 1), 0.06, sigma)
-    ab = np.dstack([_masked_blur(lab[..., 1], m, sigma * 0.7),
-                    _masked_blur(lab[..., 2], m, sigma * 0.7)])
-    # Keep prints and colour blocks: only the fine texture goes, not the garment's colours.
+    ab = np.dstack([_masked_blur(lab[..., 1], fabric_w, sigma * 0.7),
+                    _masked_blur(lab[..., 2], fabric_w, sigma * 0.7)])
     rel = shade / max(l_med, 1e-3)  # 1 at the garment's median lightness
 
-    period = max(3.0, fab.scale * garment_h)
+    period = max(MIN_PERIOD_PX, fab.period_cm * px_cm)
     amount = fab.amount * (1.5 if fin == "textured" else 0.55 if fin == "matte" else 1.0)
     relief = TEXTURES[fab.texture](crop.shape[:2], period, rng)
-    if fin == "textured" and fab.texture in ("smooth",):
-        relief = relief + 0.6 * TEXTURES["crepe"](crop.shape[:2], period * 0.6, rng)
+    if fin == "textured":
+        # A textured finish has a tactile grain on top of the weave, strongest on smooth cloth.
+        grain = 0.6 if fab.texture == "smooth" else 0.35
+        relief = relief + grain * TEXTURES["crepe"](crop.shape[:2], period * 0.6, rng)
+    # The weave follows the folds: its coordinates slide with the slope of the shading (a fold's
+    # flank turns away and squeezes the repeat), and the relief is lit by the shading below.
+    relief = _follow_folds(relief, shade, fabric_w, l_med, period, px_cm)
     new_L = shade * (1.0 + amount * relief)
 
     sheen = fab.sheen
@@ -150,13 +232,15 @@ def refabric_image(
         sheen = 0.0
     elif fin == "metallic":
         sheen = max(sheen, 0.5) + 0.6
-    # Highlights stay off the last pixels of the outline, where the rim mixes in the background.
-    rim_fade = np.clip(cv2.distanceTransform(inside.astype(np.uint8), cv2.DIST_L2, 3) / 4.0, 0, 1)
-    new_L = new_L + (_apply_sheen(new_L, rel, l_med, sheen) - new_L) * rim_fade
+    # Highlights are read from the shading away from the outline (where the rim mixes in the
+    # background) and carried out to it: the outline is composited with its own alpha later.
+    new_L, highlight = _apply_sheen(new_L, shade, fabric_px & (d_in > 3), l_med, sheen,
+                                    garment_h)
+    new_L = new_L + highlight
     if fin == "matte":
         # Matte cloth scatters: flatter shading, no hot spots.
         new_L = l_med + (new_L - l_med) * 0.7
-        new_L = np.minimum(new_L, np.percentile(new_L[inside], 92))
+        new_L = np.minimum(new_L, np.percentile(new_L[fabric_px], 92))
     if fab.velvet:
         new_L = _velvet(new_L, rel, m, l_med)
 
@@ -164,9 +248,9 @@ def refabric_image(
     if fin == "metallic":
         # Metal foil: chroma pulled down and lightness contrast up, hue kept as a tint.
         new_ab *= 0.55
-        new_L = l_med + (new_L - l_med) * 1.6 + 0.05
+        new_L = l_med * np.power(np.maximum(new_L, 1e-4) / max(l_med, 1e-3), 1.6) + 0.05
     if fin == "patterned":
-        motif = _jacquard(crop.shape[:2], period * 6.0)
+        motif = _jacquard(crop.shape[:2], max(6.0 * MIN_PERIOD_PX, MOTIF_CM * px_cm))
         new_L = new_L * (1.0 + 0.14 * motif)
         chroma = np.hypot(ab[..., 0], ab[..., 1])
         # A tone-on-tone motif: hue rotated a little where the motif is raised.
@@ -178,9 +262,13 @@ def refabric_image(
     if fab.texture == "tweed":
         new_L, new_ab = _tweed_flecks(new_L, new_ab, period, rng)
 
-    new_L = np.clip(new_L, 0.0, 1.0)
+    # Highlights roll off below white instead of clipping into flat, posterised patches; only a
+    # garment that was already that bright may reach it.
+    top = max(0.94, min(float(np.percentile(L[fabric_px], 99.5)), 0.975))
+    new_L = _soft_clip(new_L, 0.02, top)
     out_lab = np.dstack([new_L, new_ab[..., 0], new_ab[..., 1]]).astype(np.float32)
-    new_rgb = _oklab_to_rgb(out_lab)
+    new_rgb = _roll_off(_oklab_to_rgb(gamut_map_oklab(out_lab)).astype(np.float32),
+                        float(crop[inside].max(axis=1).mean() > 250))
 
     opacity = np.full(m.shape, fab.opacity, np.float32)
     if fin == "sheer":
@@ -194,38 +282,209 @@ def refabric_image(
     if (opacity < 1).any():
         behind = _behind(crop, m)
         a = opacity[..., None]
-        new_rgb = new_rgb.astype(np.float32) * a + behind.astype(np.float32) * (1 - a)
+        new_rgb = new_rgb * a + behind.astype(np.float32) * (1 - a)
 
-    wt = m[..., None]
-    out_crop = crop.astype(np.float32) * (1 - wt) + new_rgb.astype(np.float32) * wt
+    # Prints and logos keep their own pixels.
+    k3 = kept[..., None]
+    new_rgb = new_rgb * (1 - k3) + crop.astype(np.float32) * k3
+    out_crop = _composite_at_outline(crop, new_rgb, m, garment_h / max(h, w))
     out = rgb.copy()
     out[y0:y1, x0:x1] = np.clip(out_crop + 0.5, 0, 255).astype(np.uint8)
     full_opacity = np.ones((h, w), np.float32)
     full_opacity[y0:y1, x0:x1] = np.where(inside, opacity, 1.0)
-    return RefabricResult(rgb=out, mask=mask.astype(np.float32), opacity=full_opacity)
+    full_kept = np.zeros((h, w), np.float32)
+    full_kept[y0:y1, x0:x1] = kept * m
+    return RefabricResult(rgb=out, mask=mask.astype(np.float32), opacity=full_opacity,
+                          px_per_cm=px_cm, scale_from=scale_from, kept=full_kept)
+
+
+# --- prints, folds and the outline ------------------------------------------------------------
+
+_W = np.array([0.35, 1.0, 1.0], np.float32)  # lightness counts less: shading is not colour
+
+
+def _kept_weight(crop: np.ndarray, lab: np.ndarray, inside: np.ndarray) -> np.ndarray:
+    """1 on prints, logos and trims (colours that are not the fabric or its shades), else 0.
+
+    The fabric is the largest colour cluster and the clusters that are its shades (same hue,
+    lightness within what folds do). When the "other" colours cover much of the garment it is
+    a woven pattern or stripes, not a print: then everything is fabric.
+    """
+    px = lab[inside]
+    if len(px) < 200:
+        return np.zeros(inside.shape, np.float32)
+    rng = np.random.default_rng(0)
+    sample = px if len(px) <= 20000 else px[rng.choice(len(px), 20000, replace=False)]
+    k = 6
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 15, 1e-4)
+    cv2.setRNGSeed(0)
+    _, labels, centres = cv2.kmeans((sample * _W).astype(np.float32), k, None, crit, 2,
+                                    cv2.KMEANS_PP_CENTERS)
+    centres = centres / _W
+    counts = np.bincount(labels.ravel(), minlength=k)
+    c0 = centres[int(np.argmax(counts))]
+    chroma0 = float(np.hypot(c0[1], c0[2]))
+    is_base = np.zeros(k, bool)
+    for i, c in enumerate(centres):
+        light_gap = abs(float(c[0] - c0[0]))
+        chroma = float(np.hypot(c[1], c[2]))
+        if chroma0 > 0.04:
+            hue = np.degrees(np.arctan2(c[2], c[1]) - np.arctan2(c0[2], c0[1]))
+            hue_gap = abs((hue + 180) % 360 - 180)
+            is_base[i] = hue_gap < 20 and light_gap < 0.15 and 0.5 < chroma / chroma0 < 1.5
+        else:
+            is_base[i] = chroma < 0.045 and light_gap < 0.2
+    # A colour covering a fifth of the garment is woven in (stripes, checks, a colour block):
+    # it is fabric and takes the new surface, keeping its colour. k-means splits a big colour
+    # into close neighbours, so each cluster counts with its direct neighbours (no chains from
+    # white to grey to black).
+    gaps = np.sqrt((((centres[:, None] - centres[None]) * _W) ** 2).sum(-1))
+    family = ((gaps < 0.06) * counts[None, :]).sum(1)
+    is_base |= family > 0.2 * counts.sum()
+    other = centres[~is_base & (counts > 0)]
+    if not len(other):
+        return np.zeros(inside.shape, np.float32)
+    smooth = srgb8_to_oklab(cv2.GaussianBlur(crop, (0, 0), 1.0))
+
+    def dist(centres_: np.ndarray) -> np.ndarray:
+        d = (smooth[:, :, None, :] - centres_[None, None]) * _W
+        return np.sqrt((d**2).sum(-1)).min(-1)
+
+    d_base, d_other = dist(centres[is_base]), dist(other)
+    # Where two fabric colours meet (a stripe's edge) the pixels mix them: the mix is fabric.
+    base_c = centres[is_base]
+    for i in range(len(base_c)):
+        for j in range(i + 1, len(base_c)):
+            seg = (base_c[j] - base_c[i]) * _W
+            rel = (smooth - base_c[i]) * _W
+            t = np.clip((rel @ seg) / max(float(seg @ seg), 1e-6), 0.0, 1.0)
+            d_mix = np.sqrt(((rel - t[..., None] * seg) ** 2).sum(-1))
+            d_base = np.minimum(d_base, d_mix)
+    kept = np.clip((d_base - d_other) / 0.03 + 0.5, 0.0, 1.0) * inside
+    # Specks are the fabric's own flecks or noise, not a print; a thin stroke of lettering is.
+    solid = (kept > 0.5).astype(np.uint8)
+    n0, lab0, st0, _ = cv2.connectedComponentsWithStats(solid, connectivity=8)
+    solid = (st0[:, cv2.CC_STAT_AREA] >= 8)[lab0].astype(np.uint8) * solid
+    # A print has a crisp edge; a fade, a wash or a fold's shadow of another tone fades in
+    # over many pixels: only the crisp shapes are kept.
+    grad = np.zeros(inside.shape, np.float32)
+    for c in range(3):
+        ch = smooth[..., c] * _W[c]
+        grad += (cv2.Sobel(ch, cv2.CV_32F, 1, 0, ksize=3) / 8) ** 2
+        grad += (cv2.Sobel(ch, cv2.CV_32F, 0, 1, ksize=3) / 8) ** 2
+    grad = np.sqrt(grad)
+    n, labels_img, stats, _ = cv2.connectedComponentsWithStats(solid, connectivity=8)
+    crisp = np.zeros(n, bool)
+    # Its edge inside the garment, that is: the garment's own outline is crisp against any
+    # backdrop.
+    d_in = cv2.distanceTransform(inside.astype(np.uint8), cv2.DIST_L2, 3)
+    rim = ((solid - cv2.erode(solid, np.ones((3, 3), np.uint8))) > 0) & (d_in > 2.5)
+    rim_strength = np.bincount(labels_img[rim], weights=grad[rim], minlength=n)
+    rim_count = np.bincount(labels_img[rim], minlength=n)
+    crisp[1:] = rim_strength[1:] / np.maximum(rim_count[1:], 1) > 0.018
+    # A strip hugging the outline is the outline's own mix with the background, not a trim.
+    depth = np.zeros(n, np.float32)
+    np.maximum.at(depth, labels_img.ravel(), d_in.ravel())
+    crisp &= depth >= 3.5
+    solid = crisp[labels_img].astype(np.uint8) * solid
+    # Include the print's antialiased edge, so no half-tone of it is re-textured.
+    grown = cv2.dilate(solid, np.ones((3, 3), np.uint8)).astype(np.float32)
+    if grown.sum() > 0.35 * inside.sum():
+        return np.zeros(inside.shape, np.float32)
+    return np.clip(cv2.GaussianBlur(grown, (0, 0), 0.7) * 1.3, 0, 1) * inside
+
+
+def _follow_folds(relief: np.ndarray, shade: np.ndarray, wgt: np.ndarray, l_med: float,
+                  period: float, px_cm: float) -> np.ndarray:
+    """Slide the relief's coordinates by the shading's slope, per centimetre of garment."""
+    s = _masked_blur(shade / max(l_med, 1e-3), wgt, max(2.0, 1.5 * period))
+    gx = cv2.Sobel(s, cv2.CV_32F, 1, 0, ksize=3) / 8.0
+    gy = cv2.Sobel(s, cv2.CV_32F, 0, 1, ksize=3) / 8.0
+    gain = 8.0 * period * px_cm  # a fold's flank (lightness -30 % over 4 cm) moves ~0.6 period
+    dx = np.clip(gx * gain, -period, period) * (wgt > 0.05)
+    dy = np.clip(gy * gain, -period, period) * (wgt > 0.05)
+    hh, ww = relief.shape
+    gxs, gys = np.meshgrid(np.arange(ww, dtype=np.float32), np.arange(hh, dtype=np.float32))
+    return cv2.remap(relief.astype(np.float32), gxs + dx.astype(np.float32),
+                     gys + dy.astype(np.float32), cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_REFLECT)
+
+
+def _composite_at_outline(crop: np.ndarray, new_rgb: np.ndarray, m: np.ndarray,
+                          rel_size: float) -> np.ndarray:
+    """Lay the new fabric in with an alpha refined at the outline.
+
+    The mask's rim is a couple of pixels wide and a blend by it would leave part of the old
+    fabric's colour in a ring. In a band around the outline each pixel is read as a mix of the
+    garment's old colour next to it and the background next to it; its share of garment is its
+    alpha, and the old colour's share is replaced by the new fabric. Where garment and background
+    are too alike in colour to tell, the mask's own rim is used.
+    """
+    img = crop.astype(np.float32)
+    hard = (m > 0.5).astype(np.uint8)
+    d_in = cv2.distanceTransform(hard, cv2.DIST_L2, 3)
+    d_out = cv2.distanceTransform(1 - hard, cv2.DIST_L2, 3)
+    bw = 3.0
+    band = ((d_in > 0) & (d_in <= bw)) | ((d_out > 0) & (d_out <= bw))
+    f_w = (d_in > 1.5).astype(np.float32)
+    b_w = (d_out > 1.5).astype(np.float32)
+    old = np.dstack([_masked_blur(img[..., c], f_w, 2.0) for c in range(3)])
+    bg = np.dstack([_masked_blur(img[..., c], b_w, 2.0) for c in range(3)])
+    fb = old - bg
+    norm2 = (fb**2).sum(-1)
+    proj = ((img - bg) * fb).sum(-1) / np.maximum(norm2, 1e-3)
+    conf = np.clip((np.sqrt(norm2) - 12.0) / 30.0, 0.0, 1.0)
+    alpha = np.where(band, conf * np.clip(proj, 0, 1) + (1 - conf) * m, m)
+    # Never reach past the mask's own soft rim into the background.
+    alpha = np.minimum(alpha, (cv2.dilate((m > 0.004).astype(np.uint8),
+                                          np.ones((3, 3), np.uint8)) > 0)).astype(np.float32)
+    a = alpha[..., None]
+    # What is behind a mixed pixel: the pixel without its garment share, or the background
+    # next to it where that share is most of the pixel.
+    behind = np.where(a < 0.6, (img - a * old) / np.maximum(1 - a, 1e-3), bg)
+    behind = np.clip(behind, 0, 255)
+    mixed = a * new_rgb + (1 - a) * behind
+    return np.where(band[..., None], mixed, img * (1 - m[..., None]) + new_rgb * m[..., None])
 
 
 # --- light ------------------------------------------------------------------------------------
 
 
-def _apply_sheen(L: np.ndarray, rel: np.ndarray, l_med: float, sheen: float) -> np.ndarray:
-    """Satin-like light: the lit side of each fold gets a sharp highlight, shadows deepen."""
+def _apply_sheen(L: np.ndarray, shade: np.ndarray, fabric: np.ndarray, l_med: float,
+                 sheen: float, garment_h: float) -> tuple[np.ndarray, np.ndarray]:
+    """Satin-like light: shadows deepen and the lit crest of each fold gets a soft highlight
+    (returned apart, as what to add, so the caller can keep it off the outline).
+
+    Crests are found on the smooth shading relative to the garment's own spread of lightness,
+    so a dark garment gets highlights on its folds (not on every ripple of JPEG noise), and a
+    highlight adds a share of the way to white, never all of it.
+    """
     if sheen <= 0:
-        return L
-    lit = np.clip((rel - 1.0) / 0.12, 0.0, None)
-    highlight = 1.0 - np.exp(-(lit**2))
-    contrast = 1.0 + 0.5 * sheen
-    L = l_med + (L - l_med) * contrast
-    return L + sheen * highlight * (1.0 - L) * 0.85
+        return L, np.zeros_like(L)
+    s = _masked_blur(shade, fabric.astype(np.float32), max(1.5, garment_h * 0.015))
+    vals = s[fabric]
+    lo, mid, hi = np.percentile(vals, [10, 50, 90]) if len(vals) else (l_med, l_med, l_med)
+    spread = max(float(hi - lo), 0.04)
+    # Rises smoothly with the fold's light (no threshold that would draw contours), strongest
+    # on the garment's brightest tenth.
+    highlight = np.clip((s - lo) / (spread * 1.25), 0.0, 1.0) ** 1.5
+    # Deeper shadows as a power of lightness: contrast grows without crushing a dark garment's
+    # shadows into flat black.
+    L = l_med * np.power(np.maximum(L, 1e-4) / max(l_med, 1e-3), 1.0 + 0.5 * sheen)
+    # As strong as the garment's own light allows: a softly lit garment gets soft highlights,
+    # not a grey wash over its folds.
+    return L, min(sheen, 1.0) * highlight * np.minimum((1.0 - L) * 0.4, 2.5 * spread)
 
 
 def _velvet(L: np.ndarray, rel: np.ndarray, m: np.ndarray, l_med: float) -> np.ndarray:
     """Pile catches light at grazing angles: bright rims along outlines and folds, deep body."""
     dist = cv2.distanceTransform((m > 0.5).astype(np.uint8), cv2.DIST_L2, 3)
-    rim = np.exp(-dist / max(2.0, 0.02 * m.shape[0]))
-    fold = np.clip(np.abs(cv2.Laplacian(cv2.GaussianBlur(rel, (0, 0), 3), cv2.CV_32F)) * 60, 0, 1)
+    rim = np.exp(-dist / max(2.0, 0.012 * m.shape[0]))
+    # Folds from the smooth shading only: stripes or a print's edges are not folds.
+    smooth = _masked_blur(rel, m, max(3.0, 0.012 * m.shape[0]))
+    fold = np.clip(np.abs(cv2.Laplacian(smooth, cv2.CV_32F)) * 60, 0, 1)
     L = L * 0.82
-    return L + (0.35 * rim + 0.25 * fold) * (1.0 - L) * 0.6
+    return L + (0.3 * rim + 0.12 * fold) * (1.0 - L) * 0.6
 
 
 # --- reliefs (zero mean, about unit amplitude) ------------------------------------------------
@@ -389,7 +648,7 @@ def _tweed_flecks(
     flecks = np.clip(flecks / (flecks.max() + 1e-6) * 2.5, 0, 1)
     kind = cv2.resize(rng.integers(0, 3, (max(2, h // 4), max(2, w // 4))).astype(np.float32),
                       (w, h), interpolation=cv2.INTER_NEAREST)
-    L = L + flecks * np.where(kind == 0, 0.25, np.where(kind == 1, -0.2, 0.05))
+    L = L * (1.0 + flecks * np.where(kind == 0, 0.22, np.where(kind == 1, -0.22, 0.05)))
     contrast = np.array([0.08, 0.06], np.float32)  # an orange-ish nub reads on any base
     ab = ab + (flecks * (kind == 2))[..., None] * contrast
     return L, ab
@@ -426,6 +685,28 @@ def _behind(crop: np.ndarray, m: np.ndarray) -> np.ndarray:
     filled = cv2.inpaint(small, ms, 5, cv2.INPAINT_TELEA)
     filled = cv2.GaussianBlur(filled, (0, 0), 2)
     return cv2.resize(filled, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _roll_off(rgb: np.ndarray, white_garment: float) -> np.ndarray:
+    """Bright colours keep their hue and gradation below the top of the range: the largest
+    channel rolls off from 230 towards 252, so a highlight never becomes a flat, clipped patch
+    (a garment that was white to begin with may stay white)."""
+    if white_garment:
+        return rgb
+    peak = rgb.max(axis=-1, keepdims=True)
+    rolled = _soft_clip(peak / 255.0, -1.0, 252 / 255.0) * 255.0
+    return rgb * (rolled / np.maximum(peak, 1e-3))
+
+
+def _soft_clip(x: np.ndarray, lo: float, hi: float) -> np.ndarray:
+    """Clip with a smooth knee so highlights and deep shadows keep their gradation."""
+    knee = 0.08
+    y = x.copy()
+    top = x > hi - knee
+    y[top] = hi - knee * np.exp(-(x[top] - (hi - knee)) / knee)
+    bottom = x < lo + knee
+    y[bottom] = lo + knee * np.exp((x[bottom] - (lo + knee)) / knee)
+    return y
 
 
 def _oklab_to_rgb(lab: np.ndarray) -> np.ndarray:
