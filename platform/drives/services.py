@@ -21,6 +21,7 @@ from django.utils import timezone
 from accounts.models import Organization
 from drives.models import DriveFolder, DriveKind, DriveRole
 from jobs.models import Job, JobOutput, JobStatus
+from jobs.selectors import job_source
 
 logger = logging.getLogger(__name__)
 
@@ -121,15 +122,10 @@ def drive_file_from_url(url: str) -> tuple[DriveFolder, str] | None:
     return drive_file_from_token(path[len(SIGNED_PATH):].strip("/").split("/", 1)[0])
 
 
-# Where a job's input names the picture it works on: a card's image, an earring, a bag.
-SOURCE_KEYS = ("image_url", "ring_image", "Bag_Url")
-
-
 def output_name(job: Job, output: JobOutput) -> str:
     """Stable per (job, index): the input's name (and the library model wearing it), the tool,
     the job and the output index."""
-    source = str(next((job.input[k] for k in SOURCE_KEYS if job.input.get(k)), None)
-                 or job.source_drive_file or job.tool)
+    source = job_source(job=job) or job.tool
     stem = posixpath.splitext(posixpath.basename(urlsplit(source).path))[0][:60] or job.tool
     # A Spinview product or a Flats outfit is named by its code, not by the list of its files.
     group = job.input.get({"spinview": "code", "flats": "outfit"}.get(job.tool, ""))

@@ -1,12 +1,16 @@
 from __future__ import annotations
 
-from datetime import timedelta
+import csv
+from datetime import date, datetime, time, timedelta
 from typing import Any
+from uuid import UUID
 
 from django.conf import settings
 from django.core import signing
-from django.http import FileResponse, HttpResponseRedirect
+from django.http import FileResponse, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.dateparse import parse_date, parse_datetime
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers
@@ -20,8 +24,16 @@ from rest_framework.views import APIView
 from accounts.permissions import request_org
 from config.serializers import StrictSerializer
 from jobs.models import Job, JobOutput, JobStatus
-from jobs.selectors import QueueFigures, activity_list, job_get, job_list, queues_overview
-from jobs.services import job_cancel, job_retry
+from jobs.selectors import (
+    QueueFigures,
+    activity_list,
+    batch_job_list,
+    job_get,
+    job_list,
+    job_source,
+    queues_overview,
+)
+from jobs.services import batch_retry_failed, job_cancel, job_retry
 
 OUTPUT_LINK_SALT = "atelier.job-output"
 
@@ -82,26 +94,76 @@ def job_or_404(request: Request, job_id: Any) -> Job:
     return job
 
 
+class DateOrDateTimeField(serializers.Field):
+    """An ISO date or date-time, read as an aware date-time. A bare date stands for the start
+    of that day, or with `end_of_day` for the start of the next one, so that "before the
+    24th" read from a date picker includes the 24th."""
+
+    default_error_messages = {"invalid": "Enter an ISO date (2026-11-24) or date-time "
+                                         "(2026-11-24T18:00:00Z)."}
+
+    def __init__(self, *, end_of_day: bool = False, **kwargs: Any) -> None:
+        self.end_of_day = end_of_day
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> datetime:
+        text = str(data).strip()
+        # The date first: Python reads a bare date as a date-time at midnight too.
+        try:
+            day = parse_date(text)
+        except ValueError:  # well formed but impossible: 2026-02-30
+            day = None
+        try:
+            moment = None if day else parse_datetime(text)
+        except ValueError:
+            moment = None
+        if moment is None and day is None:
+            self.fail("invalid")
+        if moment is None:
+            assert isinstance(day, date)
+            if self.end_of_day:
+                day += timedelta(days=1)
+            moment = datetime.combine(day, time.min)
+        if timezone.is_naive(moment):
+            moment = timezone.make_aware(moment)
+        return moment
+
+    def to_representation(self, value: datetime) -> str:
+        return value.isoformat()
+
+
 class JobListApi(APIView):
     class FilterSerializer(StrictSerializer):
         tool = serializers.CharField(required=False, max_length=64)
         status = serializers.ChoiceField(choices=JobStatus.choices, required=False)
         batch = serializers.UUIDField(required=False)
+        created_after = DateOrDateTimeField(required=False)
+        created_before = DateOrDateTimeField(required=False, end_of_day=True)
         limit = serializers.IntegerField(required=False, min_value=1, max_value=500)
         offset = serializers.IntegerField(required=False, min_value=0)
 
     @extend_schema(
         parameters=[
             OpenApiParameter("tool", str), OpenApiParameter("status", str),
-            OpenApiParameter("batch", OpenApiTypes.UUID), OpenApiParameter("limit", int),
-            OpenApiParameter("offset", int),
+            OpenApiParameter("batch", OpenApiTypes.UUID),
+            OpenApiParameter(
+                "created_after", OpenApiTypes.STR,
+                description="Jobs created at or after this ISO date or date-time "
+                            "(a date: from the start of that day)."),
+            OpenApiParameter(
+                "created_before", OpenApiTypes.STR,
+                description="Jobs created before this ISO date-time, or up to the end of "
+                            "this ISO date."),
+            OpenApiParameter("limit", int), OpenApiParameter("offset", int),
         ],
         responses=JobSerializer(many=True),
     )
     def get(self, request: Request) -> Response:
         filters = self.FilterSerializer.validated(request.query_params.dict())
         jobs = job_list(org=request_org(request), tool=filters.get("tool"),
-                        status=filters.get("status"), batch=filters.get("batch"))
+                        status=filters.get("status"), batch=filters.get("batch"),
+                        created_after=filters.get("created_after"),
+                        created_before=filters.get("created_before"))
         paginator = LimitOffsetPagination()
         page = paginator.paginate_queryset(jobs, request, view=self)
         data = JobSerializer(page, many=True, context={"request": request}).data
@@ -127,6 +189,56 @@ class JobRetryApi(APIView):
     def post(self, request: Request, job_id: Any) -> Response:
         job = job_retry(job=job_or_404(request, job_id))
         return Response(JobSerializer(job, context={"request": request}).data)
+
+
+def batch_jobs_or_404(request: Request, batch_id: UUID) -> list[Job]:
+    jobs = batch_job_list(org=request_org(request), batch_id=batch_id)
+    if not jobs:
+        raise NotFound("No such batch.")
+    return jobs
+
+
+class BatchRetryFailedApi(APIView):
+    class OutputSerializer(serializers.Serializer):
+        retried = serializers.IntegerField()
+
+    @extend_schema(request=None, responses=OutputSerializer)
+    def post(self, request: Request, batch_id: UUID) -> Response:
+        batch_jobs_or_404(request, batch_id)
+        retried = batch_retry_failed(org=request_org(request), batch_id=batch_id)
+        return Response(self.OutputSerializer({"retried": retried}).data)
+
+
+# A cell a spreadsheet would read as a formula (an error message, a file name) is kept text.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _csv_cell(value: Any) -> str:
+    text = "" if value is None else str(value)
+    return f"'{text}" if text.startswith(_FORMULA_START) else text
+
+
+class BatchReportApi(APIView):
+    HEADER = ["job_id", "tool", "source", "status", "error_code", "error_message",
+              "created_at", "finished_at", "output_urls"]
+
+    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
+    def get(self, request: Request, batch_id: UUID) -> HttpResponse:
+        jobs = batch_jobs_or_404(request, batch_id)
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="batch-{batch_id}.csv"'
+        writer = csv.writer(response)
+        writer.writerow(self.HEADER)
+        for job in jobs:
+            urls = [request.build_absolute_uri(
+                reverse("job-output", kwargs={"job_id": job.pk, "index": output.index}))
+                for output in job.outputs.all()]
+            writer.writerow([_csv_cell(cell) for cell in (
+                job.pk, job.tool, job_source(job=job), job.status, job.error_code,
+                job.error_message, job.created_at.isoformat(),
+                job.finished_at.isoformat() if job.finished_at else "", " ".join(urls),
+            )])
+        return response
 
 
 def output_signed_path(*, output: JobOutput) -> str:

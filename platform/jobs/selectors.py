@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -20,7 +21,10 @@ RUN_TIME_WINDOW = 20
 
 
 def job_list(*, org: Organization, tool: str | None = None, status: str | None = None,
-             batch: UUID | None = None) -> QuerySet[Job]:
+             batch: UUID | None = None, created_after: datetime | None = None,
+             created_before: datetime | None = None) -> QuerySet[Job]:
+    """Newest first; `created_after` is inclusive, `created_before` exclusive, so two
+    adjacent ranges never count a job twice."""
     qs = Job.objects.filter(organization=org).prefetch_related("outputs")
     if tool:
         qs = qs.filter(tool=tool)
@@ -28,7 +32,29 @@ def job_list(*, org: Organization, tool: str | None = None, status: str | None =
         qs = qs.filter(status=status)
     if batch:
         qs = qs.filter(batch_id=batch)
+    if created_after:
+        qs = qs.filter(created_at__gte=created_after)
+    if created_before:
+        qs = qs.filter(created_at__lt=created_before)
     return qs
+
+
+def batch_job_list(*, org: Organization, batch_id: UUID) -> list[Job]:
+    """The items of one of the organisation's batches in the order they were sent; empty for
+    a batch that is not the organisation's."""
+    return list(Job.objects.filter(organization=org, batch_id=batch_id)
+                .prefetch_related("outputs").order_by("created_at", "pk"))
+
+
+# Where a job's input names the picture it works on: a card's image, an earring, a bag.
+SOURCE_KEYS = ("image_url", "ring_image", "Bag_Url")
+
+
+def job_source(*, job: Job) -> str:
+    """The input image or drive file a job worked on, or "" when its input names none."""
+    inputs = job.input if isinstance(job.input, dict) else {}
+    found = next((inputs[k] for k in SOURCE_KEYS if inputs.get(k)), None)
+    return str(found or job.source_drive_file or "")
 
 
 def job_get(*, org: Organization, job_id: UUID) -> Job | None:

@@ -239,6 +239,20 @@ def job_retry(*, job: Job) -> Job:
     return job
 
 
+@transaction.atomic
+def batch_retry_failed(*, org: Organization, batch_id: uuid.UUID) -> int:
+    """Send the failed items of one of the organisation's batches back to the queue; the ones
+    that succeeded, were canceled or still run are left alone. Returns how many went back."""
+    retried = 0
+    for job in Job.objects.filter(organization=org, batch_id=batch_id, status=JobStatus.FAILED):
+        try:
+            job_retry(job=job)
+        except Conflict:  # retried by another click since it was read
+            continue
+        retried += 1
+    return retried
+
+
 # --- Running a job (called by the worker task) -------------------------------------------
 
 
