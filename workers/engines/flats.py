@@ -248,10 +248,10 @@ def _place_shoes(out: np.ndarray, body: tryon.Body, shoes: Cutout,
 
 
 def _hide_under(out: np.ndarray, under: np.ndarray, top_a: np.ndarray, over_a: np.ndarray,
-                body: tryon.Body, *, ghost: bool) -> np.ndarray:
+                body: tryon.Body) -> np.ndarray:
     """The top worn under an overlayer shows at the neckline and below the overlayer's hem, not
     beside it: a wider sleeve or side of the top sticking out of a jacket is put back to what
-    was under the top (the sweep, or the backdrop beside the model)."""
+    was under the top (the backdrop beside the model)."""
     h, w = over_a.shape
     covered = over_a > 0.5
     has = covered.any(axis=0)
@@ -260,20 +260,15 @@ def _hide_under(out: np.ndarray, under: np.ndarray, top_a: np.ndarray, over_a: n
     lowest = np.where(has, h - 1 - np.argmax(covered[::-1], axis=0), -1)
     hem = np.where(has, lowest, float(np.median(lowest[has])))
     above_hem = np.arange(h)[:, None] < hem[None, :]
-    peek = (top_a > 0.02) & ~covered & above_hem
-    if not ghost:
-        peek &= body.mask < 0.5  # inside the person it is the top seen in the opening
+    # Inside the person it is the top seen in the opening.
+    peek = (top_a > 0.02) & ~covered & above_hem & (body.mask < 0.5)
     soft = cv2.GaussianBlur(peek.astype(np.float32), (0, 0), 1.0) * (1.0 - over_a)
     mix = out.astype(np.float32) * (1 - soft[..., None]) + under.astype(np.float32) * soft[..., None]
     return np.clip(mix + 0.5, 0, 255).astype(np.uint8)
 
 
-def _dress_all(body: tryon.Body, items: list[Item], view: str, *, ghost: bool) -> np.ndarray:
-    if ghost:
-        out = np.empty_like(body.rgb)
-        out[:] = FLATLAY_BG
-    else:
-        out = body.rgb.copy()
+def _dress_all(body: tryon.Body, items: list[Item], view: str) -> np.ndarray:
+    out = body.rgb.copy()
     by_cat = {it.category: it for it in items}
     first = True
     under_top: np.ndarray | None = None
@@ -284,13 +279,13 @@ def _dress_all(body: tryon.Body, items: list[Item], view: str, *, ghost: bool) -
         g = by_cat[cat].view(view)
         if cat == "overlayer":
             # Over the top: nothing of the old outfit to paint out, only the cover.
-            out, info = tryon.dress(body, g, out, ghost=ghost, fill_old=False)
+            out, info = tryon.dress(body, g, out, fill_old=False)
             if under_top is not None and top_alpha is not None:
-                out = _hide_under(out, under_top, top_alpha, info["alpha"], body, ghost=ghost)
+                out = _hide_under(out, under_top, top_alpha, info["alpha"], body)
         else:
             if cat == "top":
                 under_top = out
-            out, info = tryon.dress(body, g, out, ghost=ghost, fill_old=first or cat == "top")
+            out, info = tryon.dress(body, g, out, fill_old=first or cat == "top")
             if cat == "top":
                 top_alpha = info["alpha"]
         first = False
@@ -397,12 +392,12 @@ def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
                               "shoes cannot be worn: use a full-length photo of the model, or "
                               "sync the shoes with a garment of the look.")
         progress(48, STEP_COMPOSE)
-        front = _dress_all(body, items, "FRONT", ghost=False)
+        front = _dress_all(body, items, "FRONT")
         images.append((front, "flats-front.png", "front on-model image"))
         progress(60, STEP_COMPOSE)
         if params.get("model_back"):
             brgb, _ = tryon._load(params["model_back"], "back model")
-            back = _dress_all(tryon.analyse_body(brgb), items, "BACK", ghost=False)
+            back = _dress_all(tryon.analyse_body(brgb), items, "BACK")
         else:
             # A front photo has no back to dress: the back views, laid flat at the photo's size.
             back, _ = flat_lay(items, "BACK", size=(rgb.shape[1], rgb.shape[0]))
