@@ -317,3 +317,22 @@ def test_implausible_fills_are_refused_with_the_reason(case: fid.Case) -> None:
         fid.run_case(case)
     assert err.value.code == "implausible_fill"
     assert len(err.value.message) > 40
+
+
+def test_a_shorter_crop_top_keeps_its_long_sleeves_whole() -> None:
+    rgb = load("model/01861_00.jpg")
+    gm = garment_mod.garment_mask(rgb, "top")
+    out, mask = reshape.reshape(rgb, "top", [parse_change("length", "shorter by 10%")])
+    save_log("reshape_crop_top_01861_00", rgb, out)
+    before = gm.mask > 0.5
+    w = rgb.shape[1]
+    centre = slice(int(0.4 * w), int(0.6 * w))
+    hem0 = np.nonzero(before[:, centre].any(axis=1))[0][-1]
+    hem1 = np.nonzero(mask[:, centre].any(axis=1))[0][-1]
+    assert hem1 < hem0 - 5  # the body's hem went up
+    # The sleeves hang below the hem down to the wrists: not cut, the same pixels.
+    low = before.copy()
+    low[: hem0 + 5] = False
+    low[:, centre] = False
+    assert low.sum() > 300
+    assert np.abs(out[low].astype(int) - rgb[low].astype(int)).mean() < 2.0

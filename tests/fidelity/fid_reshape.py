@@ -68,6 +68,8 @@ REFUSAL_CASES = (
     Case("model/07966_00", "t-shirt", "sleeves", "remove the sleeves"),
     # Trousers to the ankle: no leg shows below the hem to continue.
     Case("model/049447_0", "trousers", "length", "shorten to the knee"),
+    # A tee over trousers cropped: no bare midriff shows to continue.
+    Case("model/049205_0", "t-shirt", "length", "shorter by 15%"),
     # A product dress grown by 80%: most of a new garment invented.
     Case("garment/053319_1", "dress", "hem", "longer by 80%"),
 )

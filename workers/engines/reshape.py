@@ -1027,6 +1027,21 @@ def fill_uncovered(
 # --- geometry helpers -------------------------------------------------------------------------
 
 
+def _solid(scene: Scene) -> np.ndarray:
+    """The worn garment's mask with the specks it missed inside a printed or checked fabric
+    filled: left out, they would show as holes in a cut or stretched hem."""
+    mask = scene.mask
+    h, w = mask.shape
+    r = max(3, int(0.008 * max(h, w)))
+    closed = cv2.morphologyEx(
+        mask.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((2 * r + 1, 2 * r + 1), np.uint8)
+    )
+    holes = _fill_holes_mask(closed > 0) & ~mask
+    if scene.person is not None:
+        holes &= scene.person
+    return mask | holes
+
+
 def _hand_discs(scene: Scene) -> np.ndarray:
     """Discs over the hands (wrist and finger landmarks), which edits never take."""
     out = np.zeros(scene.shape, np.uint8)
@@ -1106,6 +1121,45 @@ def _remap(
 
 
 def edit_length(scene: Scene, e: Edit) -> None:
+    """A longer or shorter hem. On a worn top the sleeves are not part of its length: they
+    are set aside, the body's hem moves, and they are put back as they were."""
+    if not (scene.worn and scene.region == "upper"):
+        _edit_length(scene, e)
+        return
+    sleeves = np.zeros(scene.shape, bool)
+    for sl in _worn_sleeves(scene):
+        sleeves |= sl.pixels
+    if not sleeves.any():
+        _edit_length(scene, e)
+        return
+    # The sleeves' whole length: what of the garment hangs outside the body's column and
+    # joins a sleeve (a cuff below the wrist landmark, a sleeve beside the hem).
+    body = scene.mask & ~sleeves
+    cx = _mean_point(scene.points, "left_hip", "right_hip")
+    sw = _shoulder_width(scene)
+    rows = np.zeros(0, int)
+    if cx is not None:
+        c0, c1 = int(max(0, cx[0] - 0.2 * sw)), int(max(1, cx[0] + 0.2 * sw))
+        rows = np.nonzero(body[:, c0:c1].any(axis=1))[0]
+    if len(rows) and cx is not None:
+        y_b = int(rows[-1] - 0.05 * (rows[-1] - rows[0]))
+        run = [r for r in _runs(body[y_b]) if r[0] <= cx[0] <= r[1]]
+        if run:
+            far = np.ones(scene.shape, bool)
+            far[:, run[0][0] : run[0][1] + 1] = False
+            n, lab = cv2.connectedComponents((scene.mask & far).astype(np.uint8))
+            ids = np.unique(lab[sleeves & far])
+            sleeves |= np.isin(lab, ids[ids > 0])
+    rgb0 = scene.rgb.copy()
+    scene.mask = scene.mask & ~sleeves
+    try:
+        _edit_length(scene, e)
+    finally:
+        scene.rgb[sleeves] = rgb0[sleeves]
+        scene.mask = scene.mask | sleeves
+
+
+def _edit_length(scene: Scene, e: Edit) -> None:
     h, w = scene.shape
     top, bottom = _rows(scene.mask)
     length = bottom - top + 1
@@ -1179,6 +1233,24 @@ def _check_lengthen(scene: Scene, top: int, bottom: int, target: float) -> None:
         )
 
 
+def _midriff_shows(scene: Scene, sh: np.ndarray, hp: np.ndarray) -> bool:
+    """Bare skin on the torso between the top's hem and the hips (a cropped top already)."""
+    h, w = scene.shape
+    sw = _shoulder_width(scene)
+    # The body's hem, at the middle (long sleeves may hang lower than it).
+    c0, c1 = int(max(0, hp[0] - 0.2 * sw)), int(min(w, hp[0] + 0.2 * sw))
+    rows = np.nonzero(scene.mask[:, c0:c1].any(axis=1))[0]
+    if not len(rows):
+        return False
+    y0 = int(rows[-1] + 2)
+    y1 = int(min(h, y0 + max(3.0, 0.08 * float(hp[1] - sh[1]))))
+    x0, x1 = int(max(0, hp[0] - 0.3 * sw)), int(min(w, hp[0] + 0.3 * sw))
+    if y1 - y0 < 3 or x1 - x0 < 3:
+        return False
+    skin = scene.skin[y0:y1, x0:x1] & ~scene.mask[y0:y1, x0:x1]
+    return bool(skin.mean() > 0.3)
+
+
 def _check_shorten(scene: Scene, top: int, bottom: int, target: float) -> None:
     """Refuse a shortening on a wearer that would uncover body we cannot see anywhere."""
     h = scene.shape[0]
@@ -1201,6 +1273,12 @@ def _check_shorten(scene: Scene, top: int, bottom: int, target: float) -> None:
                 f"Cropping the {scene.garment} that high on a wearer would uncover the chest and "
                 "midriff, which would have to be invented: crop it less.",
             )
+        if sh is not None and hp is not None and not _midriff_shows(scene, sh, hp):
+            raise EngineError(
+                "implausible_fill",
+                f"No bare midriff shows below the {scene.garment}, so a cropped hem would have to "
+                "invent the body under it: Reshape crops tops only where the skin below shows.",
+            )
         return
     if hp is None or kn is None:
         raise EngineError(
@@ -1222,15 +1300,7 @@ def _shorten(scene: Scene, top: int, bottom: int, new_bottom: int) -> None:
     mask, rgb = scene.mask, scene.rgb
     h, w = mask.shape
     if scene.worn:
-        # Specks the garment mask missed inside a printed or checked fabric are fabric too:
-        # left behind below the new hem they would read as a torn hem.
-        r = max(3, int(0.008 * max(h, w)))
-        closed = cv2.morphologyEx(
-            mask.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((2 * r + 1, 2 * r + 1), np.uint8)
-        )
-        holes = _fill_holes_mask(closed > 0) & ~mask
-        if scene.person is not None:
-            holes &= scene.person
+        mask = scene.mask = _solid(scene)
         # Between the old hem and the new one, whatever lies inside the garment's outline
         # (misread fabric, its shadow) goes; only the hands stay.
         span = mask.copy()
@@ -1239,7 +1309,7 @@ def _shorten(scene: Scene, top: int, bottom: int, new_bottom: int) -> None:
             if len(xs) > 1:
                 span[y, xs[0] : xs[-1] + 1] = True
         span &= ~_hand_discs(scene)
-        mask = scene.mask = mask | holes | span
+        mask = scene.mask = mask | span
     length = bottom - top + 1
     band = int(np.clip(_hem_band(rgb, mask, top, bottom), 3, max(3, (new_bottom - top) // 3)))
     shift = bottom - new_bottom
@@ -1312,6 +1382,8 @@ def _hem_band(rgb: np.ndarray, mask: np.ndarray, top: int, bottom: int) -> float
 
 def _lengthen(scene: Scene, top: int, bottom: int, new_bottom: int) -> None:
     """Stretch the lower part of the garment down to ``new_bottom`` (the hem comes along)."""
+    if scene.worn:
+        scene.mask = _solid(scene)
     mask, rgb = scene.mask, scene.rgb
     h, w = mask.shape
     length = bottom - top + 1
