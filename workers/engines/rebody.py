@@ -577,6 +577,7 @@ def composite_layers(
     plate_small, region = clean_plate(small, person)
     # The layer is opaque wherever the segmentation leans to "person" (it is unsure on dark
     # sleeves and pale tops): a half-transparent arm would show the plate through it.
+    faint = person > 0.05
     t = np.clip((person - 0.15) / 0.3, 0.0, 1.0)
     person = (t * t * (3.0 - 2.0 * t)).astype(np.float32)
     # Small holes inside the figure are the segmentation's misses, not backdrop.
@@ -586,11 +587,11 @@ def composite_layers(
         inner = x > 0 and y > 0 and x + bw < sw and y + bh < sh
         if inner and area < 0.002 * sh * sw:
             person[labels == i] = 1.0
-    # Where the person was and no longer is (working size), with the old outline's fringe.
+    # Where the person was, even faintly, and the moved layer does not cover (working size).
     smx, smy = _maps(dx, dy, sh, sw)
     moved = cv2.remap(person, smx, smy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    vacated = ((person - moved) > 0.05).astype(np.uint8)
-    vacated = cv2.dilate(vacated, _margin(sw, sh))
+    vacated = (faint & (moved < 0.95)).astype(np.uint8)
+    vacated = cv2.dilate(vacated, np.ones((5, 5), np.uint8))
     vac = cv2.GaussianBlur(vacated.astype(np.float32), (0, 0), 1.0)
     vac = np.clip(2.0 * vac, 0.0, 1.0)
 
