@@ -138,7 +138,7 @@ def refusal_cases() -> list[Case]:
               "top": {"FRONT": jpeg_of("garment/050181_1.jpg")},
               "model": jpeg_of("model/model_9.png")}, [shoes_on_model]),
         Case("Recolor: a 200 px garment photo", "recolor", "image_too_small",
-             {"image": png(tiny_garment), "garment_type": "top", "color": "#1F3A93"},
+             {"image": png(tiny_garment), "garment_type": "top", "target_color": "#1F3A93"},
              [tiny_garment]),
         Case("Earfit: a 200 px model photo", "earfit", "image_too_small",
              {"ring_image": png(earring), "model_image": png(tiny_model),
@@ -152,7 +152,7 @@ def refusal_cases() -> list[Case]:
         Case("Flats: a look of shoes on a half-length portrait", "flats", "no_full_body",
              {"shoes": {"FRONT": jpeg_of(SHOES)}, "model": png(portrait)}, [portrait]),
         Case("Rebody: a half-length portrait", "rebody", "no_torso",
-             {"image": png(portrait), "body_type": "Curvy Fit"}, [portrait]),
+             {"image": png(portrait), "target_bodytype": "Curvy Fit"}, [portrait]),
     ]
     for i, a in enumerate(MODELS):
         b = MODELS[(i + 1) % len(MODELS)]
