@@ -31,6 +31,7 @@ from tests.fidelity.common import ROOT, Bar, ToolReport, contact_sheet, decode, 
 from workers.engines import baghold
 from workers.engines.base import EngineError
 from workers.engines.imaging.cutout import jpeg_bytes
+from workers.engines.imaging.pose import detect_pose, person_mask
 
 GRIP_DE_LIMIT = 3.0
 SIZE_LIMIT = 0.10
@@ -116,6 +117,20 @@ def body_size(bag_alpha: np.ndarray, handle_alpha: np.ndarray) -> tuple[float, f
     return float(a), float(b)
 
 
+def stature_scale(rgb: np.ndarray, height_cm: float) -> float | None:
+    """Pixels per cm from the person's silhouette (top of head to soles, the soles' shadow on
+    the floor included) when the head is in frame and the feet are too (the pose sees a
+    heel or toes): independent of the engine's own scale."""
+    rows = np.nonzero((person_mask(rgb) > 0.5).any(axis=1))[0]
+    pose = detect_pose(rgb)
+    if len(rows) == 0 or rows.min() <= 2 or pose is None:
+        return None
+    if not any(k in pose.points for k in ("left_heel", "right_heel", "left_foot_index",
+                                          "right_foot_index")):
+        return None
+    return float(rows.max() - rows.min() + 1) / height_cm
+
+
 def frame_gap(alpha: np.ndarray) -> int:
     """Pixels between the bag's matte and the nearest border (0 = it touches one)."""
     ys, xs = np.nonzero(alpha > 0.02)
@@ -159,6 +174,11 @@ def run_case(case: Case) -> tuple[dict[str, object], list[np.ndarray]]:
     width_err = abs(body_w / (placed.ppcm * float(case.params["width"])) - 1.0)
     row.update(carry=placed.carry, side=placed.side, extended_px=placed.extended_rows,
                border_gap_px=gap, size_err=size_err, width_err=width_err)
+    # A check of the scale itself on full-length photos: stature from the silhouette.
+    silhouette = stature_scale(before, float(case.params.get("model_height_cm", 175)))
+    if silhouette is not None:
+        expected = silhouette * float(case.params["height"])
+        row["size_err_by_silhouette"] = abs(body_h / expected - 1.0)
     images = [before, out]
     if placed.carry == "hand":
         n, de = grip(out, placed)
