@@ -76,6 +76,11 @@ const StylistWebPage = lazy(() =>
     default: m.StylistWebPage,
   })),
 );
+const JobsPage = lazy(() =>
+  import(/* webpackChunkName: "route-jobs" */ '@/features/jobs/jobs-page').then((m) => ({
+    default: m.JobsPage,
+  })),
+);
 const NotFoundPage = lazy(() =>
   import(/* webpackChunkName: "route-not-found" */ '@/features/not-found/not-found-page').then((m) => ({
     default: m.NotFoundPage,
@@ -97,6 +102,7 @@ export function AppRoutes() {
             // keyed by slug: moving between tools remounts the page with the new tool's state
             return <Route key={path} path={path} element={Page ? <Page key={slug} /> : <ToolFramePage key={slug} slug={slug} />} />;
           })}
+          <Route path="/jobs" element={<JobsPage />} />
           <Route path="/drives/:folder" element={<DriveBrowserPage />} />
           <Route path="/re-pattern" element={<RePatternPage />} />
           <Route path="/reface" element={<RefacePage />} />

@@ -1,13 +1,69 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
 import { apiClient } from '@/lib/api-client';
 import type { Job, JobStatus } from '@/types/api';
 
 export const jobKeys = {
   all: ['jobs'] as const,
+  lists: () => [...jobKeys.all, 'list'] as const,
+  list: (filters: JobFilters) => [...jobKeys.lists(), filters] as const,
   details: () => [...jobKeys.all, 'detail'] as const,
   detail: (id: string) => [...jobKeys.details(), id] as const,
 };
+
+/** The filters of GET /api/jobs/; dates are ISO dates (`created_before` includes its day). */
+export type JobFilters = {
+  tool?: string;
+  status?: JobStatus;
+  batch?: string;
+  created_after?: string;
+  created_before?: string;
+  offset?: number;
+};
+
+export type JobPage = { count: number; next: string | null; previous: string | null; results: Job[] };
+
+export const JOB_HISTORY_LIMIT = 50;
+export const JOB_HISTORY_POLL_MS = 5000;
+
+export function jobListUrl(filters: JobFilters, limit = JOB_HISTORY_LIMIT): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(filters)) {
+    if (value !== undefined && value !== '' && !(name === 'offset' && value === 0)) params.set(name, String(value));
+  }
+  params.set('limit', String(limit));
+  return `/api/jobs/?${params.toString()}`;
+}
+
+export const getJobs = (filters: JobFilters): Promise<JobPage> => apiClient.get<JobPage>(jobListUrl(filters));
+
+export const jobListQueryOptions = (filters: JobFilters) =>
+  queryOptions({
+    queryKey: jobKeys.list(filters),
+    queryFn: () => getJobs(filters),
+    // Refresh while a listed job can still change, so a failure shows without a reload.
+    refetchInterval: (query) => (query.state.data?.results.some((job) => isJobActive(job.status)) ? JOB_HISTORY_POLL_MS : false),
+  });
+
+/** One page of the organisation's jobs, newest first; the last page stays shown while the next loads. */
+export function useJobs(filters: JobFilters) {
+  return useQuery({ ...jobListQueryOptions(filters), placeholderData: keepPreviousData });
+}
+
+export const retryBatchFailed = (batchId: string): Promise<{ retried: number }> =>
+  apiClient.post<{ retried: number }>(`/api/batches/${encodeURIComponent(batchId)}/retry-failed/`);
+
+/** Sends a batch's failed items back to the queue; every job query (lists, batches, details) refreshes. */
+export function useRetryBatchFailed() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: retryBatchFailed,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: jobKeys.all }),
+  });
+}
+
+/** GET /api/batches/{id}/report.csv: a download, so a plain link rather than a query. */
+export const batchReportUrl = (batchId: string): string => `/api/batches/${encodeURIComponent(batchId)}/report.csv`;
 
 export const getJob = (id: string): Promise<Job> =>
   apiClient.get<Job>(`/api/jobs/${encodeURIComponent(id)}/`);

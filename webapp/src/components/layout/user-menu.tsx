@@ -1,5 +1,5 @@
 import { useCallback, useId, useRef, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 
 import { useDismiss } from '@/hooks/use-dismiss';
 import { useLogout } from '@/lib/auth';
@@ -39,6 +39,9 @@ export function UserMenu({ me }: { me: Me }) {
             <div>{me.email}</div>
             {me.organization ? <div className="muted">{me.organization.name}</div> : null}
           </div>
+          <Link to="/jobs" className="menu-item" role="menuitem" onClick={close}>
+            Job history
+          </Link>
           <button
             type="button"
             className="menu-item"
