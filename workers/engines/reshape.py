@@ -935,23 +935,16 @@ def limb_fills(scene: Scene, region: np.ndarray, kinds: tuple[str, ...]) -> list
     return fills
 
 
-def _backdrop_only(scene: Scene, backdrop: np.ndarray, near: np.ndarray) -> np.ndarray:
-    """``backdrop`` around ``near`` cut to the pixels that look like the backdrop there."""
-    h, w = near.shape
-    ys, xs = np.nonzero(near)
+def _box(mask: np.ndarray, grow: float) -> tuple[int, int, int, int]:
+    """(y0, y1, x0, x1) around ``mask``, grown by ``grow`` of the image's long side."""
+    h, w = mask.shape
+    ys, xs = np.nonzero(mask)
     if not len(ys):
-        return backdrop
-    m = int(0.15 * max(h, w))
-    y0, y1 = max(0, ys.min() - m), min(h, ys.max() + m + 1)
-    x0, x1 = max(0, xs.min() - m), min(w, xs.max() + m + 1)
-    sub = backdrop[y0:y1, x0:x1]
-    if sub.sum() < 50:
-        return backdrop
-    lab = srgb8_to_oklab(scene.rgb[y0:y1, x0:x1])
-    ref = np.median(lab[sub][:: max(1, int(sub.sum()) // 4000)], axis=0)
-    out = backdrop.copy()
-    out[y0:y1, x0:x1] = sub & (np.linalg.norm(lab - ref, axis=-1) < 0.05)
-    return out
+        return 0, 0, 0, 0
+    m = int(grow * max(h, w))
+    return max(0, ys.min() - m), min(h, ys.max() + m + 1), max(0, xs.min() - m), min(
+        w, xs.max() + m + 1
+    )
 
 
 def fill_uncovered(
@@ -998,9 +991,9 @@ def fill_uncovered(
         if scene.person is not None:
             backdrop &= ~scene.person
             if fills:
-                # Only true backdrop feeds the fill: a leg or arm the person mask missed would
-                # be smeared up into the uncovered part as a second, ghost limb.
-                backdrop = _backdrop_only(scene, backdrop, rest)
+                # Only backdrop feeds the fill: a leg or arm the person mask missed would be
+                # smeared up into the uncovered part as a ghost limb.
+                backdrop &= ~_visible_body(scene, np.zeros_like(rest), _box(rest, 0.15))
         fill = inpaint_from(rgb, rest, backdrop)
         if fill is None:
             fill = np.empty_like(rgb)
