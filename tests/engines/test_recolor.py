@@ -243,3 +243,19 @@ def test_heather_keeps_its_flecks_and_its_white_logo() -> None:
     logo = cv2.erode(s.printed.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     lab = srgb8_to_lab(result.rgb[logo])
     assert float(np.median(np.hypot(lab[:, 1], lab[:, 2]))) < 3.0
+
+
+def test_a_garment_that_cannot_be_told_from_its_backdrop_is_refused() -> None:
+    # A white tee on a light sweep: the product mask cuts across the fabric, and a recolour
+    # would stop in the middle of the tee. It is refused with a reason, not delivered.
+    data = encode_jpeg(photo("garment/07764_00"))
+    with pytest.raises(EngineError) as err:
+        run({"image": data, "target_color": "#1F6FEB", "garment_type": "tshirt"}, noop_progress)
+    assert err.value.code == "garment_unclear"
+    assert "backdrop" in err.value.message
+
+
+@pytest.mark.parametrize("name", [n for n, _ in fid.PHOTOS if n.startswith("garment/")])
+def test_garments_with_a_clear_outline_are_not_refused(name: str) -> None:
+    result = recolor_image(photo(name), target_color="#1F6FEB", garment_type="tshirt")
+    assert (result.weight > 0.9).sum() > 1000

@@ -30,6 +30,9 @@ from workers.engines.imaging.decode import png_engine_run
 
 # OKLab chroma under which a colour reads as grey, white or black.
 NEUTRAL_CHROMA = 0.025
+# Share of a product shot's garment outline with the same colour on both sides above which
+# the mask has cut through the fabric (garments with a real outline: under 1 %).
+WEAK_OUTLINE = 0.012
 
 
 @dataclass(frozen=True)
@@ -61,8 +64,11 @@ def recolor_image(
     """The array-level engine: uint8 RGB in, recoloured uint8 RGB out (plus what it moved)."""
     target_rgb = np.array(parse_hex(target_color), np.uint8)
     garment_mod.garment_region(garment_type)  # refuse unknown types before any work
+    check_outline = False
     if mask is None:
-        mask = garment_mod.garment_mask(rgb, garment_type, scene=scene).mask
+        found = garment_mod.garment_mask(rgb, garment_type, scene=scene)
+        mask = found.mask
+        check_outline = not found.worn
     if progress:
         progress(50)
     target = srgb8_to_oklab(target_rgb).astype(np.float32)
@@ -75,6 +81,15 @@ def recolor_image(
     interior = alpha > 0.97
     if interior.sum() < 50:
         raise EngineError("garment_not_found", f"No {garment_type} was found in the image.")
+    # On a product shot the mask comes from the backdrop's colour; a light garment on a light
+    # sweep can defeat it, and the mask then cuts across the fabric. A recolour would stop in
+    # the middle of the garment: refuse instead.
+    if check_outline and matte.weak_outline_share(rgb, alpha) > WEAK_OUTLINE:
+        raise EngineError(
+            "garment_unclear",
+            f"The {garment_type}'s outline cannot be told from the backdrop (a light garment on "
+            "a light backdrop?): send a photo on a backdrop that contrasts with the garment.",
+        )
     lab_full = srgb8_to_oklab(rgb)
 
     core = interior & (mask > 0.5)

@@ -130,3 +130,26 @@ def unmix_alpha(rgb: np.ndarray, fg: np.ndarray, bg: np.ndarray, prior: np.ndarr
     a = np.clip(a, 0.0, 1.0)
     trust = np.clip((np.sqrt(n2) - min_contrast) / min_contrast, 0.0, 1.0)
     return (trust * a + (1 - trust) * prior).astype(np.float32)
+
+
+def weak_outline_share(rgb: np.ndarray, alpha: np.ndarray, *, contrast: float = 0.02) -> float:
+    """Share of a matte's outline along which the colour inside and the colour outside are
+    the same (OKLab distance under `contrast`): where a product shot's mask cut through the
+    fabric itself (a white garment on a white sweep), rather than following its edge."""
+    from workers.engines.imaging.color import srgb8_to_oklab
+
+    h, w = alpha.shape
+    scale = max(h, w) / 512.0
+    lab = srgb8_to_oklab(cv2.GaussianBlur(rgb, (0, 0), scale))
+    k = np.ones((3, 3), np.uint8)
+    it = max(2, round(2 * scale))
+    solid = (alpha > 0.5).astype(np.uint8)
+    inside = cv2.erode(solid, k, iterations=it) > 0
+    outside = cv2.erode(1 - solid, k, iterations=it) > 0
+    edge = (solid > 0) & (cv2.erode(solid, k) == 0)
+    if not edge.any() or not inside.any() or not outside.any():
+        return 0.0
+    fg, _ = spread(lab, inside, 3.0 * scale)
+    bg, _ = spread(lab, outside, 3.0 * scale)
+    gap = np.linalg.norm((fg - bg)[edge], axis=-1)
+    return float((gap < contrast).mean())
