@@ -19,7 +19,7 @@ with the reason (a half-length portrait with no hand in frame, for one).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import cv2
@@ -87,7 +87,6 @@ class Placement:
     body_height_px: float  # the bag body's height as placed (without the handle)
     body_width_px: float
     extended_rows: int = 0
-    notes: list[str] = field(default_factory=list)
 
 
 def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
@@ -151,16 +150,16 @@ def place_bag(
         plans += _shoulder_plans(model_rgb, pose, mask, sbag, ppcm, handle_drop, "shoulder-handle")
     fitting = [p for p in plans if p.fits]
     if not fitting:
-        raise EngineError("no_carry", _refusal(who, pose, hands, clasped, plans, strap,
-                                               handle_drop, model_rgb.shape[0]))
+        raise EngineError("no_carry", _refusal(who, hands, clasped, plans, strap, handle_drop))
     # By kind: the strap asked for, then a hand, then the handle over a shoulder; within a
     # kind, a carry that needs no extension of the floor first.
     plan = min(fitting, key=lambda p: (int(p.rank), p.extend > 0, p.extend, p.rank))
     return plan.render(model_rgb, mask, sbag, ppcm)
 
 
-def _refusal(who: str, pose: Pose, hands: list[Hand], clasped: bool, plans: list[_Plan],
-             strap: float, handle_drop: float, h: int) -> str:
+def _refusal(who: str, hands: list[Hand], clasped: bool, plans: list[_Plan], strap: float,
+             handle_drop: float) -> str:
+    """Why no carry fits, in words a partner can act on."""
     if clasped:
         why = (f"{who}'s hands are clasped together in front of the body, so a bag in hand "
                "would cover both hands")
@@ -463,7 +462,6 @@ class _Plan:
     rank: float
     hand: Hand | None = None
     strap_from: tuple[float, float] | None = None
-    strap_drop: float = 0.0
     why: str = ""  # why it does not fit
 
     def render(self, rgb: np.ndarray, mask: np.ndarray, sbag: ScaledBag, ppcm: float
@@ -608,7 +606,7 @@ def _shoulder_plans(rgb: np.ndarray, pose: Pose, mask: np.ndarray, sbag: ScaledB
             fits, extend, why = _fit(patch, rgb.shape[:2], mask, torso, floor)
             rank = 2.0 + 0.1 * k
             plans.append(_Plan(carry, side, patch, fits, extend, rank, strap_from=anchor,
-                               strap_drop=drop_cm, why=why))
+                               why=why))
     if carry == "shoulder-strap":
         for p in plans:
             p.rank -= 2.0  # a strap given on the card is the carry asked for
