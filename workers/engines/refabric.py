@@ -6,6 +6,18 @@ change to how the surface takes light. The garment's own lightness is split into
 low frequencies: folds, body shape, light fall-off) and its old texture (the high frequencies,
 which are removed); the new surface is multiplied into the shading, so folds stay where they
 were. The garment keeps its colour unless the finish dictates otherwise (metallic).
+
+- Each fabric's repeat is stated in centimetres and drawn at the garment's real size: pixels per
+  centimetre come from the pose on a person (shoulders 40 cm apart, or shoulders to hips 50 cm
+  when the body is turned), else from the garment's height on a product shot and the length
+  documented for its type (GARMENT_LENGTH_CM). The repeat's coordinates slide with the slope of
+  the shading, so the weave bends over the folds.
+- Prints, logos and trims (crisp shapes of colours that are not the fabric or its shades) keep
+  their own pixels; woven stripes and colour blocks are fabric and take the new surface.
+- Highlights rise smoothly with the fold's light, as strong as the garment's own light allows,
+  and roll off below white: a bright finish on a dark garment does not burn or posterise.
+- At the outline each pixel is read as a mix of the garment and what is next to it; the
+  garment's share is replaced by the new fabric, so no ring of the old fabric remains.
 """
 
 from __future__ import annotations
@@ -281,6 +293,12 @@ def refabric_image(
         progress(75)
     if (opacity < 1).any():
         behind = _behind(crop, m)
+        body = _body_behind(rgb, scene, (y0, y1, x0, x1), rel)
+        if body is not None:
+            # On a person a sheer fabric shows the body under it, lit like the garment, not a
+            # smear of the backdrop.
+            skin, person = body
+            behind = skin * person[..., None] + behind.astype(np.float32) * (1 - person[..., None])
         a = opacity[..., None]
         new_rgb = new_rgb * a + behind.astype(np.float32) * (1 - a)
 
@@ -346,21 +364,27 @@ def _kept_weight(crop: np.ndarray, lab: np.ndarray, inside: np.ndarray) -> np.nd
         return np.zeros(inside.shape, np.float32)
     smooth = srgb8_to_oklab(cv2.GaussianBlur(crop, (0, 0), 1.0))
 
+    # Distances are taken on the garment's pixels only, one centre at a time (memory-light).
+    px_s = (smooth[inside] * _W).astype(np.float32)
+
     def dist(centres_: np.ndarray) -> np.ndarray:
-        d = (smooth[:, :, None, :] - centres_[None, None]) * _W
-        return np.sqrt((d**2).sum(-1)).min(-1)
+        best = np.full(len(px_s), np.inf, np.float32)
+        for c in centres_ * _W:
+            np.minimum(best, ((px_s - c) ** 2).sum(-1), out=best)
+        return np.sqrt(best)
 
     d_base, d_other = dist(centres[is_base]), dist(other)
     # Where two fabric colours meet (a stripe's edge) the pixels mix them: the mix is fabric.
-    base_c = centres[is_base]
-    for i in range(len(base_c)):
-        for j in range(i + 1, len(base_c)):
-            seg = (base_c[j] - base_c[i]) * _W
-            rel = (smooth - base_c[i]) * _W
+    base_w = (centres[is_base] * _W).astype(np.float32)
+    for i in range(len(base_w)):
+        for j in range(i + 1, len(base_w)):
+            seg = base_w[j] - base_w[i]
+            rel = px_s - base_w[i]
             t = np.clip((rel @ seg) / max(float(seg @ seg), 1e-6), 0.0, 1.0)
-            d_mix = np.sqrt(((rel - t[..., None] * seg) ** 2).sum(-1))
-            d_base = np.minimum(d_base, d_mix)
-    kept = np.clip((d_base - d_other) / 0.03 + 0.5, 0.0, 1.0) * inside
+            d_mix = np.sqrt(((rel - t[:, None] * seg) ** 2).sum(-1))
+            np.minimum(d_base, d_mix, out=d_base)
+    kept = np.zeros(inside.shape, np.float32)
+    kept[inside] = np.clip((d_base - d_other) / 0.03 + 0.5, 0.0, 1.0)
     # Specks are the fabric's own flecks or noise, not a print; a thin stroke of lettering is.
     solid = (kept > 0.5).astype(np.uint8)
     n0, lab0, st0, _ = cv2.connectedComponentsWithStats(solid, connectivity=8)
@@ -547,12 +571,13 @@ def _fine_knit(shape, period, rng):  # type: ignore[no-untyped-def]
 
 
 def _fuzz(shape, period, rng):  # type: ignore[no-untyped-def]
-    # Brushed hair fibres (mohair, alpaca): soft knit under a hazy, streaky halo.
+    # Brushed hair fibres (mohair, alpaca): a soft knit under a haze of fine, short hairs (a
+    # few millimetres: thin streaks, never blotches the size of a stitch).
     fibres = cv2.GaussianBlur(rng.standard_normal(shape).astype(np.float32), (0, 0),
-                              sigmaX=period * 0.25, sigmaY=period * 0.6)
+                              sigmaX=max(0.6, period * 0.05), sigmaY=max(1.5, period * 0.2))
     fibres /= fibres.std() + 1e-6
-    return (0.5 * cv2.GaussianBlur(_knit(shape, period, rng), (0, 0), period * 0.2)
-            + 0.9 * fibres).astype(np.float32)
+    return (0.7 * cv2.GaussianBlur(_knit(shape, period, rng), (0, 0), period * 0.12)
+            + 0.5 * fibres).astype(np.float32)
 
 
 def _pills(shape, period, rng):  # type: ignore[no-untyped-def]
@@ -707,6 +732,28 @@ def _soft_clip(x: np.ndarray, lo: float, hi: float) -> np.ndarray:
     bottom = x < lo + knee
     y[bottom] = lo + knee * np.exp((x[bottom] - (lo + knee)) / knee)
     return y
+
+
+def _body_behind(
+    rgb: np.ndarray, scene: Any, box: tuple[int, int, int, int], rel: np.ndarray
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """The skin under a sheer garment on a person: the face's skin tone (cheeks) shaded by the
+    garment's own relative light, and where the person is (their segmentation), or None."""
+    if scene is None or not scene.worn or not scene.faces or scene.person is None:
+        return None
+    small, _ = garment_mod.working_copy(rgb)
+    x0, y0, x1, y1 = scene.faces[0]
+    fw, fh = x1 - x0, y1 - y0
+    patch = small[int(y0 + 0.45 * fh):int(y0 + 0.8 * fh), int(x0 + 0.25 * fw):int(x0 + 0.75 * fw)]
+    if patch.size < 90:
+        return None
+    tone = np.median(patch.reshape(-1, 3), axis=0).astype(np.float32)
+    cy0, cy1, cx0, cx1 = box
+    h, w = rgb.shape[:2]
+    person = cv2.resize(scene.person.astype(np.float32), (w, h),
+                        interpolation=cv2.INTER_LINEAR)[cy0:cy1, cx0:cx1]
+    skin = tone[None, None, :] * np.clip(rel, 0.55, 1.25)[..., None]
+    return np.clip(skin, 0, 255), np.clip(person, 0.0, 1.0)
 
 
 def _oklab_to_rgb(lab: np.ndarray) -> np.ndarray:
