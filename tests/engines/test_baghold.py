@@ -58,6 +58,9 @@ def test_hand_carry_meets_the_bars(index: int) -> None:
     # ... its handle passes under the model's fingers, which show their own pixels ...
     assert fid._num(row["grip_overlap_px"]) > 0
     assert fid._num(row["grip_dE"]) <= fid.GRIP_DE_LIMIT
+    # ... it hangs along the forearm, turned part way from vertical toward the arm's line ...
+    tilt, forearm = fid._num(row["bag_tilt_deg"]), fid._num(row["forearm_deg"])
+    assert tilt * forearm >= 0 and abs(tilt) <= abs(forearm)
     # ... and its body is the stated size
     assert fid._num(row["size_err"]) <= fid.SIZE_LIMIT
     assert fid._num(row["width_err"]) <= fid.SIZE_LIMIT

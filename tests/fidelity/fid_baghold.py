@@ -182,7 +182,8 @@ def run_case(case: Case) -> tuple[dict[str, object], list[np.ndarray]]:
     images = [before, out]
     if placed.carry == "hand":
         n, de = grip(out, placed)
-        row.update(grip_overlap_px=n, grip_dE=de)
+        row.update(grip_overlap_px=n, grip_dE=de, bag_tilt_deg=placed.tilt_deg,
+                   forearm_deg=placed.forearm_deg if placed.forearm_deg is not None else "")
         images.append(_grip_panel(out, placed))
     carry_ok = placed.carry.startswith(case.expect) or case.expect == "refuse"
     row["ok"] = gap > 0 and carry_ok

@@ -87,6 +87,8 @@ class Placement:
     body_height_px: float  # the bag body's height as placed (without the handle)
     body_width_px: float
     extended_rows: int = 0
+    tilt_deg: float = 0.0  # the bag's turn from vertical (its bottom toward +x when positive)
+    forearm_deg: float | None = None  # the holding forearm's angle from straight down
 
 
 def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
@@ -463,6 +465,8 @@ class _Plan:
     hand: Hand | None = None
     strap_from: tuple[float, float] | None = None
     why: str = ""  # why it does not fit
+    tilt: float = 0.0
+    forearm: float | None = None
 
     def render(self, rgb: np.ndarray, mask: np.ndarray, sbag: ScaledBag, ppcm: float
                ) -> Placement:
@@ -495,6 +499,8 @@ class _Plan:
             body_height_px=float(sbag.body_height),
             body_width_px=float(sbag.body_width),
             extended_rows=self.extend,
+            tilt_deg=self.tilt,
+            forearm_deg=self.forearm,
         )
 
 
@@ -547,7 +553,7 @@ def _hand_plans(rgb: np.ndarray, pose: Pose, mask: np.ndarray, sbag: ScaledBag, 
     for hand in hands:
         side = _match_side(hand, pose) or "?"
         elbow = pts.get(f"{side}_elbow")
-        tilt = 0.0
+        tilt, forearm = 0.0, None
         if elbow is not None:
             fore = hand.points[0] - np.asarray(elbow)
             angle = float(np.degrees(np.arctan2(fore[0], fore[1])))  # 0 = straight down
@@ -555,6 +561,7 @@ def _hand_plans(rgb: np.ndarray, pose: Pose, mask: np.ndarray, sbag: ScaledBag, 
                 continue
             # Gravity pulls the bag toward vertical; the grip turns it part way along the arm.
             tilt = float(np.clip(0.5 * angle, -MAX_TILT_DEG, MAX_TILT_DEG))
+            forearm = angle
         p = hand.points
         down = np.array([np.sin(np.deg2rad(tilt)), np.cos(np.deg2rad(tilt))])
         across = np.array([down[1], -down[0]])
@@ -577,7 +584,8 @@ def _hand_plans(rgb: np.ndarray, pose: Pose, mask: np.ndarray, sbag: ScaledBag, 
         fits, extend, why = _fit(patch, rgb.shape[:2], mask, torso, floor)
         # Away from the body covers less of it: the outer hand first.
         rank = 1.5 - abs(float(grip[0]) - centre_x) / rgb.shape[1]
-        plans.append(_Plan("hand", side, patch, fits, extend, rank, hand=hand, why=why))
+        plans.append(_Plan("hand", side, patch, fits, extend, rank, hand=hand, why=why,
+                           tilt=tilt, forearm=forearm))
     return plans, False
 
 
