@@ -133,6 +133,23 @@ def test_a_product_shot_has_no_person() -> None:
     assert err.value.message == "No person was found in the image."
 
 
+def test_two_people_are_refused_with_the_reason() -> None:
+    pair = np.concatenate([load("model_8.png"), load("model_9.png")], axis=1)
+    with pytest.raises(EngineError) as err:
+        rebody.rebody(pair, rebody.body_type("Slim Fit"))
+    assert err.value.code == "two_people"
+    assert "more than one person" in err.value.message
+
+
+def test_a_figure_lying_down_is_refused_not_warped() -> None:
+    # A person is there, but no upright torso: the height bands would cut across the body.
+    lying = np.ascontiguousarray(np.rot90(load("model_8.png")))
+    with pytest.raises(EngineError) as err:
+        rebody.rebody(lying, rebody.body_type("Curvy Fit"))
+    assert err.value.code == "pose_unreadable"
+    assert "facing the camera" in err.value.message
+
+
 def test_an_unknown_body_type_is_refused_before_any_work() -> None:
     with pytest.raises(EngineError) as err:
         rebody.run({"image": b"not read", "target_bodytype": "Giant"}, noop_progress)

@@ -620,6 +620,24 @@ def composite_layers(
     return out_u8, out_alpha
 
 
+def second_figure(person: np.ndarray, body: Body) -> bool:
+    """Whether the person mask holds another figure beside the one the pose found: a part
+    of it apart from the posed body and at least a third of its size. Each row would be
+    scaled about the wrong centre line on that one."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats((person > 0.5).astype(np.uint8), 8)
+    if n <= 2:
+        return False
+    h, w = person.shape
+    y = int(np.clip(round((body.shoulder_y + body.hip_y) / 2), 0, h - 1))
+    x = int(np.clip(round(float(body.centre_x(np.array([y]))[0])), 0, w - 1))
+    main = labels[y, x]
+    if main == 0:
+        main = int(np.argmax(stats[1:, cv2.CC_STAT_AREA])) + 1
+    main_area = stats[main, cv2.CC_STAT_AREA]
+    others = [stats[i, cv2.CC_STAT_AREA] for i in range(1, n) if i != main]
+    return bool(others) and max(others) >= main_area / 3
+
+
 # --- the engine -------------------------------------------------------------------------------
 
 
@@ -639,9 +657,21 @@ def rebody(
     h, w = small.shape[:2]
     pose = pose_mod.detect_pose(small)
     body = body_from_pose(pose) if pose is not None else None
-    person = pose_mod.person_mask(small) if body is not None else None
-    if pose is None or body is None or person is None or (person > 0.5).sum() < 0.01 * h * w:
+    person = pose_mod.person_mask(small) if pose is not None else None
+    if pose is None or person is None or (person > 0.5).sum() < 0.01 * h * w:
         raise EngineError("no_person", "No person was found in the image.")
+    if body is None:
+        raise EngineError(
+            "pose_unreadable",
+            "The model's shoulders and hips could not be read: Rebody needs an upright figure "
+            "facing the camera, shoulders to hips in frame.",
+        )
+    if second_figure(person, body):
+        raise EngineError(
+            "two_people",
+            "This photo shows more than one person. Rebody reshapes one figure: crop the "
+            "photo to the one model and run it again.",
+        )
     tick(30)
     faces = pose_mod.face_boxes(small)
     tick(40)
