@@ -57,13 +57,14 @@ class Case:
     note: str = ""
 
 
-# Full-length models whose own shoes differ from the product's: sneakers under printed
-# trousers, sneakers under jeans, stiletto heels, ankle boots.
+# Full-length models whose own shoes differ from the product's: sneakers under jeans, flats
+# under long printed trousers, stiletto heels, ankle boots, a step forward on a grey backdrop.
 FULL_LENGTH = [
     Case("model/051918_0.jpg", note="sneakers, jeans"),
     Case("model/049447_0.jpg", note="flats, long printed trousers"),
     Case("model/052964_0.jpg", note="stilettos, bare legs"),
     Case("model/053228_0.jpg", note="ankle boots"),
+    Case("model/049713_0.jpg", note="walking, grey backdrop"),
 ]
 
 
@@ -125,18 +126,24 @@ def shoe_boxes(before: np.ndarray, after: np.ndarray, points: dict[str, tuple[fl
     changed = np.abs(band - before[y_from:].astype(np.float32)).max(axis=2) > 40
     solid = np.abs(band - bg).max(axis=2) > 30
     m = cv2.morphologyEx((changed & solid).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    mid = int((feet[0][0][0] + feet[1][0][0]) / 2)
+    # Each pixel goes to the foot whose ankle-to-floor line is nearest (a foot stepping behind
+    # the other is not cut in half by a vertical split).
+    ys, xs = np.mgrid[y_from:h, 0:w].astype(np.float32)
+    dist = []
+    for ankle, floor, _ in feet:
+        ty = np.clip(ys, ankle[1], max(floor, ankle[1] + 1))
+        dist.append(np.hypot(xs - ankle[0], ys - ty))
+    nearest = np.argmin(np.stack(dist), axis=0)
     boxes: list[tuple[int, int, int, int] | None] = []
-    for x0, x1 in ((0, mid), (mid, w)):
-        part = m[:, x0:x1]
+    for i in range(len(feet)):
+        part = (m > 0) & (nearest == i)
         if part.sum() < 20:
             boxes.append(None)
             continue
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(part, connectivity=8)
-        keep = np.isin(labels, [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 0.1 * part.sum()])
-        ys, xs = np.nonzero(keep)
-        boxes.append((x0 + int(xs.min()), y_from + int(ys.min()), x0 + int(xs.max()) + 1,
-                      y_from + int(ys.max()) + 1))
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(part.astype(np.uint8), connectivity=8)
+        keep = np.isin(labels, [j for j in range(1, n) if stats[j, cv2.CC_STAT_AREA] >= 0.1 * part.sum()])
+        yy, xx = np.nonzero(keep)
+        boxes.append((int(xx.min()), y_from + int(yy.min()), int(xx.max()) + 1, y_from + int(yy.max()) + 1))
     return boxes
 
 
