@@ -96,7 +96,7 @@ def contact_sheet(
                 im = np.clip(im * (255 if im.max() <= 1.0 else 1), 0, 255).astype(np.uint8)
             h, w = im.shape[:2]
             tiles.append(Image.fromarray(im[..., :3]).resize(
-                (max(1, round(w * height / h)), height), Image.LANCZOS))
+                (max(1, round(w * height / h)), height), Image.Resampling.LANCZOS))
         width = sum(t.width for t in tiles) + gap * (len(tiles) - 1)
         row = Image.new("RGB", (max(width, 200), height + label_h), "white")
         ImageDraw.Draw(row).text((4, 4), label, fill=(0, 0, 0))
