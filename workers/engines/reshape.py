@@ -1494,6 +1494,7 @@ class Sleeve:
     length: float  # current length (max of ``along`` over the sleeve)
     axis: np.ndarray  # unit vector from the origin towards the cuff
     reach: float | None = None  # full arm length (worn), for "long"
+    armpit: tuple[float, float] | None = None  # product shots: where the sleeve meets the side
 
 
 def _runs(row: np.ndarray) -> list[tuple[int, int]]:
@@ -1557,7 +1558,11 @@ def _product_sleeves(mask: np.ndarray) -> list[Sleeve]:
         if np.dot(pts.mean(axis=0) - origin, axis) < 0:
             axis = -axis
         along = ((xx - origin[0]) * axis[0] + (yy - origin[1]) * axis[1]).astype(np.float32)
-        sleeves.append(Sleeve(px, origin, along, float(along[px].max()), axis))
+        low = int(np.argmax(sy))
+        sleeves.append(
+            Sleeve(px, origin, along, float(along[px].max()), axis,
+                   armpit=(float(sx[low]), float(sy[low])))
+        )
     return sleeves
 
 
@@ -1730,6 +1735,40 @@ def edit_sleeves(scene: Scene, e: Edit) -> None:
     if scene.worn:
         # Both arms at once: each is continued from where it shows.
         fill_uncovered(scene, before & ~scene.mask, limbs=("arm",))
+    elif e.sleeve == "removed":
+        _cut_armholes(scene, sleeves)
+
+
+def _cut_armholes(scene: Scene, sleeves: list[Sleeve]) -> None:
+    """A sleeveless garment laid flat: the armhole curves in from the shoulder to the
+    armpit, so the sleeve's cap above the armpit goes too, not only what stuck out."""
+    h, w = scene.shape
+    mask = scene.mask
+    xs_all = np.nonzero(mask)[1]
+    if not len(xs_all):
+        return
+    cx = float(np.median(xs_all))
+    top, _ = _rows(mask)
+    yy = np.arange(h, dtype=np.float32)[:, None]
+    xx = np.arange(w, dtype=np.float32)[None, :]
+    cap = np.zeros_like(mask)
+    for sl in sleeves:
+        if sl.armpit is None:
+            continue
+        ax, ay = sl.armpit
+        if ay <= top + 4:
+            continue
+        inward = 1.0 if cx > ax else -1.0
+        half = abs(cx - ax)
+        sx = ax + inward * 0.18 * half  # the strap's outer edge at the shoulder
+        t = np.clip((yy - top) / (ay - top), 0.0, 1.0)
+        # A round armhole: in at the shoulder, easing out to the side seam at the armpit.
+        line = sx + (ax - sx) * np.sin(t * np.pi / 2) ** 2
+        side = (xx - cx) * -inward > 0
+        cap |= mask & side & ((xx - line) * -inward > 0) & (yy < ay)
+    if cap.sum() > 0.002 * mask.sum():
+        scene.mask = mask & ~cap
+        fill_uncovered(scene, cap)
 
 
 def _check_arms_hang(scene: Scene) -> None:
