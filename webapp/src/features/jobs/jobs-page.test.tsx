@@ -112,3 +112,22 @@ test('a bad date answer is shown, not swallowed', async () => {
 
   expect(await screen.findByRole('alert')).toHaveTextContent('Could not load the jobs: Enter an ISO date');
 });
+
+test('a long history pages through the API with offsets', async () => {
+  const first = Array.from({ length: 50 }, (_, i) => makeJob(`j-${i}`, 'succeeded'));
+  const calls = mockFetch(
+    toolPageRoutes({
+      'GET /api/jobs/?limit=50': page(first, 120),
+      'GET /api/jobs/?offset=50&limit=50': page([makeJob('j-50', 'failed')], 120),
+    }),
+  );
+  const { getRouter } = renderApp('/jobs');
+  expect(await screen.findByText('1–50 of 120')).toBeInTheDocument();
+  expect(screen.getByRole('button', { name: 'Newer' })).toBeDisabled();
+
+  await userEvent.click(screen.getByRole('button', { name: 'Older' }));
+
+  expect(await screen.findByText('51–51 of 120')).toBeInTheDocument();
+  expect(getRouter().location.search).toBe('?offset=50');
+  expect(calls.at(-1)?.url).toBe('/api/jobs/?offset=50&limit=50');
+});

@@ -138,12 +138,16 @@ export function JobsPage() {
               <span className="muted small">
                 {offset + 1}–{offset + page.results.length} of {page.count}
               </span>
-              <button type="button" className="secondary-button" disabled={offset === 0} onClick={() => goTo(Math.max(0, offset - JOB_HISTORY_LIMIT))}>
-                Newer
-              </button>
-              <button type="button" className="secondary-button" disabled={offset + JOB_HISTORY_LIMIT >= page.count} onClick={() => goTo(offset + JOB_HISTORY_LIMIT)}>
-                Older
-              </button>
+              {page.count > JOB_HISTORY_LIMIT ? (
+                <>
+                  <button type="button" className="secondary-button" disabled={offset === 0} onClick={() => goTo(Math.max(0, offset - JOB_HISTORY_LIMIT))}>
+                    Newer
+                  </button>
+                  <button type="button" className="secondary-button" disabled={offset + JOB_HISTORY_LIMIT >= page.count} onClick={() => goTo(offset + JOB_HISTORY_LIMIT)}>
+                    Older
+                  </button>
+                </>
+              ) : null}
             </nav>
           ) : null}
         </>
