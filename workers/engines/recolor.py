@@ -194,21 +194,25 @@ def _missed_parts(rgb: np.ndarray, lab: np.ndarray, alpha: np.ndarray,
     h, w = alpha.shape
     inside = alpha > 0.5
     reach = max(3, round(0.06 * max(h, w)))
-    zone = (cv2.dilate(inside.astype(np.uint8), cv2.getStructuringElement(
-        cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))) > 0) & ~inside
+    zone = cv2.distanceTransform((~inside).astype(np.uint8), cv2.DIST_L2, 3) <= reach
+    zone &= ~inside
     if region != "full":
         rows = np.nonzero(inside.any(axis=1))[0]
         zone[: rows.min()] = False
         zone[rows.max() + 1:] = False
     if not zone.any():
         return None
-    blurred = cv2.GaussianBlur(rgb, (0, 0), 1.2 * scale)
-    lab_z = srgb8_to_oklab(blurred[zone])
+    ys, xs = np.nonzero(zone)
+    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    blurred = cv2.GaussianBlur(rgb[y0:y1, x0:x1], (0, 0), 1.2 * scale)
+    sub = zone[y0:y1, x0:x1]
+    lab_z = srgb8_to_oklab(blurred[sub])
     close = _dist(lab_z, groups["base"]) < 0.05
     close &= _base_membership(lab_z, groups["base"], groups["other"]) > 0.9
-    close &= garment_mod.border_distance(rgb)[zone] > 0.08  # not the backdrop
+    if close.any():
+        close[close] = _backdrop_distance(lab, lab_z[close]) > 0.08  # not the backdrop
     cand = np.zeros((h, w), np.uint8)
-    cand[zone] = close
+    cand[y0:y1, x0:x1][sub] = close
     cand = cv2.morphologyEx(cand, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, labels = cv2.connectedComponents(cand, connectivity=8)
     if n <= 1:
@@ -222,6 +226,26 @@ def _missed_parts(rgb: np.ndarray, lab: np.ndarray, alpha: np.ndarray,
     if grown.sum() < 0.005 * inside.sum():
         return None
     return grown
+
+
+def _backdrop_distance(lab: np.ndarray, px: np.ndarray) -> np.ndarray:
+    """OKLab distance of `px` to the nearest of the image border's main colours."""
+    h, w = lab.shape[:2]
+    b = max(2, min(h, w) // 60)
+    border = np.concatenate([lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3),
+                             lab[:, :b].reshape(-1, 3), lab[:, -b:].reshape(-1, 3)])
+    border = border[:: max(1, len(border) // 4000)]
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 1e-3)
+    cv2.setRNGSeed(0)
+    _, labels, centres = cv2.kmeans(border.astype(np.float32), 3, None, crit, 1,
+                                    cv2.KMEANS_PP_CENTERS)
+    share = np.bincount(labels.ravel(), minlength=3) / len(labels)
+    centres = centres[share > 0.15]
+    d = None
+    for c in centres:
+        dc = np.linalg.norm(px - c, axis=-1)
+        d = dc if d is None else np.minimum(d, dc)
+    return d if d is not None else np.full(len(px), np.inf, np.float32)
 
 
 def _keep_emblems(share: np.ndarray, interior: np.ndarray, alpha: np.ndarray,

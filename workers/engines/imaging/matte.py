@@ -95,9 +95,10 @@ def spread(values: np.ndarray, weight: np.ndarray, sigma: float) -> tuple[np.nda
     """Weighted local mean of `values` (HxW or HxWxC) where `weight` > 0, carried into nearby
     pixels (normalised Gaussian); also returns the local weight (how much support there was)."""
     wt = weight.astype(np.float32)
-    den = cv2.GaussianBlur(wt, (0, 0), sigma)
+    k = 2 * int(np.ceil(2.5 * sigma)) + 1  # 2.5 sigma is plenty for a local mean
+    den = cv2.GaussianBlur(wt, (k, k), sigma)
     v = values.astype(np.float32)
-    num = cv2.GaussianBlur(v * (wt[..., None] if v.ndim == 3 else wt), (0, 0), sigma)
+    num = cv2.GaussianBlur(v * (wt[..., None] if v.ndim == 3 else wt), (k, k), sigma)
     safe = np.maximum(den, 1e-6)
     return (num / (safe[..., None] if v.ndim == 3 else safe)), den
 
