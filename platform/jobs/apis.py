@@ -222,7 +222,8 @@ class BatchReportApi(APIView):
     HEADER = ["job_id", "tool", "source", "status", "error_code", "error_message",
               "created_at", "finished_at", "output_urls"]
 
-    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
+    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR},
+                   operation_id="api_batches_report_retrieve")
     def get(self, request: Request, batch_id: UUID) -> HttpResponse:
         jobs = batch_jobs_or_404(request, batch_id)
         response = HttpResponse(content_type="text/csv; charset=utf-8")
