@@ -102,9 +102,26 @@ def _flats_groups(new: list[Found], everything: list[Found], options: dict[str, 
              for f in everything]
     looks, refused = group_looks(files)
     skipped += [{"name": f.key.file.name, "reason": reason} for f, reason in refused]
-    model = LibraryModel.objects.filter(organization=org).first()
+    # The first model Flats can dress; a look of shoes alone needs one whose feet are in frame
+    # (the engine refuses it otherwise: no_feet), so such a look is skipped with the reason.
+    from tools.library import library_model_fit
+
+    models = list(LibraryModel.objects.filter(organization=org))
+    fits = [(m, library_model_fit(model=m, tool="flats")) for m in models]
+    usable = [(m, f) for m, f in fits if f["ok"]]
+    if models and not usable:
+        raise SyncRefused(f"No model of your library can be dressed by Flats: {models[0].name}: "
+                          f"{fits[0][1]['reason']}")
+    model, fit = usable[0] if usable else (None, None)
     groups = []
     for look in looks:
+        if fit is not None and set(look.items) == {"shoes"} and not fit.get("shoes_alone"):
+            skipped += [{"name": f.key.file.name, "model": model.code if model else "",
+                         "reason": f"A look of shoes alone is worn at the feet, and the photo of "
+                                   f"{model.name if model else 'the model'} does not show them: "
+                                   "sync the shoes with a garment of the look."}
+                        for f in look.files]
+            continue
         sources: dict[str, Any] = {cat: {view: f.key.ref() for view, f in views.items()}
                                    for cat, views in look.items.items()}
         if model is not None:
@@ -126,6 +143,11 @@ def _remodel_groups(new: list[Found], everything: list[Found], options: dict[str
         name = str(code)
     else:
         model = _library_model(org, code)
+        from tools.library import library_model_fit
+
+        fit = library_model_fit(model=model, tool="remodel")
+        if not fit["ok"]:  # every job would be refused for the same reason
+            raise SyncRefused(f"{model.name}: {fit['reason']}")
         face, code, name = _storage_ref(model), model.code, model.name
     return [Group(payload={"model": code, "model_name": name, "source": f.file.name},
                   sources={"image": f.ref(), "model_face": face}, files=[f])

@@ -5,7 +5,7 @@ from typing import Any
 from django import forms
 from django.contrib import admin
 
-from tools.library import LIBRARY_TOOLS, LibraryError, library_photo_check
+from tools.library import LIBRARY_TOOLS, LibraryError, library_photo_check, library_photo_shows
 from tools.models import LibraryModel
 
 
@@ -35,6 +35,9 @@ class LibraryModelForm(forms.ModelForm):
                                     tools=data.get("tools") or [])
             except LibraryError as exc:
                 self.add_error("photo", str(exc))
+            else:
+                # measured once, so the pages say what each tool can do with this model
+                self.instance.shows = library_photo_shows(content)
         return data
 
 

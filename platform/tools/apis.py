@@ -8,7 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import BasePermission
@@ -150,8 +150,10 @@ class ToolBatchSubmitApi(APIView):
         if not cards.is_valid():
             raise _card_errors(cards.errors)
         payloads = [dict(card) for card in cards.validated_data]
+        skipped: list[dict[str, str]] = []
         if self.tool.slug in CARD_EXPANDERS:
-            payloads = CARD_EXPANDERS[self.tool.slug](self.tool, request_org(request), payloads)
+            payloads = CARD_EXPANDERS[self.tool.slug](self.tool, request_org(request), payloads,
+                                                      skipped)
         org_capacity_check(org=request_org(request), adding=len(payloads))
         submitted = job_submit_batch(
             org=request_org(request), user=request_partner(request), tool=self.tool,
@@ -160,6 +162,8 @@ class ToolBatchSubmitApi(APIView):
         context = {"request": request}
         body = {"batch_id": submitted.batch_id, "count": len(submitted.jobs),
                 "jobs": JobSerializer(submitted.jobs, many=True, context=context).data}
+        if self.tool.slug in CARD_EXPANDERS:
+            body["skipped"] = skipped  # library models left out, and why (as a sync's files)
         resp = Response(body, status=status.HTTP_202_ACCEPTED if submitted.created
                         else status.HTTP_200_OK)
         resp["Location"] = f"{reverse('job-list')}?batch={submitted.batch_id}"
@@ -291,25 +295,39 @@ class ToolSyncApi(APIView):
 BAG_FIELDS = ("Width", "Height", "Depth", "Handle", "Strap", "Gender")
 
 
-def _with_library_model(tool: Tool, org: Any, cards: list[dict[str, Any]]
-                        ) -> list[dict[str, Any]]:
-    """Earfit dresses every library model; Baghold one of the bag's gender."""
+def _with_library_model(tool: Tool, org: Any, cards: list[dict[str, Any]],
+                        skipped: list[dict[str, str]]) -> list[dict[str, Any]]:
+    """Earfit dresses every library model; Baghold one of the bag's gender. A model whose
+    photo the engine would refuse (tools.library.library_model_fits) is left out and listed in
+    ``skipped`` with the reason, instead of queueing a job bound to fail."""
+    from tools.library import library_model_fit
     from tools.models import LibraryModel
 
     models = list(LibraryModel.objects.filter(organization=org))
     if not models:
         raise ValidationError({"non_field_errors": [
             "Your model library is empty: ask Atelier to add your models."]})
+    fits = {m.pk: library_model_fit(model=m, tool=tool.slug) for m in models}
+    unfit = [m for m in models if not fits[m.pk]["ok"]]
+    skipped += [{"model": m.code, "name": m.name, "reason": fits[m.pk]["reason"]} for m in unfit]
+    fit = [m for m in models if fits[m.pk]["ok"]]
+    if not fit:
+        raise ValidationError({"non_field_errors": [
+            f"No model of your library can be used by {tool.name}: "
+            + " ".join(f"{m.name}: {fits[m.pk]['reason']}" for m in unfit)]})
     payloads = []
     for card in cards:
         if tool.slug == "earfit":
-            chosen = models
+            chosen = fit
         else:
             gender = str(card.get("Gender", "")).lower()
-            chosen = [m for m in models if m.gender == gender][:1]
+            chosen = [m for m in fit if m.gender == gender][:1]
             if not chosen:
+                refused = [m for m in unfit if m.gender == gender]
                 raise ValidationError({"non_field_errors": [
-                    f"Your model library has no {gender} model."]})
+                    f"Your model library has no {gender} model"
+                    + (f" that {tool.name} can use: {refused[0].name}: "
+                       f"{fits[refused[0].pk]['reason']}" if refused else ".")]})
         # Baghold's engine takes the spec's capitalised fields under their plain names.
         plain = {k.lower(): v for k, v in card.items() if k in BAG_FIELDS}
         for model in chosen:
@@ -320,7 +338,8 @@ def _with_library_model(tool: Tool, org: Any, cards: list[dict[str, Any]]
 
 
 # Batch tools whose cards become jobs with library models.
-CARD_EXPANDERS: dict[str, Callable[[Tool, Any, list[dict[str, Any]]], list[dict[str, Any]]]] = {
+CARD_EXPANDERS: dict[str, Callable[[Tool, Any, list[dict[str, Any]], list[dict[str, str]]],
+                                   list[dict[str, Any]]]] = {
     "earfit": _with_library_model, "baghold": _with_library_model,
 }
 
@@ -353,6 +372,11 @@ def _with_swap_model(org: Any, data: dict[str, Any]) -> dict[str, Any]:
     model = LibraryModel.objects.filter(organization=org, code=data["modelId"]).first()
     if model is None:
         raise ValidationError({"modelId": [f"No model '{data['modelId']}' in your model library."]})
+    from tools.library import library_model_fit
+
+    fit = library_model_fit(model=model, tool="remodel")
+    if not fit["ok"]:
+        raise ValidationError({"modelId": [f"{model.name}: {fit['reason']}"]})
     return {**data, "model_name": model.name,
             "_sources": {**data.get("_sources", {}), "model_face": {"storage": model.photo.name}}}
 
@@ -449,10 +473,27 @@ class LibraryModelListApi(APIView):
         gender = serializers.CharField()
         height_cm = serializers.IntegerField()
         image = serializers.SerializerMethodField()
+        shows = serializers.SerializerMethodField()
+        fits = serializers.SerializerMethodField()
 
         def get_image(self, obj: Any) -> str:
             path = reverse("library-model-photo", kwargs={"code": obj.code})
             return str(self.context["request"].build_absolute_uri(path))
+
+        @extend_schema_field(OpenApiTypes.OBJECT)
+        def get_shows(self, obj: Any) -> dict[str, Any]:
+            from tools.library import library_model_shows
+
+            shows = library_model_shows(model=obj)
+            return {k: v for k, v in shows.items() if k not in ("version", "measured")}
+
+        @extend_schema_field(OpenApiTypes.OBJECT)
+        def get_fits(self, obj: Any) -> dict[str, Any]:
+            """Per tool: {ok, reason} or {ok, carry, note}, so pages say before a run which
+            models are skipped or dressed differently."""
+            from tools.library import library_model_fits, library_model_shows
+
+            return library_model_fits(library_model_shows(model=obj))
 
     @extend_schema(responses=OutputSerializer(many=True))
     def get(self, request: Request) -> Response:

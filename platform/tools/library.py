@@ -4,8 +4,10 @@ two public-domain sample portraits that ship inside our requirements."""
 from __future__ import annotations
 
 import io
+import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from django.core.files.base import ContentFile
@@ -16,12 +18,17 @@ from accounts.models import Organization
 from tools.models import Gender, LibraryModel
 from tools.portraits import astronaut, grace_hopper
 
+logger = logging.getLogger(__name__)
+
 MIN_SIDE = 256  # px: smaller photos give no usable face or hand landmarks
 
 # The tools that dress library models, and what each needs to see of the model (a staff member
 # adding a model says which tools it is for; the photo is checked for them).
 LIBRARY_TOOLS = {"earfit": "Earfit", "baghold": "Baghold", "flats": "Flats Ecommerce",
                  "remodel": "Remodel and Model Swap"}
+
+# Bumped when what a photo "shows" is measured differently, so stored measures are redone.
+SHOWS_VERSION = 1
 
 
 class LibraryError(ValueError):
@@ -91,6 +98,7 @@ def library_model_add(
         model.photo.delete(save=False)
     model.name, model.gender, model.height_cm = name, gender, height_cm
     model.photo.save(filename, ContentFile(photo), save=False)
+    model.shows = library_photo_shows(photo)
     model.save()
     return model, created
 
@@ -130,3 +138,116 @@ def library_samples_add(*, organization: Organization) -> list[tuple[LibraryMode
             organization=organization, name=sample.name, gender=sample.gender,
             height_cm=sample.height_cm, photo=photo, filename=filename, code=sample.code))
     return added
+
+
+# --- what a model photo shows, and what each tool can do with it ------------------------------
+
+
+def library_photo_shows(photo: bytes) -> dict[str, Any]:
+    """What a model photo shows, measured once with the checks the engines run:
+    ``{"people", "face", "ears", "hands", "upper_body", "torso", "full_body"}``. The ears are
+    counted as Earfit counts them (a visible lobe of skin, not hair), the hands as Baghold
+    finds them (hand landmarks, for a grip)."""
+    from workers.engines.imaging.decode import decode_image
+    from workers.engines.imaging.face import detect_face, find_earlobes, head_person_mask
+    from workers.engines.imaging.hands import detect_hands
+    from workers.engines.imaging.inputs import look_for_people
+
+    rgb = decode_image(photo).rgb
+    seen = look_for_people(rgb)
+    face = detect_face(rgb)
+    ears = 0
+    if face is not None:
+        lobes = find_earlobes(rgb, face, head_person_mask(rgb, face))
+        ears = len({lobe.side for lobe in lobes if lobe.visible})
+    return {
+        "version": SHOWS_VERSION,
+        "measured": True,
+        "people": int(seen.people),
+        "face": bool(seen.has_part("face") or face is not None),
+        "ears": ears,
+        "hands": min(2, len(detect_hands(rgb))),
+        "upper_body": seen.has_part("upper body"),
+        "torso": seen.has_part("torso"),
+        "full_body": seen.has_part("full body"),
+    }
+
+
+def library_model_shows(*, model: LibraryModel) -> dict[str, Any]:
+    """The model's measure, taken (and saved) on first read for rows added before it was
+    stored: measuring every photo in a migration would hold a large library's deploy."""
+    if model.shows and model.shows.get("version") == SHOWS_VERSION:
+        return dict(model.shows)
+    with model.photo.open("rb") as handle:
+        photo = handle.read()
+    try:
+        shows = library_photo_shows(photo)
+    except Exception:
+        # Not measurable here (a photo the decoder cannot read): nothing is known before the
+        # run, so no model is skipped for it and the engine's own refusal says why.
+        logger.warning("library model %s: photo not measurable", model.pk, exc_info=True)
+        shows = {"version": SHOWS_VERSION, "measured": False}
+    LibraryModel.objects.filter(pk=model.pk).update(shows=shows)
+    model.shows = shows
+    return dict(shows)
+
+
+# Part names of the engines' checks (inputs.TOOL_NEEDS) → the measure that says it is seen, and
+# how the refusal reads.
+_PART_SHOWN: dict[str, tuple[str, str]] = {
+    "face": ("face", "no face is seen"),
+    "ear": ("ears", "no earlobe is visible (hair, the framing or a turned head hides them)"),
+    "hand": ("hands", "no hand is in frame"),
+    "upper body": ("upper_body", "both shoulders are not in frame"),
+    "torso": ("torso", "the shoulders and hips are not in frame"),
+    "full body": ("full_body", "the feet are not in frame"),
+}
+
+
+def library_model_fits(shows: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Per tool of LIBRARY_TOOLS, whether its engine can dress a model whose photo shows
+    ``shows``: ``{"ok": True}``, with ``carry``/``note`` where it is dressed differently, or
+    ``{"ok": False, "reason": ...}`` for what the engine would refuse.
+
+    The parts each tool cannot do without are the engines' own (``inputs.TOOL_NEEDS``, which
+    the engine registry checks before a run); the finer rules are the engines' refusals:
+    Earfit's ``no_ear`` (a visible lobe), Baghold's ``no_carry`` (no hand in frame leaves only
+    a shoulder carry, which needs a strap drop or a long handle), Flats' ``no_feet`` (a look of
+    shoes alone needs the feet)."""
+    from workers.engines.baghold import MIN_SHOULDER_DROP_CM
+    from workers.engines.imaging.inputs import TOOL_NEEDS
+
+    if shows.get("measured") is False:
+        return {tool: {"ok": True} for tool in LIBRARY_TOOLS}
+    people = int(shows.get("people") or 0)
+    fits: dict[str, dict[str, Any]] = {}
+    for tool, label in LIBRARY_TOOLS.items():
+        if people >= 2:
+            fits[tool] = {"ok": False, "reason": f"The photo shows {people} people; "
+                                                 f"{label} dresses one."}
+            continue
+        needs = TOOL_NEEDS[tool] + (("ear",) if tool == "earfit" else ())
+        missing = [p for p in needs if not shows.get(_PART_SHOWN[p][0])]
+        if missing:
+            fits[tool] = {"ok": False,
+                          "reason": f"{label} cannot use this photo: {_PART_SHOWN[missing[0]][1]}."}
+            continue
+        fit: dict[str, Any] = {"ok": True}
+        half = "Half-length photo" if not shows.get("full_body") else ""
+        if tool == "baghold":
+            fit["carry"] = "hand" if shows.get("hands") else "shoulder"
+            if fit["carry"] == "shoulder":
+                fit["note"] = ((half or "No hand in frame")
+                               + ": bags are carried on the shoulder, so give the Strap drop "
+                                 f"(or a handle drop of {MIN_SHOULDER_DROP_CM:g} cm or more).")
+        elif tool == "flats":
+            fit["shoes_alone"] = bool(shows.get("full_body"))
+            if half:
+                fit["note"] = (f"{half}: garments are shown on the upper body only, and a look "
+                               "of shoes alone is skipped (no feet to wear them).")
+        fits[tool] = fit
+    return fits
+
+
+def library_model_fit(*, model: LibraryModel, tool: str) -> dict[str, Any]:
+    return library_model_fits(library_model_shows(model=model))[tool]

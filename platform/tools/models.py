@@ -24,6 +24,9 @@ class LibraryModel(models.Model):
     gender = models.CharField(max_length=8, choices=Gender.choices)
     height_cm = models.PositiveSmallIntegerField(default=175)
     photo = models.ImageField(upload_to="library/")
+    # What the photo shows (face, ears, hands, upper/full body), measured once when the model
+    # is added (tools.library.library_photo_shows); null until measured.
+    shows = models.JSONField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
