@@ -620,6 +620,23 @@ def composite_layers(
     return out_u8, out_alpha
 
 
+def hold_frame_edges(dx: np.ndarray, person: np.ndarray) -> np.ndarray:
+    """No sideways move at a side of the frame the person runs out of (an elbow or hand cut
+    by the edge): the part stays attached to the edge, eased over a tenth of the width."""
+    h, w = dx.shape
+    ramp = np.ones(w, np.float32)
+    x = np.arange(w, dtype=np.float32)
+    reach = max(2.0, 0.1 * w)
+    cut = max(2, round(0.01 * h))
+    if int((person[:, :2] > 0.5).sum(axis=0).max()) >= cut:
+        t = np.clip(x / reach, 0.0, 1.0)
+        ramp *= t * t * (3.0 - 2.0 * t)
+    if int((person[:, -2:] > 0.5).sum(axis=0).max()) >= cut:
+        t = np.clip((w - 1 - x) / reach, 0.0, 1.0)
+        ramp *= t * t * (3.0 - 2.0 * t)
+    return dx * ramp[None, :]
+
+
 def second_figure(person: np.ndarray, body: Body) -> bool:
     """Whether the person mask holds another figure beside the one the pose found: a part
     of it apart from the posed body and at least a third of its size. Each row would be
@@ -697,6 +714,7 @@ def rebody(
         change,
     )
     dx = protect_faces(dx, faces)
+    dx = hold_frame_edges(dx, person)
 
     dy = None
     if target.height:
