@@ -204,6 +204,10 @@ def refabric_image(
     # Prints, logos and trims are not the fabric: they are left exactly as they were, and the
     # fabric's shading and colour are read around them, not through them.
     kept = _kept_weight(crop, lab, inside)
+    skin = _skin_in_mask(rgb, scene, lab, inside, kept)
+    if skin is not None:
+        # Arms or a neck the garment mask took in stay skin.
+        kept = np.maximum(kept, skin)
     # A print's antialiased fringe and JPEG halo are read as neither fabric nor print.
     near_print = cv2.dilate((kept > 0.05).astype(np.uint8), np.ones((5, 5), np.uint8))
     # The outline's own pixels are part background: they are no evidence of the fabric's light.
@@ -229,9 +233,11 @@ def refabric_image(
     amount = fab.amount * (1.5 if fin == "textured" else 0.55 if fin == "matte" else 1.0)
     relief = TEXTURES[fab.texture](crop.shape[:2], period, rng)
     if fin == "textured":
-        # A textured finish has a tactile grain on top of the weave, strongest on smooth cloth.
-        grain = 0.6 if fab.texture == "smooth" else 0.35
-        relief = relief + grain * TEXTURES["crepe"](crop.shape[:2], period * 0.6, rng)
+        # A textured finish gives a flat cloth a tactile grain on top of its weave; a coarse
+        # weave (denim, wool, tweed) is texture enough and would only turn noisy.
+        grain = 0.6 if fab.texture == "smooth" else 0.35 if fab.amount < 0.08 else 0.0
+        if grain:
+            relief = relief + grain * TEXTURES["crepe"](crop.shape[:2], period * 0.6, rng)
     # The weave follows the folds: its coordinates slide with the slope of the shading (a fold's
     # flank turns away and squeezes the repeat), and the relief is lit by the shading below.
     relief = _follow_folds(relief, shade, fabric_w, l_med, period, px_cm)
@@ -306,6 +312,11 @@ def refabric_image(
     k3 = kept[..., None]
     new_rgb = new_rgb * (1 - k3) + crop.astype(np.float32) * k3
     out_crop = _composite_at_outline(crop, new_rgb, m, garment_h / max(h, w))
+    # What is kept (prints, skin) is the photo's own pixels, and so is the outline's outer
+    # side next to it (no fabric is mixed into what borders skin).
+    near_kept = cv2.dilate((kept > 0.5).astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
+    keep_px = np.maximum(kept, (near_kept & ~inside).astype(np.float32))[..., None]
+    out_crop = out_crop * (1 - keep_px) + crop.astype(np.float32) * keep_px
     out = rgb.copy()
     out[y0:y1, x0:x1] = np.clip(out_crop + 0.5, 0, 255).astype(np.uint8)
     full_opacity = np.ones((h, w), np.float32)
@@ -734,12 +745,9 @@ def _soft_clip(x: np.ndarray, lo: float, hi: float) -> np.ndarray:
     return y
 
 
-def _body_behind(
-    rgb: np.ndarray, scene: Any, box: tuple[int, int, int, int], rel: np.ndarray
-) -> tuple[np.ndarray, np.ndarray] | None:
-    """The skin under a sheer garment on a person: the face's skin tone (cheeks) shaded by the
-    garment's own relative light, and where the person is (their segmentation), or None."""
-    if scene is None or not scene.worn or not scene.faces or scene.person is None:
+def _face_tone(rgb: np.ndarray, scene: Any) -> np.ndarray | None:
+    """The skin colour of the person's cheeks (uint8-range RGB, float32), or None."""
+    if scene is None or not scene.worn or not scene.faces:
         return None
     small, _ = garment_mod.working_copy(rgb)
     x0, y0, x1, y1 = scene.faces[0]
@@ -747,7 +755,50 @@ def _body_behind(
     patch = small[int(y0 + 0.45 * fh):int(y0 + 0.8 * fh), int(x0 + 0.25 * fw):int(x0 + 0.75 * fw)]
     if patch.size < 90:
         return None
-    tone = np.median(patch.reshape(-1, 3), axis=0).astype(np.float32)
+    return np.median(patch.reshape(-1, 3), axis=0).astype(np.float32)
+
+
+def _skin_in_mask(rgb: np.ndarray, scene: Any, lab: np.ndarray, inside: np.ndarray,
+                  kept: np.ndarray) -> np.ndarray | None:
+    """Skin the garment mask took in (a bare arm beside a top): pixels of the face's skin
+    tone, when the garment itself is clearly not of that tone (a beige garment stays fabric)."""
+    tone = _face_tone(rgb, scene)
+    if tone is None:
+        return None
+    # Skin is told by its hue and chroma; its lightness swings with the light (a lit shoulder,
+    # a shadowed collarbone).
+    w_skin = np.array([0.15, 1.0, 1.0], np.float32)
+    t = srgb8_to_oklab(tone.astype(np.uint8)[None, None])[0, 0] * w_skin
+    d = np.sqrt((((lab * w_skin) - t) ** 2).sum(-1))
+    skin = (d < 0.06) & inside
+    # The garment must be clearly another colour over a good part of the mask; else the mask
+    # may be a skin-toned garment, and it stays fabric.
+    t_full = srgb8_to_oklab(tone.astype(np.uint8)[None, None])[0, 0] * _W
+    far = np.sqrt((((lab * _W) - t_full) ** 2).sum(-1)) > 0.14
+    if not skin.any() or (far & inside).sum() < 0.25 * inside.sum():
+        return None
+    skin = cv2.morphologyEx(skin.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    # A specular highlight on skin (collarbone, shoulder) is lighter and nearly colourless.
+    tone_lab = srgb8_to_oklab(tone.astype(np.uint8)[None, None])[0, 0]
+    shine = (lab[..., 0] > tone_lab[0] + 0.03) & (
+        np.hypot(lab[..., 1], lab[..., 2]) < 0.5 * float(np.hypot(*tone_lab[1:])) + 0.02)
+    near = cv2.dilate(skin, np.ones((15, 15), np.uint8)) > 0
+    skin = (skin | (shine & near & inside)).astype(np.uint8)
+    # Shadowed skin between lit patches (a crease, a collarbone) is skin too.
+    k = max(3, int(round(0.012 * max(inside.shape))) | 1)
+    skin = cv2.morphologyEx(skin, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    skin = cv2.dilate(skin, np.ones((3, 3), np.uint8))
+    return np.clip(cv2.GaussianBlur(skin.astype(np.float32), (0, 0), 1.0) * 1.5, 0, 1) * inside
+
+
+def _body_behind(
+    rgb: np.ndarray, scene: Any, box: tuple[int, int, int, int], rel: np.ndarray
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """The skin under a sheer garment on a person: the face's skin tone (cheeks) shaded by the
+    garment's own relative light, and where the person is (their segmentation), or None."""
+    tone = _face_tone(rgb, scene)
+    if tone is None or scene.person is None:
+        return None
     cy0, cy1, cx0, cx1 = box
     h, w = rgb.shape[:2]
     person = cv2.resize(scene.person.astype(np.float32), (w, h),
