@@ -336,3 +336,12 @@ def test_a_shorter_crop_top_keeps_its_long_sleeves_whole() -> None:
     low[:, centre] = False
     assert low.sum() > 300
     assert np.abs(out[low].astype(int) - rgb[low].astype(int)).mean() < 2.0
+
+
+@pytest.mark.parametrize(("name", "garment"), [("model/model_1.png", "top"),
+                                                ("model/model_9.png", "dress")])
+def test_removing_sleeves_from_a_sleeveless_garment_changes_nothing(name: str,
+                                                                    garment: str) -> None:
+    rgb = load(name)
+    out, _ = reshape.reshape(rgb, garment, [parse_change("sleeves", "remove the sleeves")])
+    assert np.abs(out.astype(int) - rgb.astype(int)).max(axis=2).mean() < 0.05

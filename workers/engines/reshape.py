@@ -1680,9 +1680,25 @@ def _worn_sleeves(scene: Scene) -> list[Sleeve]:
             if sel.sum() >= 3 and g_core[sel].mean() < 0.3:
                 cuff = float(s0)
                 break
+        if cuff <= 0.12 * acc + 2.0:
+            continue  # the arm's middle is bare from the shoulder on: no sleeve (a strap)
         px &= along <= cuff + 0.04 * acc
         if px.sum() < 30:
             continue
+        # A sleeve covers the shoulder joint and reaches out past it; garment that stays
+        # inside it is the body's side on a turned torso, not a sleeve.
+        px_x = np.nonzero(px)[1].astype(np.float64)
+        if np.percentile((px_x - sx) * -inward, 95) < 0.04 * sw:
+            continue
+        # A "sleeve" the colour of the wearer's skin and unlike the garment is the arm itself
+        # (a sleeveless top whose mask took in a shoulder).
+        sleeve_lab = np.median(lab[px], axis=0)
+        body_px = scene.mask & ~px
+        if body_px.any():
+            body_lab = np.median(lab[body_px][:: max(1, int(body_px.sum()) // 3000)], axis=0)
+            skin_lab = srgb8_to_oklab(scene.skin_rgb.astype(np.uint8)[None, None])[0, 0]
+            if np.linalg.norm(sleeve_lab - skin_lab) < 0.5 * np.linalg.norm(sleeve_lab - body_lab):
+                continue
         axis = (chain[-1] - chain[0]) / max(np.hypot(*(chain[-1] - chain[0])), 1.0)
         sleeves.append(Sleeve(px, chain[0], along, float(along[px].max()), axis, reach=acc))
     return sleeves
