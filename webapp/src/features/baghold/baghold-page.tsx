@@ -3,13 +3,14 @@ import { useCallback } from 'react';
 import { CardGrid } from '@/components/tool/card-grid';
 import { CardErrors, CardToolWorkspace } from '@/components/tool/card-tool-workspace';
 import { ImagePreview } from '@/components/tool/image-url-input';
-import { ModelLibraryNotice } from '@/components/tool/model-library-notice';
+import { ModelLibraryNotice, RunBlockedReason } from '@/components/tool/model-library-notice';
 import { ToolPage } from '@/components/tool/tool-page';
 import type { ToastInput } from '@/components/ui/toast';
 import { useBatchRun, useGetUrls } from '@/hooks/use-batch-run';
 import { useLimitedList } from '@/hooks/use-card-list';
 import type { BatchSubmitted } from '@/lib/batches';
 import { statusText } from '@/lib/http-status';
+import { useLibraryFit } from '@/lib/library-models';
 
 export const INVALID_IMAGE_URL = 'Invalid image URL';
 export const GENDERS = ['Male', 'Female'] as const;
@@ -68,6 +69,7 @@ export function BagholdPage() {
   );
   const urls = useGetUrls({ endpoint: '/api/bag-holder/urls', onUrls, successToast: urlsToast, failureToast: urlsFailedToast });
   const ready = cards.items.filter(isReady);
+  const { blocked } = useLibraryFit('baghold');
 
   const run = () => {
     if (ready.length === 0) return;
@@ -87,7 +89,7 @@ export function BagholdPage() {
 
   return (
     <ToolPage slug="baghold" busy={batch.phase === 'processing'}>
-      <ModelLibraryNotice purpose="Baghold places each bag on a library model of the gender you choose." />
+      <ModelLibraryNotice purpose="Baghold places each bag on a library model of the gender you choose." tool="baghold" />
       <CardToolWorkspace
         slug="baghold"
         prep={
@@ -168,9 +170,16 @@ export function BagholdPage() {
                 {ready.length} of {cards.count} {cards.count === 1 ? 'bag' : 'bags'} ready
               </p>
             </div>
-            <button type="button" className="primary-button" onClick={run} disabled={ready.length === 0 || batch.phase === 'processing'}>
+            <button
+              type="button"
+              className="primary-button"
+              onClick={run}
+              disabled={ready.length === 0 || batch.phase === 'processing' || blocked !== null}
+              aria-describedby={blocked ? 'baghold-blocked' : undefined}
+            >
               Process Bags
             </button>
+            <RunBlockedReason id="baghold-blocked" reason={blocked} />
           </section>
         }
         phase={batch.phase}

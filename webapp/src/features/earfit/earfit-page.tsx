@@ -3,12 +3,13 @@ import { useCallback } from 'react';
 import { CardGrid } from '@/components/tool/card-grid';
 import { CardErrors, CardToolWorkspace } from '@/components/tool/card-tool-workspace';
 import { ImageUrlInput } from '@/components/tool/image-url-input';
-import { ModelLibraryNotice } from '@/components/tool/model-library-notice';
+import { ModelLibraryNotice, RunBlockedReason } from '@/components/tool/model-library-notice';
 import { ToolPage } from '@/components/tool/tool-page';
 import { useToast } from '@/components/ui/toast';
 import { useBatchRun, useGetUrls } from '@/hooks/use-batch-run';
 import { useLimitedList } from '@/hooks/use-card-list';
 import { generationFailedToast, noValidCardsToast, urlsFailedToast, urlsRetrievedToast } from '@/lib/card-tool-messages';
+import { useLibraryFit } from '@/lib/library-models';
 import { CARD_LIMITS } from '@/lib/limited-list';
 
 export const MIN_HEIGHT_IN = 0.5;
@@ -39,6 +40,7 @@ export function EarfitPage() {
     },
     [cards],
   );
+  const { blocked } = useLibraryFit('earfit');
   const urls = useGetUrls({ endpoint: '/api/earring-catalog/urls', onUrls, successToast: urlsRetrievedToast, failureToast: urlsFailedToast });
 
   const run = () => {
@@ -55,7 +57,7 @@ export function EarfitPage() {
 
   return (
     <ToolPage slug="earfit" busy={batch.phase === 'processing'}>
-      <ModelLibraryNotice purpose="Earfit places each earring on your library's models." />
+      <ModelLibraryNotice purpose="Earfit places each earring on your library's models." tool="earfit" />
       <CardToolWorkspace
         slug="earfit"
         prep={
@@ -106,9 +108,18 @@ export function EarfitPage() {
           />
         }
         runArea={
-          <button type="button" className="primary-button" onClick={run} disabled={batch.phase === 'processing'}>
-            Generate Earfit
-          </button>
+          <>
+            <button
+              type="button"
+              className="primary-button"
+              onClick={run}
+              disabled={batch.phase === 'processing' || blocked !== null}
+              aria-describedby={blocked ? 'earfit-blocked' : undefined}
+            >
+              Generate Earfit
+            </button>
+            <RunBlockedReason id="earfit-blocked" reason={blocked} />
+          </>
         }
         phase={batch.phase}
         batch={batch.batch}

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { ActivityLog } from '@/components/tool/activity-log';
 import { BatchProgressView } from '@/components/tool/batch-progress';
 import { DriveLink } from '@/components/tool/drive-links';
+import { ModelLibraryNotice, RunBlockedReason } from '@/components/tool/model-library-notice';
 import { StatusBar } from '@/components/tool/status-bar';
 import { ToolPage } from '@/components/tool/tool-page';
 import { useToast } from '@/components/ui/toast';
@@ -12,6 +13,7 @@ import { type BatchSubmitted, startSync, summarizeBatch, useBatchJobs } from '@/
 import { useToolDrives } from '@/lib/drives';
 import { statusText } from '@/lib/http-status';
 import { isJobActive } from '@/lib/jobs';
+import { useLibraryFit } from '@/lib/library-models';
 import { queueKeys } from '@/lib/queues';
 import type { Drive } from '@/types/api';
 
@@ -47,6 +49,7 @@ export function FlatsPage() {
   const jobs = query.data?.results ?? batch?.jobs ?? [];
   const summary = summarizeBatch(jobs);
   const finished = batch !== null && jobs.every((job) => !isJobActive(job.status));
+  const { blocked } = useLibraryFit('flats');
 
   // The spec's countdown, for the steps and ETA until the jobs have figures of their own.
   useEffect(() => {
@@ -117,6 +120,7 @@ export function FlatsPage() {
             <li>The products of one sync are worn together as one look. To sync several looks at once, start each file with its look code: LOOK7__SKU123_FRONT.jpg.</li>
           </ul>
         </section>
+        <ModelLibraryNotice tool="flats" />
         <nav className="drive-links" aria-label="Input drives">
           {inputs.map((drive) => (
             <DriveLink key={drive.folder} drive={drive} className="secondary-button">
@@ -130,9 +134,16 @@ export function FlatsPage() {
           ) : null}
         </nav>
         <div className="run-area">
-          <button type="button" className="primary-button" onClick={() => void run()} disabled={state === 'processing'}>
+          <button
+            type="button"
+            className="primary-button"
+            onClick={() => void run()}
+            disabled={state === 'processing' || blocked !== null}
+            aria-describedby={blocked ? 'flats-blocked' : undefined}
+          >
             Run
           </button>
+          <RunBlockedReason id="flats-blocked" reason={blocked} />
         </div>
         {state !== 'idle' || batch ? (
           <section className="countdown-panel" aria-label="Sync progress">

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 
 import { BatchProgress } from '@/components/tool/batch-progress';
 import { DriveLink } from '@/components/tool/drive-links';
-import { EMPTY_LIBRARY } from '@/components/tool/model-library-notice';
+import { EMPTY_LIBRARY, ModelLibraryNotice, RunBlockedReason } from '@/components/tool/model-library-notice';
 import { ToolPage } from '@/components/tool/tool-page';
 import { useToast } from '@/components/ui/toast';
 import { type BatchSubmitted, startSync, summarizeBatch, useBatchJobs } from '@/lib/batches';
@@ -11,7 +11,7 @@ import { useToolDrives } from '@/lib/drives';
 import { formatEta } from '@/lib/format';
 import { statusText } from '@/lib/http-status';
 import { isJobActive } from '@/lib/jobs';
-import { useLibraryModels } from '@/lib/library-models';
+import { fitOf, useLibraryFit, useLibraryModels } from '@/lib/library-models';
 import { queueKeys } from '@/lib/queues';
 
 /** Spec part 2, §9: about 15 s per image; status back to idle after 3 s; toast 10 s. */
@@ -57,6 +57,10 @@ export function RemodelPage() {
   const summary = summarizeBatch(jobs);
   const finished = batch !== null && jobs.every((job) => !isJobActive(job.status));
   const model = models.data?.find((entry) => entry.id === modelId);
+  const { blocked: noneFit } = useLibraryFit('remodel');
+  // The chosen model's photo would be refused by every job: say why instead of running.
+  const chosenFit = model ? fitOf(model, 'remodel') : null;
+  const blocked = noneFit ?? (chosenFit && !chosenFit.ok ? `${model?.name ?? ''}: ${chosenFit.reason ?? ''}` : null);
 
   // Processing lasts until the batch's jobs are done, so the bar shows their real ETA.
   useEffect(() => {
@@ -70,7 +74,7 @@ export function RemodelPage() {
   }, [state]);
 
   const run = async () => {
-    if (!model || state === 'processing') return;
+    if (!model || blocked || state === 'processing') return;
     setBatch(null);
     setState('processing');
     try {
@@ -99,6 +103,7 @@ export function RemodelPage() {
           {models.data && library.length === 0 ? (
             <p className="notice notice-warning">{EMPTY_LIBRARY} Remodel gives the people in your Input Drive's catalogue photos the face of the model you choose here.</p>
           ) : null}
+          <ModelLibraryNotice tool="remodel" />
           <div className="model-picker" role="radiogroup" aria-label="Model">
             {library.map((entry) => (
               <label key={entry.id} className={`model-option${entry.id === modelId ? ' is-selected' : ''}`}>
@@ -118,9 +123,16 @@ export function RemodelPage() {
           <section className="step-card" aria-labelledby="remodel-run">
             <h2 id="remodel-run">Generate</h2>
             <p className="muted small">About 15 seconds per image.</p>
-            <button type="button" className="primary-button" onClick={() => void run()} disabled={!model || state === 'processing'}>
+            <button
+              type="button"
+              className="primary-button"
+              onClick={() => void run()}
+              disabled={!model || blocked !== null || state === 'processing'}
+              aria-describedby={blocked ? 'remodel-blocked' : undefined}
+            >
               Run
             </button>
+            <RunBlockedReason id="remodel-blocked" reason={blocked} />
           </section>
           <section className="step-card" aria-labelledby="remodel-output">
             <h2 id="remodel-output">Output Drive</h2>
