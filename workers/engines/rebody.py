@@ -590,7 +590,9 @@ def composite_layers(
     # Where the person was, even faintly, and the moved layer does not cover (working size).
     smx, smy = _maps(dx, dy, sh, sw)
     moved = cv2.remap(person, smx, smy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    vacated = (faint & (moved < 0.95)).astype(np.uint8)
+    # ... near where the figure moved away (a faint trace elsewhere is backdrop to keep).
+    away = cv2.dilate(((person - moved) > 0.05).astype(np.uint8), _margin(sw, sh)) > 0
+    vacated = (faint & away & (moved < 0.95)).astype(np.uint8)
     vacated = cv2.dilate(vacated, np.ones((5, 5), np.uint8))
     vac = cv2.GaussianBlur(vacated.astype(np.float32), (0, 0), 1.0)
     vac = np.clip(2.0 * vac, 0.0, 1.0)
