@@ -102,29 +102,33 @@ def recolor_image(
         mask = np.maximum(mask, cv2.GaussianBlur(grown.astype(np.float32), (0, 0), 0.7 * scale))
         alpha = matte.refine_alpha(rgb, mask)
         interior = alpha > 0.97
+    # Where the mask itself is unsure (a worn garment's mask is soft over wide areas where the
+    # person segmentation hesitates), pixels are moved in proportion to it, as a blend.
+    region = alpha > 0.02
+    soft = np.clip(alpha / 0.97, 0.0, 1.0)
     # Membership is decided on a smoothed image: decided per noisy pixel, a weight flickering
     # between 0.9 and 1 would print the JPEG noise (or a heather's flecks) into the new colour
     # as grain. Textured fabrics get more smoothing than flat ones.
     # The smoothing only averages garment pixels, so the backdrop does not bleed into the
     # outline's pixels and make them look like something other than the base.
     smooth_rgb, _ = matte.spread(rgb.astype(np.float32), alpha > 0.5, 1.2 * scale)
-    smooth = srgb8_to_oklab(np.clip(smooth_rgb[interior] + 0.5, 0, 255).astype(np.uint8))
+    smooth = srgb8_to_oklab(np.clip(smooth_rgb[region] + 0.5, 0, 255).astype(np.uint8))
     share = np.zeros((h, w), np.float32)
-    share[interior] = _base_membership(smooth, base_groups["base"], base_groups["other"])
+    share[region] = _base_membership(smooth, base_groups["base"], base_groups["other"])
     share = np.clip((share - 0.05) / 0.8, 0.0, 1.0)  # snap the core to 1, strays to 0
     # On a heather or mottled knit single flecks still cross the line; a median over a few
     # pixels removes them and keeps the outlines of prints and logos where they are.
     k = _fleck_kernel(lab_full[..., 0], interior, scale)
     if k > 1:
         share = cv2.medianBlur((share * 255 + 0.5).astype(np.uint8), k).astype(np.float32) / 255
-        share *= interior
+        share *= region
     share = _keep_emblems(share, interior, alpha, scale)
 
     # Shading: the base's lightness, smoothed, taken where the base is; the rest is detail.
     shading, _ = matte.spread(lab_full[..., 0], share * interior, 3.0 * scale)
-    idx = interior & (share > 0)
+    idx = region & (share > 0)
     lab = lab_full[idx]
-    weight = share[idx]
+    weight = share[idx] * soft[idx]
     new = _shift(lab, shading[idx], base, target)
     blended = lab + (new - lab) * weight[:, None]
     lin = oklab_to_linear(gamut_map_oklab(blended))
@@ -138,7 +142,7 @@ def recolor_image(
     # where the mask ended early or along a print's edge, no half-moved backdrop or print.
     reach = cv2.dilate(((mask > 0.004) | (alpha > 0.02)).astype(np.uint8),
                        np.ones((3, 3), np.uint8), iterations=max(1, round(1.5 * scale))) > 0
-    weight_full = np.where(interior, share, 0.0).astype(np.float32)
+    weight_full = (share * soft * region).astype(np.float32)
     base_core = interior & (share > 0.95)
     # Print for sure: far from the base both smoothed and pixel by pixel. Between it and the
     # base's core lie the pixels the smoothing made doubtful (a halo around a light print on
