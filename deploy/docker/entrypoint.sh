@@ -26,9 +26,14 @@ case "$role" in
     fi
     # Direct tools hold a request for up to 240 s (DIRECT_WAIT_SECONDS): gthread workers
     # with a 300 s timeout; nginx/ingress proxy timeouts are above that too.
+    # The root filesystem may be read-only (Kubernetes): the workers' heartbeat files go to
+    # /dev/shm (a tmpfs in every container), and gunicorn's control socket, which defaults to
+    # $HOME/.gunicorn, to $XDG_RUNTIME_DIR (/tmp, an emptyDir there).
+    export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-${TMPDIR:-/tmp}}"
     exec gunicorn config.wsgi:application \
       --bind "${WEB_BIND:-0.0.0.0}:${PORT:-8000}" \
       --worker-class gthread \
+      --worker-tmp-dir "${WEB_WORKER_TMP_DIR:-/dev/shm}" \
       --workers "${WEB_WORKERS:-2}" --threads "${WEB_THREADS:-8}" \
       --timeout "${WEB_TIMEOUT:-300}" --graceful-timeout "${WEB_GRACEFUL_TIMEOUT:-30}" \
       --access-logfile - "$@"

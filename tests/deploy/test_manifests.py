@@ -439,3 +439,219 @@ def test_systemd_analyze_verify(tmp_path: Path) -> None:
     ours = [line for line in (result.stdout + result.stderr).splitlines()
             if str(tmp_path) in line or "atelier" in line]
     assert result.returncode == 0 and not ours, result.stdout + result.stderr
+
+
+# --- Kubernetes hardening: Pod Security "restricted", read-only roots, policies ---------------
+
+POD_KINDS = ("Deployment", "StatefulSet", "DaemonSet", "Job")
+# The volume types Pod Security "restricted" admits.
+RESTRICTED_VOLUMES = {"configMap", "csi", "downwardAPI", "emptyDir", "ephemeral",
+                      "persistentVolumeClaim", "projected", "secret"}
+
+
+def pod_templates() -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """(name, pod template metadata, pod spec) of every workload, CronJobs included."""
+    pods = []
+    for doc in k8s_docs():
+        if doc["kind"] in POD_KINDS:
+            template = doc["spec"]["template"]
+        elif doc["kind"] == "CronJob":
+            template = doc["spec"]["jobTemplate"]["spec"]["template"]
+        else:
+            continue
+        pods.append((doc["metadata"]["name"], template["metadata"], template["spec"]))
+    return pods
+
+
+def all_containers(pod: dict[str, Any]) -> list[dict[str, Any]]:
+    return pod["containers"] + pod.get("initContainers", []) + pod.get("ephemeralContainers", [])
+
+
+def selects(selector: dict[str, Any], labels: dict[str, str]) -> bool:
+    """A Kubernetes label selector (matchLabels and matchExpressions) against labels."""
+    if any(labels.get(k) != v for k, v in selector.get("matchLabels", {}).items()):
+        return False
+    for expr in selector.get("matchExpressions", []):
+        key, op, values = expr["key"], expr["operator"], expr.get("values", [])
+        if op == "In" and labels.get(key) not in values:
+            return False
+        if op == "NotIn" and key in labels and labels[key] in values:
+            return False
+        if op == "Exists" and key not in labels:
+            return False
+        if op == "DoesNotExist" and key in labels:
+            return False
+    return True
+
+
+def container_env(container: dict[str, Any]) -> dict[str, str]:
+    """What a container sees: the image's ENV, then the ConfigMap (envFrom), then env."""
+    env = dockerfile_env()
+    env |= k8s_by_kind("ConfigMap")["atelier-config"]["data"]
+    env |= {e["name"]: e["value"] for e in container.get("env", []) if "value" in e}
+    return env
+
+
+def dockerfile_env() -> dict[str, str]:
+    text = (DEPLOY / "Dockerfile").read_text()
+    runtime = text[text.rindex("\nFROM "):]
+    env: dict[str, str] = {}
+    for block in re.findall(r"^ENV ((?:.*\\\n)*.*)$", runtime, re.M):
+        for key, value in re.findall(r"([A-Z_][A-Z0-9_]*)=(\S+)", block):
+            env[key] = value
+    return env
+
+
+def test_k8s_every_workload_has_a_pod_template() -> None:
+    components = {meta["labels"]["app.kubernetes.io/component"] for _, meta, _ in pod_templates()}
+    assert components == {"web", "worker", "beat", "flower", "migrate"}
+    names = {name for name, _, _ in pod_templates()}
+    assert {f"atelier-worker-{q}" for q in QUEUES} <= names
+
+
+def test_k8s_every_pod_meets_pod_security_restricted() -> None:
+    for name, _, pod in pod_templates():
+        security = pod["securityContext"]
+        assert security["runAsNonRoot"] is True, name
+        assert security.get("runAsUser", 10001) != 0, name
+        assert security["seccompProfile"] == {"type": "RuntimeDefault"}, name
+        for host in ("hostNetwork", "hostPID", "hostIPC"):
+            assert not pod.get(host, False), (name, host)
+        assert pod.get("automountServiceAccountToken") is False, name
+        for volume in pod.get("volumes", []):
+            kinds = set(volume) - {"name"}
+            assert kinds <= RESTRICTED_VOLUMES, (name, volume["name"], kinds)
+        for container in all_containers(pod):
+            where = (name, container["name"])
+            csc = container["securityContext"]
+            assert csc["allowPrivilegeEscalation"] is False, where
+            assert csc.get("privileged", False) is False, where
+            assert csc["capabilities"]["drop"] == ["ALL"], where
+            assert set(csc["capabilities"].get("add", [])) <= {"NET_BIND_SERVICE"}, where
+            assert csc["readOnlyRootFilesystem"] is True, where
+            assert csc.get("runAsUser", 10001) != 0 and csc.get("runAsNonRoot", True), where
+            assert csc.get("seccompProfile", {"type": "RuntimeDefault"}) == {"type": "RuntimeDefault"}, where
+            assert not any("hostPort" in p for p in container.get("ports", [])), where
+
+
+def writable_mounts(pod: dict[str, Any], container: dict[str, Any]) -> list[str]:
+    volumes = {v["name"]: v for v in pod.get("volumes", [])}
+    paths = []
+    for mount in container.get("volumeMounts", []):
+        volume = volumes[mount["name"]]
+        if mount.get("readOnly"):
+            continue
+        if "emptyDir" in volume or "persistentVolumeClaim" in volume:
+            paths.append(mount["mountPath"].rstrip("/") + "/")
+    return paths
+
+
+def on_writable_volume(path: str, mounts: list[str]) -> bool:
+    return any((path.rstrip("/") + "/").startswith(m) for m in mounts)
+
+
+def test_k8s_every_written_path_is_a_volume() -> None:
+    """With a read-only root, whatever a process writes must be on a volume."""
+    for name, meta, pod in pod_templates():
+        component = meta["labels"]["app.kubernetes.io/component"]
+        for container in all_containers(pod):
+            where = (name, container["name"])
+            mounts = writable_mounts(pod, container)
+            env = container_env(container)
+            # Temporary files (uploads, spin videos, matplotlib's cache).
+            assert on_writable_volume(env.get("TMPDIR", "/tmp"), mounts), where
+            # No bytecode next to the code; matplotlib (imported by mediapipe) needs a
+            # writable config dir or it warns and makes a new one on every start.
+            assert env.get("PYTHONDONTWRITEBYTECODE") == "1", where
+            assert on_writable_volume(env["MPLCONFIGDIR"], mounts), where
+            if container in pod.get("initContainers", []):
+                continue
+            if component == "beat":
+                schedule = env["BEAT_SCHEDULE_FILE"]
+                assert on_writable_volume(schedule.rsplit("/", 1)[0], mounts), where
+            if component == "flower":
+                db = env["FLOWER_DB"]
+                volume = next(v for v in pod["volumes"] for m in container["volumeMounts"]
+                              if m["name"] == v["name"] and db.startswith(m["mountPath"]))
+                assert "persistentVolumeClaim" in volume, "Flower's history must persist"
+            if component in ("web", "worker"):
+                assert on_writable_volume(env["DRIVES_ROOT"], mounts), where
+    # gunicorn's worker heartbeat files: /dev/shm (tmpfs) instead of the image's /tmp.
+    entrypoint = (DEPLOY / "docker" / "entrypoint.sh").read_text()
+    assert '--worker-tmp-dir "${WEB_WORKER_TMP_DIR:-/dev/shm}"' in entrypoint
+    # gunicorn >= 25.1 puts a control socket under $XDG_RUNTIME_DIR, else $HOME (read-only).
+    assert 'export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-${TMPDIR:-/tmp}}"' in entrypoint
+
+
+def test_k8s_namespace_enforces_pod_security_restricted() -> None:
+    (namespace,) = k8s_by_kind("Namespace").values()
+    labels = namespace["metadata"]["labels"]
+    for mode in ("enforce", "warn", "audit"):
+        assert labels[f"pod-security.kubernetes.io/{mode}"] == "restricted", mode
+
+
+def test_k8s_web_has_a_disruption_budget() -> None:
+    web = k8s_by_kind("Deployment")["atelier-web"]
+    budgets = [b for b in k8s_by_kind("PodDisruptionBudget").values()
+               if selects(b["spec"]["selector"], web["spec"]["template"]["metadata"]["labels"])]
+    assert len(budgets) == 1
+    spec = budgets[0]["spec"]
+    replicas = web["spec"]["replicas"]
+    if "minAvailable" in spec:
+        assert 1 <= int(spec["minAvailable"]) < replicas, "a drain must be able to move one pod"
+    else:
+        assert 1 <= int(spec["maxUnavailable"]) < replicas
+
+
+def policies_for(labels: dict[str, str], kind: str) -> list[dict[str, Any]]:
+    return [p for p in k8s_by_kind("NetworkPolicy").values()
+            if kind in p["spec"].get("policyTypes", ["Ingress"])
+            and selects(p["spec"]["podSelector"], labels)]
+
+
+def test_k8s_network_policies_deny_ingress_but_from_the_ingress_controller() -> None:
+    policies = k8s_by_kind("NetworkPolicy").values()
+    assert any(p["spec"]["podSelector"] == {} and p["spec"]["policyTypes"] == ["Ingress"]
+               and not p["spec"].get("ingress") for p in policies), "no default-deny ingress"
+    controller_peers = None
+    for name, meta, pod in pod_templates():
+        component = meta["labels"]["app.kubernetes.io/component"]
+        rules = [r for p in policies_for(meta["labels"], "Ingress") for r in p["spec"].get("ingress", [])]
+        if component not in ("web", "flower"):
+            assert rules == [], f"{name} must accept no connection"
+            continue
+        ports = {c["name"]: c["ports"] for c in pod["containers"]}[component]
+        assert rules, name
+        for rule in rules:
+            # Only the ingress controller: a namespace (and pod) selector, never everyone.
+            assert rule["from"], name
+            for peer in rule["from"]:
+                assert "ipBlock" not in peer and peer.get("namespaceSelector"), name
+            if controller_peers is None:
+                controller_peers = rule["from"]
+            assert rule["from"] == controller_peers, "web and Flower: the same controller"
+            assert {p["port"] for p in rule["ports"]} == {p["containerPort"] for p in ports}
+
+
+def test_k8s_network_policies_keep_dns_redis_and_postgres_reachable() -> None:
+    def allows(rules: list[dict[str, Any]], port: int, protocol: str = "TCP") -> bool:
+        for rule in rules:
+            rule_ports = rule.get("ports")
+            if not rule_ports or any(p.get("port") == port and p.get("protocol", "TCP") == protocol
+                                     for p in rule_ports):
+                if not rule.get("to") or any("namespaceSelector" in t or t.get("ipBlock", {})
+                                             .get("cidr") == "0.0.0.0/0" for t in rule["to"]):
+                    return True
+        return False
+
+    for name, meta, _ in pod_templates():
+        policies = policies_for(meta["labels"], "Egress")
+        if not policies:
+            continue  # egress open
+        rules = [r for p in policies for r in p["spec"].get("egress", [])]
+        assert allows(rules, 53, "UDP") and allows(rules, 53, "TCP"), f"{name}: DNS"
+        assert allows(rules, 5432), f"{name}: PostgreSQL"
+        assert allows(rules, 6379), f"{name}: Redis"
+        if meta["labels"]["app.kubernetes.io/component"] in ("web", "worker"):
+            # Partner webhooks, image URLs, Drive, OIDC, S3, providers: any host, any port.
+            assert allows(rules, 443) and allows(rules, 8443), f"{name}: outbound calls"
