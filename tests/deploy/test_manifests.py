@@ -176,12 +176,37 @@ def test_compose_images_are_pinned() -> None:
     for name, service in compose()["services"].items():
         image = service.get("image", "")
         if image.startswith("${"):
+            # The application image: its default and the value .env.example sets are pinned
+            # too (a tag compose builds and runs, never "latest").
+            variable, _, default = image[2:-1].partition(":-")
+            assert default and variable in env_example(), f"{name}: {image}"
+            for value in (default, env_example()[variable]):
+                repo, _, tag = value.rpartition(":")
+                assert repo and tag and tag != "latest", f"{name}: {value}"
             continue
         repo, _, tag = image.rpartition(":")
         assert repo and tag, f"{name}: {image} has no tag"
         assert tag != "latest", f"{name}: {image}"
         if any(repo.endswith(s) for s in STATEFUL_IMAGES):
             assert re.search(r"\d", tag), f"{name}: {image} needs a versioned tag"
+
+
+def test_compose_builds_the_application_image() -> None:
+    """`up -d --build` (the header) builds the image from the checkout under its one name."""
+    header = (DEPLOY / "compose.yaml").read_text().split("\n\n", 1)[0]
+    assert "up -d --build" in header
+    app = [(n, s) for n, s in compose()["services"].items()
+           if s.get("image", "").startswith("${ATELIER_IMAGE")]
+    assert {n for n, _ in app} >= {"web", "migrate", "beat", "flower"} | {
+        f"worker-{q}" for q in QUEUES}
+    for name, service in app:
+        build = service["build"]
+        assert (DEPLOY / build["context"]).resolve() == ROOT, name
+        assert (DEPLOY / build["context"] / build["dockerfile"]).resolve() == DEPLOY / "Dockerfile"
+    assert len({(s["image"], s["build"]["context"], s["build"]["dockerfile"])
+                for _, s in app}) == 1, "one image for every application service"
+    for name, service in compose()["services"].items():
+        assert "build" not in service or (name, service) in app, f"{name} builds another image"
 
 
 def test_compose_variables_are_documented_in_env_example() -> None:
