@@ -12,6 +12,7 @@ stay unbent?
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import cv2
@@ -67,13 +68,35 @@ def _count_beside(runs: list[tuple[int, int]], i: int, step: int, bridge: float,
     return count
 
 
+_SEEN: dict[tuple[str, bytes], object] = {}
+
+
+def _once(kind: str, rgb: np.ndarray, compute):  # type: ignore[no-untyped-def]
+    """``compute(rgb)``, remembered for this very picture (the photo before the change is
+    measured against every body type)."""
+    key = (kind, hashlib.sha1(rgb.tobytes()).digest() + bytes(str(rgb.shape), "ascii"))
+    if key not in _SEEN:
+        if len(_SEEN) > 64:
+            _SEEN.clear()
+        _SEEN[key] = compute(rgb)
+    return _SEEN[key]
+
+
+def person_mask(rgb: np.ndarray) -> np.ndarray:
+    return _once("mask", rgb, pose_mod.person_mask)  # type: ignore[no-any-return]
+
+
 def silhouette(rgb: np.ndarray) -> tuple[rebody.Body, np.ndarray]:
     """The body's landmarks and its person mask (segmentation of this very image)."""
+    return _once("silhouette", rgb, _silhouette)  # type: ignore[no-any-return]
+
+
+def _silhouette(rgb: np.ndarray) -> tuple[rebody.Body, np.ndarray]:
     p = pose_mod.detect_pose(rgb)
     body = rebody.body_from_pose(p) if p is not None else None
     if body is None:
         raise AssertionError("no body found to measure")
-    m = (pose_mod.person_mask(rgb) > 0.5).astype(np.uint8)
+    m = (person_mask(rgb) > 0.5).astype(np.uint8)
     return body, cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)).astype(bool)
 
 
@@ -159,7 +182,7 @@ def draw_lines(rgb: np.ndarray) -> tuple[np.ndarray, list[tuple[float, float, fl
     thick = max(2, round(max(h, w) / 256))
     for x0, y0, x1, y1 in lines:
         cv2.line(layer, (round(x0), round(y0)), (round(x1), round(y1)), 255, thick, cv2.LINE_AA)
-    person = pose_mod.person_mask(rgb)
+    person = person_mask(rgb)
     a = (layer / 255.0) * (person < 0.3)
     out = rgb * (1 - a[..., None]) + np.array(MAGENTA) * a[..., None]
     return np.clip(out + 0.5, 0, 255).astype(np.uint8), lines
@@ -213,7 +236,7 @@ def line_angle_changes(
     h, w = after.shape[:2]
     # Only the backdrop, and the same stretch of it in both: where the person's outline (before
     # or after) cuts a line, its end is not its course.
-    person = (pose_mod.person_mask(before) > 0.05) | (pose_mod.person_mask(after) > 0.05)
+    person = (person_mask(before) > 0.05) | (person_mask(after) > 0.05)
     person = cv2.dilate(person.astype(np.uint8), np.ones((7, 7), np.uint8)).astype(bool)
     ink_after = _ink(after, lines, person)
     ink_before = _ink(before, lines, person)
@@ -275,7 +298,7 @@ def measure(out_dir: Path) -> ToolReport:
         rgb = photo(name)
         lined, lines = draw_lines(rgb)
         before_angle, _ = line_angle_changes(lined, lined, lines)
-        mask = pose_mod.person_mask(rgb)
+        mask = person_mask(rgb)
         outs, lined_outs = [], []
         for bt_name, bt in rebody.BODY_TYPES.items():
             out, _ = rebody.rebody(rgb, bt)
