@@ -559,6 +559,31 @@ def test_k8s_every_pod_meets_pod_security_restricted() -> None:
             assert not any("hostPort" in p for p in container.get("ports", [])), where
 
 
+def test_k8s_pods_run_as_the_image_user() -> None:
+    """The image's user is numeric (kubelet can check runAsNonRoot), exists, owns /data,
+    and is the user every pod runs as."""
+    text = (DEPLOY / "Dockerfile").read_text()
+    (user,) = re.findall(r"^USER (\S+)", text, re.M)
+    uid, _, gid = user.partition(":")
+    assert uid.isdigit() and gid.isdigit() and int(uid) >= 10000, user
+    assert f"useradd --system --uid {uid}" in text and f"groupadd --system --gid {gid}" in text
+    assert re.search(r"chown -R atelier:atelier /data\b", text)
+    assert re.search(r"mkdir -p /data/media /data/drives", text)
+    for name, _, pod in pod_templates():
+        security = pod["securityContext"]
+        assert str(security["runAsUser"]) == uid, name
+        assert str(security["runAsGroup"]) == gid, name
+        assert str(security.get("fsGroup", gid)) == gid, name
+        for container in all_containers(pod):
+            for key in ("runAsUser", "runAsGroup"):
+                assert key not in container.get("securityContext", {}), (name, key)
+    # The image's own defaults, for compose and docker run: no bytecode, matplotlib in /tmp.
+    env = dockerfile_env()
+    assert env["PYTHONDONTWRITEBYTECODE"] == "1"
+    assert env["MPLCONFIGDIR"].startswith("/tmp/")
+    assert "python -m compileall" in text
+
+
 def writable_mounts(pod: dict[str, Any], container: dict[str, Any]) -> list[str]:
     volumes = {v["name"]: v for v in pod.get("volumes", [])}
     paths = []
