@@ -170,34 +170,6 @@ def person_weight(person: np.ndarray, reach: float) -> np.ndarray:
     return np.exp(-((dist / max(reach, 1.0)) ** 2)).astype(np.float32)
 
 
-def row_scale_field(
-    shape: tuple[int, int],
-    knots: list[tuple[float, float]],
-    centre_x: np.ndarray,
-    weight: np.ndarray,
-    smooth: float,
-) -> np.ndarray:
-    """Backward horizontal displacement that scales each row about ``centre_x[row]``.
-
-    ``knots`` are (y, relative width change) along the body, interpolated between and held at 0
-    beyond the first and last; ``smooth`` (px) blurs the profile so no row has a visible kink.
-    The output pixel at x samples the input at cx + (x - cx) / (1 + change).
-    """
-    h, w = shape
-    ys = np.arange(h, dtype=np.float32)
-    ky = np.array([k[0] for k in knots], np.float32)
-    kv = np.array([k[1] for k in knots], np.float32)
-    order = np.argsort(ky)
-    profile = np.interp(ys, ky[order], kv[order], left=0.0, right=0.0).astype(np.float32)
-    if smooth > 0:
-        profile = cv2.GaussianBlur(
-            profile[:, None], (1, 0), sigmaX=0.1, sigmaY=smooth, borderType=cv2.BORDER_REPLICATE
-        )[:, 0]
-    factor = 1.0 / (1.0 + profile) - 1.0
-    xs = np.arange(w, dtype=np.float32)[None, :]
-    return ((xs - centre_x[:, None]) * factor[:, None] * weight).astype(np.float32)
-
-
 def vertical_field(
     h: int, w: int, body: Body, top_of_head: float, change: float, smooth: float
 ) -> np.ndarray:
@@ -337,28 +309,6 @@ def rigid_hands(field: np.ndarray, discs: list[tuple[float, float, float]]) -> n
         m = np.clip((1.6 * r - d) / (0.6 * r), 0.0, 1.0)
         field = field * (1.0 - m) + field[iy, ix] * m
     return field
-
-
-def apply_field(
-    rgb: np.ndarray, alpha: np.ndarray | None, dx_small: np.ndarray, dy_small: np.ndarray | None
-) -> tuple[np.ndarray, np.ndarray | None]:
-    """Resize working-size backward displacements to the photo and resample it once."""
-    h, w = rgb.shape[:2]
-    sh, sw = dx_small.shape
-    sx, sy = w / sw, h / sh
-    dx = cv2.resize(dx_small, (w, h), interpolation=cv2.INTER_LINEAR) * sx
-    map_x = dx + np.arange(w, dtype=np.float32)[None, :]
-    if dy_small is None:
-        map_y = np.repeat(np.arange(h, dtype=np.float32)[:, None], w, axis=1)
-    else:
-        dy = cv2.resize(dy_small, (w, h), interpolation=cv2.INTER_LINEAR) * sy
-        map_y = dy + np.arange(h, dtype=np.float32)[:, None]
-    m1, m2 = cv2.convertMaps(map_x, map_y, cv2.CV_16SC2)
-    out = cv2.remap(rgb, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    out_alpha = None
-    if alpha is not None:
-        out_alpha = cv2.remap(alpha, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return out, out_alpha
 
 
 def working_copy(rgb: np.ndarray, side: int = WORK_SIDE) -> np.ndarray:
