@@ -321,7 +321,12 @@ def _with_library_model(tool: Tool, org: Any, cards: list[dict[str, Any]],
             chosen = fit
         else:
             gender = str(card.get("Gender", "")).lower()
-            chosen = [m for m in fit if m.gender == gender][:1]
+            # Without a strap a shoulder carry needs a long handle: a model with a hand in
+            # frame first (the page says so on the card when there is none).
+            hand_first = sorted((m for m in fit if m.gender == gender),
+                                key=lambda m: not card.get("Strap")
+                                and fits[m.pk].get("carry") == "shoulder")
+            chosen = hand_first[:1]
             if not chosen:
                 refused = [m for m in unfit if m.gender == gender]
                 raise ValidationError({"non_field_errors": [

@@ -166,3 +166,32 @@ def test_flats_skips_shoes_alone_on_a_half_length_model(partner: Any, api: APICl
     assert sorted(s["name"] for s in body["skipped"]) == ["SNK1_FRONT.jpg", "SNK1_SIDE.jpg"]
     assert all(s["model"] == "sample-grace" and "does not show them" in s["reason"]
                for s in body["skipped"])
+
+
+def test_baghold_without_a_strap_prefers_a_model_with_a_hand_in_frame(partner: Any,
+                                                                       api: APIClient) -> None:
+    library_samples_add(organization=partner.organization)  # half-length: shoulder carries
+    add(partner, FULL_LENGTH_WITH_EAR, "Zoe")  # sorts after them, hands in frame
+
+    no_strap = api.post("/api/bag-holder/process", [BAG], format="json")
+    strap = api.post("/api/bag-holder/process", [BAG | {"Strap": 55}], format="json")
+
+    assert (no_strap.status_code, strap.status_code) == (202, 202)
+    by_strap = {j.input["strap"]: j.input["model"] for j in Job.objects.all()}
+    assert by_strap == {None: "zoe", 55: "sample-eileen"}
+    assert no_strap.json()["skipped"] == []
+
+
+def test_the_admin_measures_the_photo_it_accepts(partner: Any) -> None:
+    from tools.admin import LibraryModelForm
+
+    photo = MODELS / FULL_LENGTH_WITH_EAR
+    form = LibraryModelForm(
+        data={"code": "mila", "organization": partner.organization.pk, "name": "Mila",
+              "gender": "female", "height_cm": 172, "tools": ["baghold"]},
+        files={"photo": SimpleUploadedFile(photo.name, photo.read_bytes(), "image/png")})
+    assert form.is_valid(), form.errors
+    form.save()
+
+    shows = LibraryModel.objects.get(code="mila").shows
+    assert shows["measured"] and shows["full_body"] and shows["hands"] == 2

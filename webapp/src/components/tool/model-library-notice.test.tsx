@@ -112,3 +112,31 @@ test('Remodel disables Run for a chosen model whose photo shows no face, and say
   await userEvent.click(screen.getByRole('radio', { name: 'Mila' }));
   expect(run).toBeEnabled();
 });
+
+test('a Baghold card whose gender has only shoulder-carry models asks for the Strap drop before the run', async () => {
+  mockFetch(withLibrary(EILEEN));
+  renderApp('/bag-holder');
+  const card = await screen.findByRole('listitem', { name: 'Bag Holder 1' }, PAGE_LOAD);
+  expect(within(card).queryByRole('note')).toBeNull();
+
+  await userEvent.selectOptions(within(card).getByLabelText('Gender'), 'Female');
+  expect(within(card).getByRole('note')).toHaveTextContent(`Eileen (sample): ${SHOULDER_CARRY}`);
+  await userEvent.type(within(card).getByLabelText('Strap drop (cm, optional)'), '55');
+  expect(within(card).queryByRole('note')).toBeNull();
+  // a male bag finds no model here: the server's refusal says so, no carry note is guessed
+  await userEvent.clear(within(card).getByLabelText('Strap drop (cm, optional)'));
+  await userEvent.selectOptions(within(card).getByLabelText('Gender'), 'Male');
+  expect(within(card).queryByRole('note')).toBeNull();
+});
+
+test('Model Swap disables Run for a chosen model the Remodel engine cannot use', async () => {
+  mockFetch(withLibrary(MILA, CROP));
+  renderApp('/model-swapper');
+
+  await userEvent.click(await screen.findByRole('radio', { name: /^Crop/ }, PAGE_LOAD));
+  const run = screen.getByRole('button', { name: 'Run' });
+  expect(run).toBeDisabled();
+  expect(run).toHaveAccessibleDescription(`Crop: ${NO_FACE}`);
+  await userEvent.click(screen.getByRole('radio', { name: /^Mila/ }));
+  expect(run).toBeEnabled();
+});

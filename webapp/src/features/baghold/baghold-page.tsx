@@ -10,7 +10,7 @@ import { useBatchRun, useGetUrls } from '@/hooks/use-batch-run';
 import { useLimitedList } from '@/hooks/use-card-list';
 import type { BatchSubmitted } from '@/lib/batches';
 import { statusText } from '@/lib/http-status';
-import { useLibraryFit } from '@/lib/library-models';
+import { type LibraryModel, fitOf, useLibraryFit, useLibraryModels } from '@/lib/library-models';
 
 export const INVALID_IMAGE_URL = 'Invalid image URL';
 export const GENDERS = ['Male', 'Female'] as const;
@@ -49,6 +49,19 @@ const processingStartedToast = (batch: BatchSubmitted): ToastInput => ({
   description: `${batch.count} ${batch.count === 1 ? 'image is' : 'images are'} being processed. Please wait about 90 seconds per bag before fetching results.`,
 });
 
+/**
+ * The card's bag goes on a model of its gender; when every such model the engine can use
+ * shows no hand (a half-length portrait), the bag hangs from a shoulder, which needs the Strap
+ * drop: the card says so before the run rather than the job refusing it after.
+ */
+export function shoulderCarryNote(models: LibraryModel[], card: Pick<BagCard, 'gender' | 'strap'>): string | null {
+  if (!card.gender || num(card.strap) > 0) return null;
+  const usable = models.filter((model) => model.gender === card.gender.toLowerCase() && fitOf(model, 'baghold').ok);
+  const [first] = usable;
+  if (!first || !usable.every((model) => fitOf(model, 'baghold').carry === 'shoulder')) return null;
+  return `${first.name}: ${fitOf(first, 'baghold').note ?? 'bags are carried on the shoulder, so give the Strap drop.'}`;
+}
+
 const DIMENSIONS = [
   ['width', 'Width (cm)'],
   ['height', 'Height (cm)'],
@@ -70,6 +83,7 @@ export function BagholdPage() {
   const urls = useGetUrls({ endpoint: '/api/bag-holder/urls', onUrls, successToast: urlsToast, failureToast: urlsFailedToast });
   const ready = cards.items.filter(isReady);
   const { blocked } = useLibraryFit('baghold');
+  const library = useLibraryModels().data ?? [];
 
   const run = () => {
     if (ready.length === 0) return;
@@ -115,6 +129,7 @@ export function BagholdPage() {
             renderCard={(card) => {
               const url = card.bagUrl.trim();
               const invalid = url !== '' && !isBagImageUrl(url);
+              const carryNote = shoulderCarryNote(library, card);
               return (
                 <>
                   <div className="field">
@@ -156,6 +171,11 @@ export function BagholdPage() {
                       </select>
                     </div>
                   </div>
+                  {carryNote ? (
+                    <p className="field-hint notice-warning" role="note">
+                      {carryNote}
+                    </p>
+                  ) : null}
                   <CardErrors messages={batch.fieldErrors.get(card.id)} />
                 </>
               );

@@ -3,12 +3,12 @@ import { useEffect, useRef, useState } from 'react';
 import { failureLines } from '@/components/tool/direct-tool-page';
 import { ImageUrlInput } from '@/components/tool/image-url-input';
 import { DownloadLink, JobProgress, OutputMedia } from '@/components/tool/job-result';
-import { EMPTY_LIBRARY } from '@/components/tool/model-library-notice';
+import { EMPTY_LIBRARY, ModelLibraryNotice, RunBlockedReason } from '@/components/tool/model-library-notice';
 import { type LogLine, SystemLog } from '@/components/tool/system-log';
 import { ToolPage } from '@/components/tool/tool-page';
 import { useDirectJob } from '@/lib/direct-jobs';
 import { isHttpUrl } from '@/lib/editorial';
-import { useLibraryModels } from '@/lib/library-models';
+import { fitOf, useLibraryFit, useLibraryModels } from '@/lib/library-models';
 import '@/components/tool/studio.css';
 
 export const SWAP_MISSING = 'Provide a photo URL and choose a model.';
@@ -26,6 +26,11 @@ export function ModelSwapperPage() {
   const settled = useRef<string | null>(null);
   const running = direct.phase === 'running';
   const list = models.data ?? [];
+  // Model Swap runs the Remodel engine: a chosen model whose photo it would refuse is said here.
+  const { blocked: noneFit } = useLibraryFit('remodel');
+  const chosen = list.find((model) => model.id === modelId);
+  const chosenFit = chosen ? fitOf(chosen, 'remodel') : null;
+  const blocked = noneFit ?? (chosen && chosenFit && !chosenFit.ok ? `${chosen.name}: ${chosenFit.reason ?? ''}` : null);
 
   // Report each outcome once.
   useEffect(() => {
@@ -74,6 +79,7 @@ export function ModelSwapperPage() {
                 {EMPTY_LIBRARY} The model swapper re-casts your photo with one of them.
               </p>
             ) : null}
+            <ModelLibraryNotice tool="remodel" />
             <ul className="model-grid">
               {list.map((model) => (
                 <li key={model.id}>
@@ -93,9 +99,16 @@ export function ModelSwapperPage() {
             </ul>
           </fieldset>
           <div className="run-area">
-            <button type="button" className="primary-button" onClick={run} disabled={running || !list.length}>
+            <button
+              type="button"
+              className="primary-button"
+              onClick={run}
+              disabled={running || !list.length || blocked !== null}
+              aria-describedby={blocked ? 'swap-blocked' : undefined}
+            >
               {running ? 'Running...' : 'Run'}
             </button>
+            <RunBlockedReason id="swap-blocked" reason={blocked} />
           </div>
           {running || direct.phase === 'done' ? <JobProgress progress={direct.progress} job={direct.job} /> : null}
           {lines.length ? <SystemLog lines={lines} /> : null}
