@@ -195,3 +195,19 @@ def test_the_admin_measures_the_photo_it_accepts(partner: Any) -> None:
 
     shows = LibraryModel.objects.get(code="mila").shows
     assert shows["measured"] and shows["full_body"] and shows["hands"] == 2
+
+
+def test_addmodel_says_what_each_tool_will_do_with_the_model(partner: Any) -> None:
+    import io
+
+    from django.core.management import call_command
+
+    out = io.StringIO()
+    call_command("addmodel", str(MODELS / NO_EAR), "--org", partner.organization.name,
+                 "--name", "Noa", "--gender", "female", "--height", "174", stdout=out)
+
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("Added Noa")
+    assert "  Earfit: skipped: Earfit cannot use this photo: no earlobe is visible" in lines[1]
+    assert lines[2:] == ["  Baghold: yes", "  Flats Ecommerce: yes",
+                         "  Remodel and Model Swap: yes"]

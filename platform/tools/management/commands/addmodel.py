@@ -12,6 +12,7 @@ from tools.library import (
     SAMPLES,
     LibraryError,
     library_model_add,
+    library_model_fits,
     library_samples_add,
 )
 
@@ -75,3 +76,8 @@ class Command(BaseCommand):
     def _said(self, model: Any, created: bool) -> None:
         self.stdout.write(f"{'Added' if created else 'Replaced'} {model.name} ({model.code}, "
                           f"{model.gender}, {model.height_cm} cm) in {model.organization}.")
+        # What the pages will say before a run: which tools skip this model or dress it
+        # differently.
+        for tool, fit in library_model_fits(model.shows or {}).items():
+            said = (fit.get("note") or "yes") if fit["ok"] else f"skipped: {fit['reason']}"
+            self.stdout.write(f"  {LIBRARY_TOOLS[tool]}: {said}")
