@@ -555,11 +555,10 @@ def composite_layers(
     vac_full = cv2.resize(vac, (w, h), interpolation=cv2.INTER_LINEAR)
     plate = cv2.resize(plate_small, (w, h), interpolation=cv2.INTER_LINEAR)
 
-    v = vac_full[..., None]
-    base = rgb.astype(np.float32) * (1.0 - v) + plate.astype(np.float32) * v
-    a = layer[..., None]
-    out = base * (1.0 - a) + warped.astype(np.float32) * a
-    out_u8 = np.clip(out + 0.5, 0, 255).astype(np.uint8)
+    # Blends in 8 bits with float weights: no float copies of a large photo.
+    rgb_c = np.ascontiguousarray(rgb)
+    base = cv2.blendLinear(plate, rgb_c, vac_full, np.float32(1.0) - vac_full)
+    out_u8 = cv2.blendLinear(warped, base, layer, np.float32(1.0) - layer)
     out_alpha = None
     if alpha is not None:
         a_small = cv2.resize(alpha, (sw, sh), interpolation=cv2.INTER_AREA)
