@@ -20,13 +20,14 @@ from drf_spectacular.utils import extend_schema
 from mozilla_django_oidc.views import OIDCAuthenticationCallbackView
 from rest_framework import serializers
 from rest_framework.authentication import SessionAuthentication
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.oidc import REFUSAL_SESSION_KEY, oidc_enabled, signin_refused
+from config.parsers import JSONParser
 
 logger = logging.getLogger(__name__)
 
