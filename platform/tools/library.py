@@ -178,15 +178,15 @@ def library_model_shows(*, model: LibraryModel) -> dict[str, Any]:
     stored: measuring every photo in a migration would hold a large library's deploy."""
     if model.shows and model.shows.get("version") == SHOWS_VERSION:
         return dict(model.shows)
-    with model.photo.open("rb") as handle:
-        photo = handle.read()
     try:
-        shows = library_photo_shows(photo)
+        with model.photo.open("rb") as handle:
+            shows = library_photo_shows(handle.read())
     except Exception:
-        # Not measurable here (a photo the decoder cannot read): nothing is known before the
-        # run, so no model is skipped for it and the engine's own refusal says why.
+        # Not measurable now (a photo missing from storage, or one the decoder cannot read):
+        # nothing is known before the run, so no model is skipped for it and the engine's own
+        # refusal says why. Not saved, so a storage outage is measured again on the next read.
         logger.warning("library model %s: photo not measurable", model.pk, exc_info=True)
-        shows = {"version": SHOWS_VERSION, "measured": False}
+        return {"version": SHOWS_VERSION, "measured": False}
     LibraryModel.objects.filter(pk=model.pk).update(shows=shows)
     model.shows = shows
     return dict(shows)

@@ -143,6 +143,7 @@ def test_rows_added_before_the_measure_are_measured_once_on_read(partner: Any,
     model.photo.save("bad.jpg", ContentFile(JPEG), save=False)
     LibraryModel.objects.filter(pk=model.pk).update(photo=model.photo.name, shows=None)
     assert listed(api)["old"]["fits"]["earfit"] == {"ok": True}
+    assert LibraryModel.objects.get().shows is None  # measured again on the next read
 
 
 def test_flats_skips_shoes_alone_on_a_half_length_model(partner: Any, api: APIClient) -> None:
