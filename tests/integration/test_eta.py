@@ -23,6 +23,11 @@ SLEEP_URL = "/api/diagnostics/sleep"
 
 @pytest.fixture
 def procs(django_db_setup: Any) -> Iterator[list[CeleryProcess]]:
+    # Workers SIGKILLed by earlier suites never withdrew: their entries would count until
+    # they expire. None of them runs now.
+    client = presence._redis()
+    for key in client.scan_iter("atelier:workers:*"):
+        client.delete(key)
     started: list[CeleryProcess] = []
     yield started
     for proc in started:
