@@ -49,7 +49,10 @@ export function useDirectJob(url: string, ticker: ProgressTicker = TRY_ON_TICKER
   // says Processing and System Ready with the page, not up to a poll later.
   const ended = phase === 'done' || phase === 'failed';
   useEffect(() => {
-    if (jobId) void queryClient.invalidateQueries({ queryKey: queueKeys.all });
+    if (!jobId) return;
+    void queryClient.invalidateQueries({ queryKey: queueKeys.all });
+    // The tool page's recent jobs: the new job at once, its final state as soon as it has one.
+    void queryClient.invalidateQueries({ queryKey: jobKeys.lists() });
   }, [jobId, ended, queryClient]);
 
   const realProgress = job && job.progress > 0 ? job.progress : null;

@@ -7,6 +7,8 @@ export const jobKeys = {
   all: ['jobs'] as const,
   lists: () => [...jobKeys.all, 'list'] as const,
   list: (filters: JobFilters) => [...jobKeys.lists(), filters] as const,
+  /** A tool page's log of its last jobs; under `lists()` so a run's invalidation reaches it. */
+  recent: (tool: string) => [...jobKeys.lists(), 'recent', tool] as const,
   details: () => [...jobKeys.all, 'detail'] as const,
   detail: (id: string) => [...jobKeys.details(), id] as const,
 };
@@ -35,15 +37,37 @@ export function jobListUrl(filters: JobFilters, limit = JOB_HISTORY_LIMIT): stri
   return `/api/jobs/?${params.toString()}`;
 }
 
-export const getJobs = (filters: JobFilters): Promise<JobPage> => apiClient.get<JobPage>(jobListUrl(filters));
+export const getJobs = (filters: JobFilters, limit = JOB_HISTORY_LIMIT): Promise<JobPage> => apiClient.get<JobPage>(jobListUrl(filters, limit));
+
+/** Poll a job list every `ms` while one of its jobs can still change; stop once all have ended. */
+const whileAnyActive =
+  (ms: number) =>
+  ({ state }: { state: { data?: JobPage } }): number | false =>
+    state.data?.results.some((job) => isJobActive(job.status)) ? ms : false;
 
 export const jobListQueryOptions = (filters: JobFilters) =>
   queryOptions({
     queryKey: jobKeys.list(filters),
     queryFn: () => getJobs(filters),
     // Refresh while a listed job can still change, so a failure shows without a reload.
-    refetchInterval: (query) => (query.state.data?.results.some((job) => isJobActive(job.status)) ? JOB_HISTORY_POLL_MS : false),
+    refetchInterval: whileAnyActive(JOB_HISTORY_POLL_MS),
   });
+
+/** A tool page's log keeps the last 5 jobs, as the spec's activity log keeps 5 entries. */
+export const RECENT_JOBS_LIMIT = 5;
+export const RECENT_JOBS_POLL_MS = 3000;
+
+/** GET /api/jobs/?tool=<slug>&limit=5: the organisation's last jobs of one tool, newest first. */
+export const recentJobsQueryOptions = (tool: string) =>
+  queryOptions({
+    queryKey: jobKeys.recent(tool),
+    queryFn: () => getJobs({ tool }, RECENT_JOBS_LIMIT),
+    refetchInterval: whileAnyActive(RECENT_JOBS_POLL_MS),
+  });
+
+export function useRecentJobs(tool: string) {
+  return useQuery(recentJobsQueryOptions(tool));
+}
 
 /** One page of the organisation's jobs, newest first; the last page stays shown while the next loads. */
 export function useJobs(filters: JobFilters) {
@@ -73,6 +97,23 @@ export const JOB_POLL_MS = 1500;
 const ACTIVE: ReadonlySet<JobStatus> = new Set(['queued', 'running']);
 
 export const isJobActive = (status: JobStatus | undefined): boolean => status !== undefined && ACTIVE.has(status);
+
+export const JOB_STATUS_LABEL: Record<JobStatus, string> = {
+  queued: 'Queued',
+  running: 'Running',
+  succeeded: 'Succeeded',
+  failed: 'Failed',
+  canceled: 'Canceled',
+};
+
+/** The activity log's colours: green done, red failed or canceled, amber still working. */
+export const JOB_STATUS_TONE: Record<JobStatus, 'processing' | 'success' | 'error'> = {
+  queued: 'processing',
+  running: 'processing',
+  succeeded: 'success',
+  failed: 'error',
+  canceled: 'error',
+};
 
 export const jobQueryOptions = (id: string) =>
   queryOptions({

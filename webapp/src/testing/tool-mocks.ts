@@ -26,6 +26,8 @@ export function toolPageRoutes(extra: MockRoutes = {}): MockRoutes {
     'GET /api/queues/': { body: [] },
     'GET /api/drives/': { body: DRIVES },
     'GET /api/models/': { body: [{ id: 'ana', name: 'Ana', gender: 'female', height_cm: 176, image: '/api/models/ana/photo' }] },
+    // Every tool page's recent jobs: none yet, unless the test says otherwise.
+    ...Object.fromEntries(catalogue().map((tool) => [recentJobsUrl(tool.slug), recentJobs([])])),
     ...extra,
   };
 }
@@ -56,5 +58,10 @@ export const accepted = (body: unknown): MockResponse => ({ status: 202, body })
 export const batchList = (jobs: Job[]): MockResponse => ({ body: { count: jobs.length, results: jobs } });
 
 export const batchUrl = (batchId = 'b1') => `GET /api/jobs/?batch=${batchId}&limit=100`;
+
+/** The tool page's recent jobs, GET /api/jobs/?tool=…&limit=5 (newest first). */
+export const recentJobsUrl = (tool: string) => `GET /api/jobs/?tool=${tool}&limit=5`;
+
+export const recentJobs = (jobs: Job[]): MockResponse => ({ body: { count: jobs.length, next: null, previous: null, results: jobs } });
 
 export const bodyOf = (call: { init: RequestInit }) => JSON.parse(String(call.init.body));

@@ -1,26 +1,14 @@
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { type BatchSubmitted, summarizeBatch, useBatchJobs } from '@/lib/batches';
 import { formatEta } from '@/lib/format';
+import { jobModelName, jobSourceName } from '@/lib/job-source';
 import type { Job } from '@/types/api';
-
-const SOURCE_KEYS = ['image_url', 'ring_image', 'Bag_Url', 'file_name', 'filename', 'name', 'source', 'code', 'outfit'];
-
-function lastSegment(value: string): string {
-  try {
-    const path = new URL(value).pathname;
-    return decodeURIComponent(path.split('/').filter(Boolean).at(-1) ?? value);
-  } catch {
-    return value.split('/').at(-1) || value;
-  }
-}
 
 /** A short name for a job of a batch: its image (or drive file) and, for library jobs, the model. */
 export function describeJob(job: Job, index: number): string {
-  const input = (job.input && typeof job.input === 'object' ? job.input : {}) as Record<string, unknown>;
-  const key = SOURCE_KEYS.find((name) => typeof input[name] === 'string' && input[name]);
-  const source = key ? lastSegment(String(input[key])) : `Job ${index + 1}`;
-  const model = typeof input.model_name === 'string' && input.model_name ? ` · ${input.model_name}` : '';
-  return `${index + 1}. ${source}${model}`;
+  const source = jobSourceName(job) ?? `Job ${index + 1}`;
+  const model = jobModelName(job);
+  return `${index + 1}. ${source}${model ? ` · ${model}` : ''}`;
 }
 
 export function jobStatusText(job: Job): string {

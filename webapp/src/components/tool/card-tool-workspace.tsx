@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 
 import { BatchProgress } from '@/components/tool/batch-progress';
 import { DriveLinks } from '@/components/tool/drive-links';
+import { JobLog } from '@/components/tool/job-log';
 import { batchOutcome, ProcessingOverlay, SUCCESS_MESSAGE, SuccessOverlay } from '@/components/tool/overlays';
 import type { BatchPhase } from '@/hooks/use-batch-run';
 import { type BatchSubmitted, summarizeBatch, useBatchJobs } from '@/lib/batches';
@@ -60,6 +61,7 @@ export function CardToolWorkspace({
       ) : null}
       <div className="run-area">{runArea}</div>
       {batch && phase !== 'success' ? <BatchProgress key={batch.batch_id} batch={batch} title="Last batch" /> : null}
+      <JobLog tool={slug} refreshKey={batch?.batch_id} />
       {phase === 'processing' ? <ProcessingOverlay title={overlay.title} message={overlay.message} /> : null}
       {phase === 'success' ? (
         <BatchDoneOverlay

@@ -1,6 +1,7 @@
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 
 import { ImageUrlInput } from '@/components/tool/image-url-input';
+import { JobLog } from '@/components/tool/job-log';
 import { DownloadLink, JobProgress, OutputMedia } from '@/components/tool/job-result';
 import { ProcessingOverlay } from '@/components/tool/overlays';
 import { type LogLine, SystemLog } from '@/components/tool/system-log';
@@ -148,6 +149,7 @@ export function DirectToolPage({
             ) : null}
           </section>
         </div>
+        <JobLog tool={slug} />
       </div>
       {overlay && running ? (
         <ProcessingOverlay

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 
 import { failureLines } from '@/components/tool/direct-tool-page';
 import { ImageUrlInput } from '@/components/tool/image-url-input';
+import { JobLog } from '@/components/tool/job-log';
 import { DownloadLink, JobProgress, OutputMedia } from '@/components/tool/job-result';
 import { EMPTY_LIBRARY, ModelLibraryNotice, RunBlockedReason } from '@/components/tool/model-library-notice';
 import { type LogLine, SystemLog } from '@/components/tool/system-log';
@@ -135,6 +136,7 @@ export function ModelSwapperPage() {
           ) : null}
         </section>
       </div>
+      <JobLog tool="model-swap" />
     </ToolPage>
   );
 }

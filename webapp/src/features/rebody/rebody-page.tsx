@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 
 import { ImageUrlInput } from '@/components/tool/image-url-input';
+import { JobLog } from '@/components/tool/job-log';
 import { DownloadLink, OutputMedia } from '@/components/tool/job-result';
 import { ProcessingOverlay } from '@/components/tool/overlays';
 import { StatusBar } from '@/components/tool/status-bar';
@@ -140,6 +141,7 @@ export function RebodyPage() {
           ) : null}
         </section>
       </div>
+      <JobLog tool="rebody" />
       {running ? (
         <ProcessingOverlay
           title={REBODY_OVERLAY}

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 
 import { mockFetch } from '@/testing/mock-fetch';
 import { renderApp } from '@/testing/render-app';
-import { accepted, batchList, batchUrl, bodyOf, makeJob, toolPageRoutes } from '@/testing/tool-mocks';
+import { accepted, batchList, batchUrl, bodyOf, makeJob, recentJobs, recentJobsUrl, toolPageRoutes } from '@/testing/tool-mocks';
 
 const URL_A = 'https://cdn.example/look-a.jpg';
 
@@ -175,4 +175,27 @@ test('the colour picker falls back to #dac9b9 when the text is not a 3 or 6 digi
 
   await userEvent.type(text, 'x');
   expect(screen.getByLabelText('Target Color picker')).toHaveValue('#dac9b9');
+});
+
+test('after a reload the recent jobs still show a failed job with its reason, and a done one with its output', async () => {
+  mockFetch(
+    toolPageRoutes({
+      [recentJobsUrl('recolor')]: recentJobs([
+        makeJob('j2', 'failed', { input: { image_url: 'https://cdn.example/b.png' }, error: { code: 'bad_image', message: 'The image could not be read.' } }),
+        makeJob('j1', 'succeeded', {
+          input: { image_url: URL_A },
+          outputs: [{ index: 0, filename: 'look-a_recolor.png', content_type: 'image/png', size: 1, sha256: '', url: '/api/jobs/j1/outputs/0' }],
+        }),
+      ]),
+    }),
+  );
+  renderApp('/recoloring');
+
+  const log = await screen.findByRole('region', { name: 'Recent jobs' });
+  const [failed, done] = (await within(log).findAllByRole('row')).slice(1);
+  expect(within(failed).getByText('b.png')).toBeInTheDocument();
+  expect(within(failed).getByText('Failed')).toBeInTheDocument();
+  expect(within(failed).getByText('The image could not be read.')).toBeInTheDocument();
+  expect(within(done).getByText('Succeeded')).toBeInTheDocument();
+  expect(within(done).getByRole('link', { name: 'look-a_recolor.png' })).toHaveAttribute('href', '/api/jobs/j1/outputs/0');
 });

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 
 import { BatchProgress } from '@/components/tool/batch-progress';
 import { DriveLink } from '@/components/tool/drive-links';
+import { JobLog } from '@/components/tool/job-log';
 import { EMPTY_LIBRARY, ModelLibraryNotice, RunBlockedReason } from '@/components/tool/model-library-notice';
 import { ToolPage } from '@/components/tool/tool-page';
 import { useToast } from '@/components/ui/toast';
@@ -147,6 +148,7 @@ export function RemodelPage() {
             <BatchProgress key={batch.batch_id} batch={batch} title="Generation progress" />
           )
         ) : null}
+        <JobLog tool="remodel" refreshKey={batch?.batch_id} />
       </div>
     </ToolPage>
   );

@@ -1,9 +1,9 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 import { mockFetch } from '@/testing/mock-fetch';
 import { renderApp } from '@/testing/render-app';
-import { accepted, bodyOf, makeJob, toolPageRoutes } from '@/testing/tool-mocks';
+import { accepted, bodyOf, makeJob, recentJobs, recentJobsUrl, toolPageRoutes } from '@/testing/tool-mocks';
 
 const output = { index: 0, filename: 'restyle.png', content_type: 'image/png', size: 1, sha256: '', url: '/api/jobs/r1/outputs/0' };
 
@@ -40,4 +40,28 @@ test('a refused request: ❌ Restyle Failed with the status text', async () => {
   await userEvent.click(screen.getByRole('button', { name: 'Run Restyle' }));
 
   expect(await screen.findByRole('alert')).toHaveTextContent('❌ Restyle FailedRestyle failed: Too Many Requests');
+});
+
+test('after a reload the recent jobs show the failed restyle with its reason', async () => {
+  mockFetch(
+    toolPageRoutes({
+      [recentJobsUrl('restyle')]: recentJobs([
+        makeJob('r2', 'failed', {
+          tool: 'restyle',
+          input: { outfit_url: 'https://cdn.example/look.jpg', garment_url: 'https://cdn.example/notes.jpg' },
+          error: { code: 'unsupported_image', message: 'The garment shot is not an image.' },
+        }),
+      ]),
+    }),
+  );
+  renderApp('/restyle-tool');
+
+  const log = await screen.findByRole('region', { name: 'Recent jobs' });
+  const row = (await within(log).findAllByRole('row'))[1];
+  expect(within(row).getByText('look.jpg + notes.jpg')).toBeInTheDocument();
+  expect(within(row).getByText('Failed')).toBeInTheDocument();
+  expect(within(row).getByText('The garment shot is not an image.')).toBeInTheDocument();
+  // the page itself is ready for a new run: no toast, no result
+  expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  expect(screen.getByText('The result shows here.')).toBeInTheDocument();
 });

@@ -1,0 +1,105 @@
+import { useEffect, useRef } from 'react';
+
+import { formatTimestamp } from '@/lib/format';
+import { jobModelName, jobSourceName } from '@/lib/job-source';
+import { isJobActive, JOB_STATUS_LABEL, JOB_STATUS_TONE, RECENT_JOBS_LIMIT, useRecentJobs } from '@/lib/jobs';
+import type { Job } from '@/types/api';
+
+/** Queued / Running · 40 % / Succeeded / Failed / Canceled; a retried job says which attempt it is on. */
+export function recentJobStatus(job: Job): string {
+  const label = job.status === 'running' ? `${JOB_STATUS_LABEL.running} · ${Math.round(job.progress)} %` : JOB_STATUS_LABEL[job.status];
+  return isJobActive(job.status) && job.attempts > 1 ? `${label} · retrying (attempt ${job.attempts})` : label;
+}
+
+function sourceOf(job: Job): string {
+  const source = jobSourceName(job);
+  const model = jobModelName(job);
+  return [source, model].filter(Boolean).join(' · ') || '—';
+}
+
+/**
+ * The tool page's recent jobs of the organisation, newest first (the last 5): each with its
+ * status, the failure's reason, its source and links to its outputs. It polls while a job is
+ * queued or running, and refreshes after a run (the run hooks invalidate the job lists; a page
+ * that submits by itself passes `refreshKey`, e.g. the batch id it got back).
+ *
+ * Not the spec's Activity Log (Spinview, Flats): that one lists activity entries, this one jobs.
+ */
+export function JobLog({ tool, refreshKey }: { tool: string; refreshKey?: string | null }) {
+  const jobs = useRecentJobs(tool);
+  const { refetch } = jobs;
+  const seen = useRef(refreshKey);
+  useEffect(() => {
+    if (refreshKey === seen.current) return;
+    seen.current = refreshKey;
+    if (refreshKey) void refetch();
+  }, [refreshKey, refetch]);
+
+  const headingId = `job-log-${tool}`;
+  return (
+    <section className="job-log" aria-labelledby={headingId}>
+      <h2 id={headingId}>Recent jobs</h2>
+      {jobs.isError ? (
+        <p className="field-error">Could not load the recent jobs: {jobs.error.message}</p>
+      ) : !jobs.data ? (
+        <p className="muted small">Loading the recent jobs…</p>
+      ) : (
+        <div className="table-scroll">
+          <RecentJobsTable jobs={jobs.data.results.slice(0, RECENT_JOBS_LIMIT)} />
+        </div>
+      )}
+    </section>
+  );
+}
+
+export function RecentJobsTable({ jobs }: { jobs: Job[] }) {
+  return (
+    <table className="activity-table job-log-table">
+      <caption className="visually-hidden">Recent jobs</caption>
+      <thead>
+        <tr>
+          <th scope="col">Created</th>
+          <th scope="col">Source</th>
+          <th scope="col">Status</th>
+          <th scope="col">Reason</th>
+          <th scope="col">Outputs</th>
+        </tr>
+      </thead>
+      <tbody>
+        {jobs.length === 0 ? (
+          <tr>
+            <td colSpan={5} className="muted">
+              No jobs of this tool yet.
+            </td>
+          </tr>
+        ) : (
+          jobs.map((job) => (
+            <tr key={job.id}>
+              <td>{formatTimestamp(job.created_at)}</td>
+              <td className="job-log-source">{sourceOf(job)}</td>
+              <td>
+                <span className={`activity-status status-${JOB_STATUS_TONE[job.status]}`}>{recentJobStatus(job)}</span>
+              </td>
+              <td className="job-log-reason">{job.error?.message ? <span title={job.error.code}>{job.error.message}</span> : <span className="muted">—</span>}</td>
+              <td>
+                {job.outputs.length ? (
+                  <ul className="jobs-outputs">
+                    {job.outputs.map((output) => (
+                      <li key={output.index}>
+                        <a href={output.url} target="_blank" rel="noreferrer">
+                          {output.filename}
+                        </a>
+                      </li>
+                    ))}
+                  </ul>
+                ) : (
+                  <span className="muted">—</span>
+                )}
+              </td>
+            </tr>
+          ))
+        )}
+      </tbody>
+    </table>
+  );
+}
