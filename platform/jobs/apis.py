@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.permissions import request_org
-from config.serializers import StrictSerializer
+from config.serializers import QueryParamsSerializer
 from jobs.models import Job, JobOutput, JobStatus
 from jobs.selectors import (
     QueueFigures,
@@ -133,7 +133,7 @@ class DateOrDateTimeField(serializers.Field):
 
 
 class JobListApi(APIView):
-    class FilterSerializer(StrictSerializer):
+    class FilterSerializer(QueryParamsSerializer):
         tool = serializers.CharField(required=False, max_length=64)
         status = serializers.ChoiceField(choices=JobStatus.choices, required=False)
         batch = serializers.UUIDField(required=False)
@@ -305,7 +305,7 @@ class QueueListApi(APIView):
 
 
 class ActivityListApi(APIView):
-    class FilterSerializer(StrictSerializer):
+    class FilterSerializer(QueryParamsSerializer):
         tool = serializers.CharField(required=False, max_length=64)
         limit = serializers.IntegerField(required=False, min_value=1, max_value=200, default=5)
 

@@ -227,6 +227,10 @@ class BagCard(StrictSerializer):
     Strap = OptionalCentimetres(help_text="strap drop, centimetres (optional)")
     Gender = serializers.ChoiceField(choices=("Male", "Female"))
 
+    # The spec's Bag Holder page posts its dimension inputs' text as typed ("38", "" when an
+    # optional drop is left empty): those fields take a number written as text too.
+    numeric_text = ("Width", "Height", "Depth", "Handle", "Strap")
+
     INCOMPLETE = "Please add at least one bag with its URL, dimensions and gender."
 
 
