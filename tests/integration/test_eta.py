@@ -60,10 +60,17 @@ def test_the_eta_divides_by_the_workers_that_really_consume_the_queue(
 
 def test_etas_of_a_mixed_backlog_are_close_to_the_time_it_took(
         staff_api: APIClient, procs: list[CeleryProcess]) -> None:
-    # given a worker of two processes and 20 jobs of mixed lengths sent at once
+    # given a worker of two processes that ran the mix a few times, and 20 jobs of mixed
+    # lengths sent at once
     procs.append(start_worker(queues="interactive", concurrency=2))
     wait_for(lambda: live("interactive") == 2, 20, what="the worker announced")
     lengths = [0.6, 1.0, 1.4, 2.0] * 5
+    # A few runs first, as any deployment has after its first minutes: before them the ETA
+    # can only quote the tool's declared time, which says nothing of this mix.
+    warm = [staff_api.post(SLEEP_URL, {"seconds": s}, format="json").json()["id"]
+            for s in lengths[:4]]
+    wait_for(lambda: Job.objects.filter(pk__in=warm, status=JobStatus.SUCCEEDED).count() == 4,
+             30, what="the warm-up runs")
     ids = [staff_api.post(SLEEP_URL, {"seconds": s}, format="json").json()["id"] for s in lengths]
 
     # when we ask for every unfinished job's ETA at submit and every 2.5 s
@@ -85,9 +92,11 @@ def test_etas_of_a_mixed_backlog_are_close_to_the_time_it_took(
     assert all(Job.objects.get(pk=i).status == JobStatus.SUCCEEDED for i in ids)
     errors, ratios = [], []
     for job_id, asked, eta in samples:
-        actual = max(0.2, finished[job_id] - asked)
+        # Pages show ETAs in whole seconds: under a second to go, "1 s" is right.
+        actual = max(1.0, finished[job_id] - asked)
+        eta = max(1.0, eta)
         errors.append(abs(eta - actual) / actual)
-        ratios.append(max(eta, actual) / max(0.2, min(eta, actual)))
+        ratios.append(max(eta, actual) / min(eta, actual))
     median_error = statistics.median(errors)
     p90_ratio = statistics.quantiles(ratios, n=10)[-1]
     print(f"ETA over {len(samples)} samples: median error {median_error:.0%}, "
