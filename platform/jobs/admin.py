@@ -1,8 +1,12 @@
+import os
 from typing import Any
+from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.html import format_html
 
 from config.errors import Conflict
 from jobs.models import Activity, Job, JobOutput
@@ -15,13 +19,37 @@ class JobOutputInline(admin.TabularInline):
     readonly_fields = ["index", "file", "filename", "content_type", "size", "sha256"]
 
 
+def flower_url() -> str:
+    """Where ops' Flower answers: the FLOWER_URL setting (or variable), else the local one."""
+    url = getattr(settings, "FLOWER_URL", None) or os.environ.get("FLOWER_URL")
+    return (url or "http://127.0.0.1:5555").rstrip("/")
+
+
+class ErrorCodeFilter(admin.SimpleListFilter):
+    """The error codes jobs actually failed with, so ops can see all jobs of one failure."""
+
+    title = "error code"
+    parameter_name = "error_code"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        codes = (Job.objects.exclude(error_code="").order_by("error_code")
+                 .values_list("error_code", flat=True).distinct())
+        return [(code, code) for code in codes]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Job]) -> QuerySet[Job]:
+        value = self.value()
+        return queryset.filter(error_code=value) if value else queryset
+
+
 @admin.register(Job)
 class JobAdmin(admin.ModelAdmin):
     list_display = ["id", "organization", "tool", "status", "progress", "attempts", "created_at",
                     "finished_at"]
-    list_filter = ["status", "tool", "queue", "organization"]
-    search_fields = ["id", "idempotency_key"]
-    readonly_fields = [f.name for f in Job._meta.fields]
+    list_filter = ["status", "tool", "queue", ErrorCodeFilter, "organization"]
+    # Exact ids: a job's or its batch's id pasted from a partner's report.
+    search_fields = ["=id", "=batch_id", "idempotency_key"]
+    search_help_text = "A job id, a batch id or an idempotency key."
+    readonly_fields = [f.name for f in Job._meta.fields] + ["flower"]
     inlines = [JobOutputInline]
     actions = ["retry_jobs", "cancel_jobs"]
     date_hierarchy = "created_at"
@@ -37,6 +65,17 @@ class JobAdmin(admin.ModelAdmin):
                 skipped += 1
         self.message_user(request, f"{done} job(s) {verb}; {skipped} skipped (wrong state).",
                           messages.SUCCESS if done else messages.WARNING)
+
+    @admin.display(description="Flower")
+    def flower(self, job: Job) -> str:
+        # The Celery task id is the job id plus a suffix drawn at each enqueue (job_enqueue)
+        # and is not stored, so link to Flower's task list searched by the job id: it
+        # matches the task's argument and lists every attempt's task.
+        if not job.pk:
+            return "-"
+        url = f"{flower_url()}/tasks?{urlencode({'search': str(job.pk)})}"
+        return format_html('<a href="{}" target="_blank" rel="noopener">'
+                           "This job's tasks in Flower</a>", url)
 
     @admin.action(description="Retry the selected failed or canceled jobs")
     def retry_jobs(self, request: HttpRequest, queryset: QuerySet[Job]) -> None:
