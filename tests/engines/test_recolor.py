@@ -163,14 +163,14 @@ def test_bad_parameters_are_refused(params: dict[str, str], code: str) -> None:
 
 # --- the fidelity bars (tests/fidelity/fid_recolor.py measures them) ------------------------------
 
-# Garments whose own shading or texture is far from a flat colour: a 3 px band can never be
-# within 6 of the plain target when the garment's interior is not (the velvet's sheen ridges,
-# the heather's flecks); there the band must be no further from the target than the interior
-# 8 to 14 px in, which is what a ring of the old colour would break.
-SHADED_OR_TEXTURED = {"synthetic/velvet", "synthetic/heather"}
+# Garments whose own shading or texture is far from a flat colour (decided on the original by
+# fid.Figures.textured: the velvet's sheen ridges, the heather's flecks): a 3 px band can never
+# be within 6 of the plain target when the garment's interior is not; there the band must be no
+# further from the target than the interior 8 to 14 px in, which a ring of old colour breaks.
+SHADED_TEXTURED = {"synthetic/velvet", "synthetic/heather"}
 # A bright target on the velvet's strong sheen: the highlights have only the headroom between
-# the target and white, so their high-passed contrast falls (SSIM about 0.7); what must hold is
-# that they stay highlights, not burn flat (see the burn test below).
+# the target and white, so their high-passed contrast falls (SSIM about 0.78, short of 0.85);
+# what must hold is that they stay highlights, not burn flat (see the burn test below).
 SSIM_HEADROOM = {("synthetic/velvet", "bright")}
 # On a worn outfit the garment mask (shared with every garment tool) misses parts of the
 # garment and cuts holes around a print's letters; the outline band there measures the mask.
@@ -191,11 +191,10 @@ def test_fidelity_bars(name: str, garment_type: str, label: str) -> None:
     assert f.base_de <= 3.0
     assert f.print_de <= 5.0
     assert f.background_de < 1.0
-    assert f.ssim >= (0.65 if (name, label) in SSIM_HEADROOM else 0.85)
-    if name in SHADED_OR_TEXTURED:
-        assert f.band_de <= f.inner_de + 1.5
-    elif name not in WORN:
-        assert f.band_de <= 6.0
+    assert f.ssim >= (0.76 if (name, label) in SSIM_HEADROOM else 0.85)
+    assert f.textured == (name in SHADED_TEXTURED)  # the measure tells texture from flat
+    if name not in WORN:
+        assert f.band_ok
 
 
 def test_the_emblem_inside_the_logo_stripe_keeps_its_colour() -> None:

@@ -69,6 +69,7 @@ def recolor_image(
         found = garment_mod.garment_mask(rgb, garment_type, scene=scene)
         mask = found.mask
         check_outline = not found.worn
+    mask = _fill_small_holes(mask)
     if progress:
         progress(50)
     target = srgb8_to_oklab(target_rgb).astype(np.float32)
@@ -129,7 +130,9 @@ def recolor_image(
     idx = region & (share > 0)
     lab = lab_full[idx]
     weight = share[idx] * soft[idx]
-    new = _shift(lab, shading[idx], base, target)
+    # The broad sheen (drape, large highlights), which alone is compressed under white.
+    coarse, _ = matte.spread(lab_full[..., 0], share * interior, 5.0 * scale)
+    new = _shift(lab, shading[idx], base, target, coarse[idx])
     blended = lab + (new - lab) * weight[:, None]
     lin = oklab_to_linear(gamut_map_oklab(blended))
     out = rgb.copy()
@@ -174,6 +177,27 @@ def recolor_image(
         progress(90)
     return RecolorResult(rgb=out, mask=alpha.astype(np.float32), weight=weight_full,
                          base_oklab=base)
+
+
+def _fill_small_holes(mask: np.ndarray) -> np.ndarray:
+    """A worn garment's mask can cut holes around a print's letters. Holes small against the
+    garment are print or fabric, never backdrop: they are given to the garment, and the colour
+    membership decides what in them moves (the letters keep their colours)."""
+    inside = (mask > 0.5).astype(np.uint8)
+    area = int(inside.sum())
+    if not area:
+        return mask
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(1 - inside, connectivity=4)
+    h, w = mask.shape
+    fill = np.zeros((h, w), bool)
+    for i in range(1, n):
+        x, y, bw, bh, a = stats[i]
+        if x == 0 or y == 0 or x + bw == w or y + bh == h or a > 0.01 * area:
+            continue
+        fill |= labels == i
+    if not fill.any():
+        return mask
+    return np.maximum(mask, fill.astype(mask.dtype))
 
 
 def _fleck_kernel(L: np.ndarray, interior: np.ndarray, scale: float) -> int:
@@ -378,14 +402,15 @@ def _dist(lab: np.ndarray, centres: np.ndarray) -> np.ndarray:
 
 
 def _shift(lab: np.ndarray, shading: np.ndarray, base: np.ndarray,
-           target: np.ndarray) -> np.ndarray:
+           target: np.ndarray, coarse: np.ndarray | None = None) -> np.ndarray:
     """Each pixel's colour when the base becomes the target, shading and texture kept.
 
     The lightness is split in two. The shading (the base's lightness smoothed over a few
     pixels: folds, drape, sheen) is mapped in linear light as a ratio to the base, so a fold
     that held half the light on the old colour holds about half on the new one; above the base
     a shoulder rolls the ratio off towards (never onto) white, so a bright target on a dark
-    base keeps its highlights as highlights instead of burning them flat. The detail (weave,
+    base keeps its highlights as highlights instead of burning them flat. The shoulder acts on
+    the broad sheen (`coarse`) only; the shading's finer relief rides on it uncompressed. The detail (weave,
     knit, heathering, JPEG grain) rides on top with a gain kept near one, so it is neither
     lost on a dark target nor blown up into grain on a bright one.
     """
@@ -395,17 +420,29 @@ def _shift(lab: np.ndarray, shading: np.ndarray, base: np.ndarray,
     # lightness changes a lot, so a black tee turned pale does not come out too contrasty
     # and a white one turned navy keeps visible folds.
     gamma = float(np.clip((lb / lt) ** (0.6 if lt > lb else 0.8), 0.45, 2.5))
-    log_ratio = 3.0 * np.log(np.maximum(shading, 0.02) / lb) * gamma
-    y = yt * np.exp(log_ratio)
-    ceiling = yt + 0.45 * (1.0 - yt)
+    ceiling = yt + 0.36 * (1.0 - yt)
     head = ceiling - yt
-    if head > 1e-3:
-        hi = log_ratio > 0
-        excess = yt * (np.exp(log_ratio[hi]) - 1.0)
-        y[hi] = yt + head * (1.0 - np.exp(-excess / head))
+
+    def ratio_mapped(s: np.ndarray) -> np.ndarray:  # lightness, before the shoulder
+        return np.cbrt(yt * np.exp(3.0 * np.log(np.maximum(s, 0.02) / lb) * gamma))
+
+    def shouldered(s: np.ndarray) -> np.ndarray:
+        y = yt * np.exp(3.0 * np.log(np.maximum(s, 0.02) / lb) * gamma)
+        if head > 1e-3:
+            hi = y > yt
+            y[hi] = yt + head * (1.0 - np.exp(-(y[hi] - yt) / head))
+        return np.cbrt(y)
+
+    # The shoulder compresses only the broad sheen (the shading smoothed further): a narrow
+    # sheen ridge on a bright target keeps its own local contrast on top of it, as a retoucher's
+    # local tone mapping does, instead of being flattened into a plateau under white.
+    if coarse is None:
+        L_shade = shouldered(shading)
+    else:
+        L_shade = shouldered(coarse) + ratio_mapped(shading) - ratio_mapped(coarse)
     detail_gain = float(np.clip((lt / lb) ** 0.25, 0.9, 1.15))
-    L = np.cbrt(y) + (lab[:, 0] - shading) * detail_gain
-    L = _soft_clip(L, 0.03, 0.985)
+    L = L_shade + (lab[:, 0] - shading) * detail_gain
+    L = _soft_clip(L, 0.03, 0.98)
 
     target_chroma = float(np.hypot(target[1], target[2]))
     # Shaded parts of a dyed cloth lose chroma with lightness; highlights gain a little.
