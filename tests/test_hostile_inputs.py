@@ -89,7 +89,7 @@ def _post_endpoints(spec: dict[str, Any]) -> Iterator[tuple[str, Any]]:
         url = path
         for param in op.get("parameters", []) + ops.get("parameters", []):
             if param.get("in") == "path":
-                url = url.replace("{%s}" % param["name"],
+                url = url.replace("{" + param["name"] + "}",
                                   "00000000-0000-0000-0000-000000000000")
         yield url, _example(spec, content["application/json"]["schema"])
 
@@ -206,6 +206,8 @@ def test_error_message_echoing_unencodable_text_still_renders(api: APIClient) ->
 
     body = error_body("invalid", '"\ud800" is not a valid choice.', {"k\ud800": ["x\udfff"]})
     assert json.loads(JSONRenderer().render(body))["message"] == '"\\ud800" is not a valid choice.'
+    # and any other answer holding such text renders too, escaped
+    assert json.loads(JSONRenderer().render({"name": "a\ud800"})) == {"name": "a\\ud800"}
 
 
 @pytest.mark.parametrize(("url", "body", "field"), [

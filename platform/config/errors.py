@@ -48,20 +48,20 @@ _CODES = {
 }
 
 
-def _safe(value: Any) -> Any:
+def encodable(value: Any) -> Any:
     """Error text as it can always be encoded: a field that echoes what the client sent (a
     choice's "\ud800 is not a valid choice") must not turn the 400 into a 500."""
     if isinstance(value, str):
         return value.encode("utf-8", "backslashreplace").decode("utf-8")
     if isinstance(value, dict):
-        return {_safe(k): _safe(v) for k, v in value.items()}
+        return {encodable(k): encodable(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_safe(v) for v in value]
+        return [encodable(v) for v in value]
     return value
 
 
 def error_body(code: str, message: str, fields: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"error": code, "message": _safe(message), "fields": _safe(fields or {})}
+    return {"error": code, "message": encodable(message), "fields": encodable(fields or {})}
 
 
 def first_message(detail: Any) -> str | None:

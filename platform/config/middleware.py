@@ -47,3 +47,22 @@ class BodySizeLimitMiddleware:
                 status=413,
             )
         return self.get_response(request)
+
+
+class RateLimitHeadersMiddleware:
+    """RateLimit-Limit, -Remaining and -Reset (IETF draft) on every throttled API response, so
+    a client can pace itself instead of learning the limit from a 429."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        limit = getattr(request, "ratelimit", None)
+        if limit is not None:
+            response["RateLimit-Limit"] = str(limit.limit)
+            response["RateLimit-Remaining"] = str(limit.remaining)
+            response["RateLimit-Reset"] = str(limit.reset)
+            if response.status_code == 429 and not response.has_header("Retry-After"):
+                response["Retry-After"] = str(limit.reset)
+        return response

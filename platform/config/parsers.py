@@ -12,6 +12,7 @@ import codecs
 import json
 import math
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from rest_framework import exceptions, parsers
@@ -78,7 +79,7 @@ def _finite_float(text: str) -> float:
 
 class JSONParser(parsers.JSONParser):
     def parse(self, stream: Any, media_type: str | None = None,
-              parser_context: dict[str, Any] | None = None) -> Any:
+              parser_context: Mapping[str, Any] | None = None) -> Any:
         encoding = parsers.get_encoding(parser_context or {})  # type: ignore[attr-defined]
         try:
             text = codecs.getreader(encoding)(stream).read()

@@ -49,6 +49,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.middleware.BodySizeLimitMiddleware",
+    "config.middleware.RateLimitHeadersMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -262,6 +263,7 @@ CACHES = {
 }
 
 # --- REST framework -----------------------------------------------------------------------
+THROTTLE_PARTNER_RATE = env.str("THROTTLE_PARTNER_RATE", default="1200/min")
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "accounts.authentication.ApiTokenAuthentication",
@@ -278,11 +280,19 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     "DEFAULT_THROTTLE_CLASSES": ["config.throttles.PartnerRateThrottle"],
-    "DEFAULT_THROTTLE_RATES": {"partner": env.str("THROTTLE_PARTNER_RATE", default="1200/min")},
+    "DEFAULT_THROTTLE_RATES": {"partner": THROTTLE_PARTNER_RATE},
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Atelier API",
-    "DESCRIPTION": "The fashion industry's AI atelier: jobs, queues and tools.",
+    "DESCRIPTION": (
+        "The fashion industry's AI atelier: jobs, queues and tools.\n\n"
+        "**Rate limits.** Each partner (each address, before sign-in) may send "
+        f"{THROTTLE_PARTNER_RATE} requests, counted in fixed "
+        "windows. Every API response says where the caller stands: `RateLimit-Limit` (requests "
+        "per window), `RateLimit-Remaining` and `RateLimit-Reset` (seconds until the window "
+        "ends). Past the limit the answer is 429 `throttled` with `Retry-After` in seconds. "
+        "An organisation may also have a cap on jobs queued or running at once (429 as well)."
+    ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
