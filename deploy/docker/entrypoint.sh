@@ -29,8 +29,9 @@ case "$role" in
     # The root filesystem may be read-only (Kubernetes): the workers' heartbeat files go to
     # /dev/shm (a tmpfs in every container), and gunicorn's control socket, which defaults to
     # $HOME/.gunicorn, to $XDG_RUNTIME_DIR (/tmp, an emptyDir there).
+    # config.gunicorn: access lines as JSON with the request id (LOG_FORMAT=plain for people).
     export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-${TMPDIR:-/tmp}}"
-    exec gunicorn config.wsgi:application \
+    exec gunicorn -c python:config.gunicorn config.wsgi:application \
       --bind "${WEB_BIND:-0.0.0.0}:${PORT:-8000}" \
       --worker-class gthread \
       --worker-tmp-dir "${WEB_WORKER_TMP_DIR:-/dev/shm}" \

@@ -37,7 +37,9 @@ if ! tcp_open "$port"; then
 fi
 
 CELERY=("$VENV/bin/celery" -A config.celery_app)
-start web "$VENV/bin/gunicorn" config.wsgi --bind "127.0.0.1:$WEB_PORT" --workers 2 \
+# config.gunicorn: access lines as JSON with the request id (LOG_FORMAT=plain for people).
+start web "$VENV/bin/gunicorn" -c python:config.gunicorn config.wsgi \
+  --bind "127.0.0.1:$WEB_PORT" --workers 2 \
   --threads 4 --timeout 300 --graceful-timeout 30 --access-logfile -
 for queue in interactive batch video drivesync webhooks; do
   upper="$(echo "$queue" | tr a-z A-Z)"

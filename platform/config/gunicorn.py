@@ -1,0 +1,99 @@
+"""Gunicorn's settings for the web process (`gunicorn -c python:config.gunicorn ...`).
+
+Its access log is one JSON object a line, like every other log line of ours, carrying the
+request id the RequestIdMiddleware answered with, so an access line, the application's lines
+for that request and the partner's report (X-Request-ID) can be joined. The fields are passed
+as the record's `extra` and serialised by the JSON formatter, so quotes or newlines in a path,
+a query or a user agent cannot break a line. LOG_FORMAT=plain gives people one readable line.
+
+This module is read by gunicorn's master before Django is set up: it imports neither Django
+nor our settings, and reads LOG_FORMAT and LOG_LEVEL from the environment as the settings do.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+from typing import Any
+
+from gunicorn.glogging import Logger
+
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "json")
+if LOG_FORMAT not in ("json", "plain"):
+    LOG_FORMAT = "json"
+
+
+def _header(headers: Any, name: str) -> str:
+    for key, value in headers or ():
+        if key.lower() == name:
+            return str(value)
+    return ""
+
+
+class AccessLogger(Logger):
+    """Gunicorn's logger with each access line's fields as a dict (the record's `extra`)."""
+
+    def access(self, resp: Any, req: Any, environ: dict[str, Any],
+               request_time: datetime.timedelta) -> None:
+        if not self.access_log_enabled:
+            return
+        status = resp.status
+        if isinstance(status, str):
+            status = status.split(None, 1)[0]
+        try:
+            status = int(status)
+        except (TypeError, ValueError):
+            pass
+        fields = {
+            "method": environ.get("REQUEST_METHOD", ""),
+            "path": environ.get("PATH_INFO", ""),
+            "query": environ.get("QUERY_STRING", ""),
+            "status": status,
+            "bytes": getattr(resp, "sent", None),
+            "duration_ms": round(request_time.total_seconds() * 1000, 3),
+            # What the middleware answered with (it keeps a caller's id or makes one).
+            "request_id": _header(getattr(resp, "headers", ()), "x-request-id"),
+            "remote_addr": environ.get("REMOTE_ADDR", ""),
+            "user_agent": environ.get("HTTP_USER_AGENT", ""),
+        }
+        query = f"?{fields['query']}" if fields["query"] else ""
+        try:
+            self.access_log.info('"%s %s%s" %s %s B %s ms', fields["method"], fields["path"],
+                                 query, fields["status"], fields["bytes"],
+                                 fields["duration_ms"], extra=fields)
+        except Exception:  # noqa: BLE001 - a log line must never fail the request
+            self.exception("access log line failed")
+
+
+def logging_config(log_format: str = LOG_FORMAT) -> dict[str, Any]:
+    """The logging configuration of gunicorn's own loggers: the same formatters as the
+    application's LOGGING (config.settings), access lines to stdout, the rest to stderr."""
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {
+            "json": {"()": "pythonjsonlogger.json.JsonFormatter",
+                     "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s",
+                     "rename_fields": {"asctime": "time", "levelname": "level"}},
+            "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+            "plain_access": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] "
+                                       "%(message)s %(remote_addr)s \"%(user_agent)s\""},
+        },
+        "handlers": {
+            "access": {"class": "logging.StreamHandler", "stream": "ext://sys.stdout",
+                       "formatter": "json" if log_format == "json" else "plain_access"},
+            "error": {"class": "logging.StreamHandler", "stream": "ext://sys.stderr",
+                      "formatter": log_format},
+        },
+        "root": {"level": os.environ.get("LOG_LEVEL", "INFO"), "handlers": ["error"]},
+        "loggers": {
+            "gunicorn.error": {"level": os.environ.get("LOG_LEVEL", "INFO"),
+                               "handlers": ["error"], "propagate": False},
+            "gunicorn.access": {"level": "INFO", "handlers": ["access"], "propagate": False},
+        },
+    }
+
+
+logger_class = AccessLogger
+logconfig_dict = logging_config()
+accesslog = "-"
