@@ -213,6 +213,11 @@ class OptionalCentimetres(serializers.FloatField):
         return super().validate_empty_values(data)
 
 
+BAG_CM = "centimetres, > 0; a number, or a number written as text (\"38\")"
+BAG_CM_OPTIONAL = ("centimetres (optional); a number, or a number written as text, "
+                   "\"\" for none")
+
+
 class BagCard(StrictSerializer):
     """Dimensions in centimetres (the spec does not say; the API docs state it)."""
 
@@ -220,11 +225,11 @@ class BagCard(StrictSerializer):
         list_serializer_class = CardList
 
     Bag_Url = CardImageUrlField(error_messages={"extension": "Invalid image URL"})
-    Width = serializers.FloatField(min_value=0.1, max_value=300, help_text="centimetres, > 0")
-    Height = serializers.FloatField(min_value=0.1, max_value=300, help_text="centimetres, > 0")
-    Depth = serializers.FloatField(min_value=0.1, max_value=200, help_text="centimetres, > 0")
-    Handle = OptionalCentimetres(help_text="handle drop, centimetres (optional)")
-    Strap = OptionalCentimetres(help_text="strap drop, centimetres (optional)")
+    Width = serializers.FloatField(min_value=0.1, max_value=300, help_text=BAG_CM)
+    Height = serializers.FloatField(min_value=0.1, max_value=300, help_text=BAG_CM)
+    Depth = serializers.FloatField(min_value=0.1, max_value=200, help_text=BAG_CM)
+    Handle = OptionalCentimetres(help_text=f"handle drop, {BAG_CM_OPTIONAL}")
+    Strap = OptionalCentimetres(help_text=f"strap drop, {BAG_CM_OPTIONAL}")
     Gender = serializers.ChoiceField(choices=("Male", "Female"))
 
     # The spec's Bag Holder page posts its dimension inputs' text as typed ("38", "" when an
