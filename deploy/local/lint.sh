@@ -7,6 +7,12 @@ ensure_node
 "$VENV/bin/ruff" check platform workers drivesync tests
 "$VENV/bin/mypy"
 npm run --silent typecheck
+if "$VENV/bin/python" -c "import kubernetes_validate" 2>/dev/null; then
+  say "Kubernetes manifests"
+  "$VENV/bin/python" deploy/local/k8s_validate.py deploy/k8s/*.yaml
+else
+  echo "kubernetes-validate is not installed: the Kubernetes manifests were not validated"
+fi
 say "Dependency audits"
 # Both need their advisory services; where those cannot be reached the audit says so and
 # lint goes on (a found vulnerability still fails it).
