@@ -235,3 +235,23 @@ def test_query_strings_and_spec_numeric_text_still_parse(api: APIClient) -> None
     resp = api.post("/api/bag-holder/process", [bag], format="json")
     # (no model in the library: refused for that, not for the numbers written as text)
     assert "Must be" not in resp.content.decode()
+
+
+def test_no_endpoint_coerces_a_number_or_boolean_into_text(client: APIClient) -> None:
+    # every field a valid example fills with text, given 1 or true instead: never accepted
+    spec = client.get("/api/schema/", {"format": "json"}).json()
+    accepted = []
+    for url, body in _post_endpoints(spec):
+        for path in _leaves(body):
+            node = body
+            for step in path:
+                node = node[step]
+            if not isinstance(node, str):
+                continue
+            for raw in ("1", "true"):
+                resp = client.generic("POST", url, _replace(body, path, raw),
+                                      content_type="application/json",
+                                      HTTP_PREFER="respond-async")
+                if resp.status_code < 300:
+                    accepted.append(f"{url} {'.'.join(map(str, path))}={raw}")
+    assert not accepted, "\n".join(accepted)
