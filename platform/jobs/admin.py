@@ -69,13 +69,18 @@ class JobAdmin(admin.ModelAdmin):
     @admin.display(description="Flower")
     def flower(self, job: Job) -> str:
         # The Celery task id is the job id plus a suffix drawn at each enqueue (job_enqueue)
-        # and is not stored, so link to Flower's task list searched by the job id: it
-        # matches the task's argument and lists every attempt's task.
+        # and is not stored, so there is no /task/<id> page to link to. Flower's tasks page
+        # takes no search from its address (only state, worker and name), but its task API
+        # does: it lists every enqueue's task of the job (the job id is the task's argument
+        # and starts its id) with state, worker, times and traceback.
         if not job.pk:
             return "-"
-        url = f"{flower_url()}/tasks?{urlencode({'search': str(job.pk)})}"
-        return format_html('<a href="{}" target="_blank" rel="noopener">'
-                           "This job's tasks in Flower</a>", url)
+        base = flower_url()
+        return format_html(
+            '<a href="{}" target="_blank" rel="noopener">This job\'s tasks in Flower</a> '
+            "(each by its task id, which starts with the job id: open one at "
+            '<a href="{}" target="_blank" rel="noopener">Flower</a>/task/&lt;task id&gt;)',
+            f"{base}/api/tasks?{urlencode({'search': str(job.pk)})}", f"{base}/tasks")
 
     @admin.action(description="Retry the selected failed or canceled jobs")
     def retry_jobs(self, request: HttpRequest, queryset: QuerySet[Job]) -> None:
