@@ -377,6 +377,8 @@ QUEUE_CONCURRENCY = {
 
 # --- Flower -------------------------------------------------------------------------------
 FLOWER_BASIC_AUTH = env.str("FLOWER_BASIC_AUTH", default="ops:atelier")
+# Where ops open Flower: the admin's job pages link to the job's tasks there.
+FLOWER_URL = env.str("FLOWER_URL", default="http://127.0.0.1:5555")
 
 # --- Logging ------------------------------------------------------------------------------
 # JSON lines carrying request_id and job_id; LOG_FORMAT=plain for people reading a terminal.

@@ -1,4 +1,3 @@
-import os
 from typing import Any
 from urllib.parse import urlencode
 
@@ -20,9 +19,8 @@ class JobOutputInline(admin.TabularInline):
 
 
 def flower_url() -> str:
-    """Where ops' Flower answers: the FLOWER_URL setting (or variable), else the local one."""
-    url = getattr(settings, "FLOWER_URL", None) or os.environ.get("FLOWER_URL")
-    return (url or "http://127.0.0.1:5555").rstrip("/")
+    """Where ops' Flower answers (the FLOWER_URL setting)."""
+    return str(getattr(settings, "FLOWER_URL", "") or "http://127.0.0.1:5555").rstrip("/")
 
 
 class ErrorCodeFilter(admin.SimpleListFilter):
