@@ -65,6 +65,8 @@ class Job(models.Model):
         indexes = [
             models.Index(fields=["status", "queue", "created_at"], name="job_status_queue_created"),
             models.Index(fields=["organization", "-created_at"], name="job_org_created"),
+            # the per-organisation cap on active jobs, checked on every submit
+            models.Index(fields=["organization", "status"], name="job_org_status"),
             models.Index(fields=["tool", "status", "finished_at"], name="job_tool_status_finished"),
             models.Index(fields=["batch_id"], name="job_batch"),
         ]
@@ -85,12 +87,19 @@ class JobOutput(models.Model):
     drive_folder = models.ForeignKey("drives.DriveFolder", null=True, blank=True,
                                      on_delete=models.SET_NULL)
     drive_file_id = models.CharField(max_length=500, blank=True, default="")
+    # An output of a drive tool not yet in its output folder. Only these rows are in the
+    # partial index below, so finding the lost deliveries costs the same whatever the history.
+    awaiting_delivery = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["job", "index"]
         constraints = [
             models.UniqueConstraint(fields=["job", "index"], name="job_output_unique_index")
+        ]
+        indexes = [
+            models.Index(fields=["job"], name="joboutput_awaiting_delivery",
+                         condition=models.Q(awaiting_delivery=True)),
         ]
 
 

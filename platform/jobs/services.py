@@ -41,6 +41,8 @@ from tools.registry import Tool, tool_get
 from workers.engines.base import EngineError, EngineOutput
 
 logger = logging.getLogger(__name__)
+# Queued jobs the reconciler reads at a time.
+RECONCILE_BATCH = 500
 
 
 class JobAborted(Exception):
@@ -339,10 +341,13 @@ def job_succeed(*, job: Job, lease: uuid.UUID, outputs: Iterable[EngineOutput]) 
                 status=JobStatus.SUCCEEDED, progress=100, finished_at=timezone.now(), lease=None
             )
             if won:
+                from drives.services import DRIVE_TOOLS
+
                 JobOutput.objects.bulk_create(
                     JobOutput(job_id=job.pk, index=i, file=stored, filename=out.filename,
                               content_type=out.content_type, size=len(out.data),
-                              sha256=hashlib.sha256(out.data).hexdigest())
+                              sha256=hashlib.sha256(out.data).hexdigest(),
+                              awaiting_delivery=job.tool in DRIVE_TOOLS)
                     for i, (stored, out) in enumerate(saved)
                 )
                 _job_activity(job.pk, ActivityStatus.SUCCESS,
@@ -530,6 +535,7 @@ class ReconcileReport:
     requeued_stale: int = 0
     failed_stale: int = 0
     reenqueued: int = 0
+    queued_scanned: int = 0
 
 
 def jobs_reconcile(*, broker_job_ids: set[str] | None = None) -> ReconcileReport:
@@ -567,19 +573,33 @@ def jobs_reconcile(*, broker_job_ids: set[str] | None = None) -> ReconcileReport
             report.failed_stale += 1
 
     grace_before = now - timedelta(seconds=settings.JOB_ENQUEUE_GRACE_SECONDS)
-    waiting = list(
-        Job.objects.filter(
-            Q(enqueued_at__lt=grace_before)
-            # never enqueued (the broker was down at submit): after a moment for on_commit
-            | Q(enqueued_at__isnull=True, created_at__lt=now - timedelta(seconds=2)),
-            status=JobStatus.QUEUED,
-        ).only("id", "tool", "queue")
-    )
-    if waiting:
-        held = broker_job_ids if broker_job_ids is not None else read_broker_ids()
-        for job in waiting:
+    waiting = Job.objects.filter(
+        Q(enqueued_at__lt=grace_before)
+        # never enqueued (the broker was down at submit): after a moment for on_commit
+        | Q(enqueued_at__isnull=True, created_at__lt=now - timedelta(seconds=2)),
+        status=JobStatus.QUEUED,
+    ).only("id", "tool", "queue", "created_at").order_by("created_at", "id")
+    batch_size = getattr(settings, "JOB_RECONCILE_BATCH", RECONCILE_BATCH)
+    held = broker_job_ids
+    cursor: tuple[Any, Any] | None = None
+    # Bounded batches along (created_at, id), so a long backlog is never held in memory at once.
+    while True:
+        page = waiting
+        if cursor is not None:
+            page = page.filter(Q(created_at__gt=cursor[0])
+                               | Q(created_at=cursor[0], id__gt=cursor[1]))
+        batch = list(page[:batch_size])
+        if not batch:
+            break
+        if held is None:
+            held = read_broker_ids()
+        for job in batch:
             if str(job.pk) not in held and job_enqueue(job=job):
                 report.reenqueued += 1
+        report.queued_scanned += len(batch)
+        if len(batch) < batch_size:
+            break
+        cursor = (batch[-1].created_at, batch[-1].pk)
     return report
 
 
