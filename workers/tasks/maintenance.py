@@ -2,24 +2,48 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import asdict
 
+import redis
 from django.conf import settings
+from redis.exceptions import LockError
 from webhooks.services import deliveries_due
 
 from config.celery_app import app
 from jobs.services import jobs_reconcile, outputs_cleanup
 from workers.tasks.drives import deliveries_reconcile
 
+logger = logging.getLogger(__name__)
+
+
+RECONCILE_LOCK = "atelier:lock:jobs.reconcile"
+# As long as a tick may run (the task's hard time limit): a tick killed mid-way frees it then.
+RECONCILE_LOCK_SECONDS = 150
+
 
 @app.task(name="jobs.reconcile", ignore_result=True, soft_time_limit=120, time_limit=150)
 def reconcile() -> dict[str, int]:
-    report = asdict(jobs_reconcile())
-    # Outputs of jobs that succeeded a while ago but never reached their output folder.
-    report["deliveries_requeued"] = deliveries_reconcile(
-        older_than_seconds=settings.DELIVERY_GRACE_SECONDS)
-    report["webhooks_due"] = deliveries_due()
-    return report
+    """One reconcile tick. Any number of beats or workers may start it: a Redis lock with a
+    TTL lets one tick work at a time, and a tick that finds it held does nothing."""
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    lock = client.lock(RECONCILE_LOCK, timeout=RECONCILE_LOCK_SECONDS, blocking=False)
+    if not lock.acquire():
+        logger.info("jobs.reconcile: another tick holds the lock; skipped")
+        return {"skipped_locked": 1}
+    try:
+        report = asdict(jobs_reconcile())
+        # Outputs of jobs that succeeded a while ago but never reached their output folder.
+        report["deliveries_requeued"] = deliveries_reconcile(
+            older_than_seconds=settings.DELIVERY_GRACE_SECONDS)
+        report["webhooks_due"] = deliveries_due()
+        report["skipped_locked"] = 0
+        return report
+    finally:
+        try:
+            lock.release()
+        except LockError:  # it outlived its TTL and another tick may own it now
+            logger.warning("jobs.reconcile: the lock expired before the tick ended")
 
 
 @app.task(name="jobs.cleanup_outputs", ignore_result=True, soft_time_limit=600, time_limit=660)
