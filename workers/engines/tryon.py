@@ -1006,6 +1006,7 @@ def _shading(body: Body, region: np.ndarray) -> np.ndarray:
     sample = px[rng.choice(len(px), size=min(len(px), 12000), replace=False)]
     k = 5
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 15, 0.5)
+    cv2.setRNGSeed(0)
     _, _, centres = cv2.kmeans(sample.astype(np.float32), k, None, crit, 1, cv2.KMEANS_PP_CENTERS)
     # Merge clusters that are one cloth: close hue, luminance within a fold's range of light
     # (a ratio: black and charcoal are two cloths, white and its shade one).

@@ -172,6 +172,7 @@ def _matte_from_background(rgb: np.ndarray) -> np.ndarray:
     bgd = np.zeros((1, 65), np.float64)
     fgd = np.zeros((1, 65), np.float64)
     try:
+        cv2.setRNGSeed(0)  # GrabCut seeds its colour models from OpenCV's global RNG
         cv2.grabCut(
             cv2.cvtColor(small, cv2.COLOR_RGB2BGR), gc, None, bgd, fgd, 3, cv2.GC_INIT_WITH_MASK
         )
@@ -216,6 +217,7 @@ def _background_distance(rgb: np.ndarray) -> tuple[np.ndarray, float]:
         ]
     )
     k = 3 if len(ring) > 60 else 1
+    cv2.setRNGSeed(0)
     _, labels, centers = cv2.kmeans(
         ring,
         k,

@@ -165,6 +165,7 @@ def border_distance(rgb: np.ndarray) -> np.ndarray:
     )
     k = 3
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 1e-3)
+    cv2.setRNGSeed(0)  # the same photo gives the same mask, whatever ran before in the process
     _, labels, centres = cv2.kmeans(
         border.astype(np.float32), k, None, crit, 1, cv2.KMEANS_PP_CENTERS
     )
@@ -207,6 +208,7 @@ def product_mask(rgb: np.ndarray) -> np.ndarray:
         small_rgb = cv2.resize(rgb, size, interpolation=cv2.INTER_AREA)
         small_gc = cv2.resize(gc, size, interpolation=cv2.INTER_NEAREST)
         try:
+            cv2.setRNGSeed(0)  # GrabCut seeds its colour models from OpenCV's global RNG
             cv2.grabCut(small_rgb, small_gc, None, bgd, fgd, 2, cv2.GC_INIT_WITH_MASK)
             fg = ((small_gc == cv2.GC_FGD) | (small_gc == cv2.GC_PR_FGD)).astype(np.float32)
             m = (cv2.resize(fg, (w, h), interpolation=cv2.INTER_LINEAR) > 0.5).astype(np.uint8)
@@ -458,6 +460,7 @@ def _clusters(px: np.ndarray, k: int = 4) -> np.ndarray | None:
         return None
     k = min(k, len(px) // 10)
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 1e-3)
+    cv2.setRNGSeed(0)
     _, labels, centres = cv2.kmeans(px.astype(np.float32), k, None, crit, 1,
                                     cv2.KMEANS_PP_CENTERS)
     share = np.bincount(labels.ravel(), minlength=k) / len(labels)
