@@ -186,13 +186,20 @@ def _deliver(job: Job, folder: DriveFolder) -> int:
 def deliveries_pending(*, older_than_seconds: float) -> list[Any]:
     """Succeeded drive-tool jobs with outputs not yet delivered (a delivery was lost).
 
-    Starts from the outputs awaiting delivery (a partial index holds only those), so it costs
-    the same however many jobs and outputs the history holds."""
+    Starts from the outputs awaiting delivery (a partial index holds only those), then looks
+    their jobs up by key: it costs the same however many jobs and outputs the history holds,
+    whatever plan the database would have picked for one joined query."""
     now = timezone.now()
     cutoff = now - timedelta(seconds=older_than_seconds)
-    return list(
-        JobOutput.objects.filter(awaiting_delivery=True, job__status=JobStatus.SUCCEEDED,
-                                 job__tool__in=DRIVE_TOOLS, job__finished_at__lt=cutoff)
-        .filter(Q(job__delivering_until__isnull=True) | Q(job__delivering_until__lt=now))
-        .order_by().values_list("job_id", flat=True).distinct()
-    )
+    waiting = set(JobOutput.objects.filter(awaiting_delivery=True).order_by()
+                  .values_list("job_id", flat=True))
+    ids = list(waiting)
+    pending: list[Any] = []
+    for start in range(0, len(ids), 500):  # a database caps the parameters of one query
+        pending += (
+            Job.objects.filter(pk__in=ids[start:start + 500], status=JobStatus.SUCCEEDED,
+                               tool__in=DRIVE_TOOLS, finished_at__lt=cutoff)
+            .filter(Q(delivering_until__isnull=True) | Q(delivering_until__lt=now))
+            .order_by().values_list("pk", flat=True)
+        )
+    return pending
