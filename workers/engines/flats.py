@@ -72,14 +72,21 @@ def analyse_items(params: dict[str, Any], progress: Progress) -> list[Item]:
         raise EngineError("no_items", "No clothing items were given: add at least one of "
                           "shoes, bottom, top or overlayer with a _FRONT image.")
     items: dict[str, Item] = {}
+    # The same photo given for two views (a product shot once, or a side standing in) is
+    # prepared once: the cut-out is the costly part and the same bytes give the same result.
+    done: dict[tuple[str, bytes], Any] = {}
     for i, (cat, view, data) in enumerate(jobs):
         progress(int(40 * i / len(jobs)), STEP_ANALYSE)
-        if cat == "shoes":
-            rgb, alpha = tryon._load(data, f"{cat} {view.lower()}")
-            obj: Any = cut_out_product(rgb, alpha, what="shoe")
-        else:
-            category = warp.LOWER if cat == "bottom" else warp.UPPER
-            obj = tryon.prepare_garment(data, category)
+        key = (cat, bytes(data))
+        obj: Any = done.get(key)
+        if obj is None:
+            if cat == "shoes":
+                rgb, alpha = tryon._load(data, f"{cat} {view.lower()}")
+                obj = cut_out_product(rgb, alpha, what="shoe")
+            else:
+                category = warp.LOWER if cat == "bottom" else warp.UPPER
+                obj = tryon.prepare_garment(data, category)
+            done[key] = obj
         items.setdefault(cat, Item(cat, {})).views[view] = obj
     progress(40, STEP_ANALYSE)
     return [items[c] for c in CATEGORIES if c in items]
