@@ -1211,6 +1211,40 @@ def _front(body: Body, category: str) -> np.ndarray:
     return _refine(body, m) if m.any() else m.astype(np.float32)
 
 
+def _outer_forearms(body: Body) -> np.ndarray:
+    """The outer half of each forearm and hand (uint8): the garment's body stops at it. The
+    same for every garment dressed on this body, so it is worked out once."""
+    if "outer_forearms" in body.extras:
+        return body.extras["outer_forearms"]
+    h, w = body.h, body.w
+    forearms = np.zeros((h, w), np.uint8)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    for name, limb in _limbs(body).items():
+        if name.startswith("arm"):
+            away = body.u * (-1.0 if name.endswith("l") else 1.0)
+            outer = np.zeros((h, w), bool)
+            for i in range(1, len(limb.radii)):
+                j0, d = limb.joints[i], limb.joints[i + 1] - limb.joints[i]
+                side = d[0] * (yy - j0[1]) - d[1] * (xx - j0[0])
+                outer |= side * float(d[0] * away[1] - d[1] * away[0]) > 0
+            forearms |= limb.mask(h, w, 1.0, first=1) & outer.astype(np.uint8)
+    body.extras["outer_forearms"] = forearms
+    return forearms
+
+
+def _sleeve_wrap(body: Body) -> np.ndarray:
+    """Where a sleeve may show on a hanging arm (float32 0/1): about as wide as the arm."""
+    if "sleeve_wrap" in body.extras:
+        return body.extras["sleeve_wrap"]
+    h, w = body.h, body.w
+    wrap = np.zeros((h, w), np.uint8)
+    for name, limb in _limbs(body).items():
+        if name.startswith("arm"):
+            wrap |= limb.mask(h, w, 1.8)
+    body.extras["sleeve_wrap"] = wrap.astype(np.float32)
+    return body.extras["sleeve_wrap"]
+
+
 def dress(
     body: Body, g: Garment, base: np.ndarray | None = None, *, ghost: bool = False,
     fill_old: bool = True,
@@ -1241,17 +1275,7 @@ def dress(
         # Only their outer half stops it: under the inner half the garment goes on, hidden by
         # the arm drawn in front, so no strip of the old clothes shows between the two (the
         # capsule is wider than most arms).
-        forearms = np.zeros((h, w), np.uint8)
-        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-        for name, limb in _limbs(body).items():
-            if name.startswith("arm"):
-                away = body.u * (-1.0 if name.endswith("l") else 1.0)
-                outer = np.zeros((h, w), bool)
-                for i in range(1, len(limb.radii)):
-                    j0, d = limb.joints[i], limb.joints[i + 1] - limb.joints[i]
-                    side = d[0] * (yy - j0[1]) - d[1] * (xx - j0[0])
-                    outer |= side * float(d[0] * away[1] - d[1] * away[0]) > 0
-                forearms |= limb.mask(h, w, 1.0, first=1) & outer.astype(np.uint8)
+        forearms = _outer_forearms(body)
         allow_sleeve = cv2.dilate(person, disc).astype(np.float32)
         allow = cv2.dilate(person & (1 - forearms), disc).astype(np.float32)
         if cat == warp.ONE_PIECE:
@@ -1264,11 +1288,7 @@ def dress(
         share = info.get("sleeve_share", 0.0)
         # A sleeve swung down a hanging arm shows about as wide as the arm it wraps; the rest of
         # its flat width folds under, out of sight.
-        wrap = np.zeros((h, w), np.uint8)
-        for name, limb in _limbs(body).items():
-            if name.startswith("arm"):
-                wrap |= limb.mask(h, w, 1.8)
-        allow_sleeve = allow_sleeve * wrap.astype(np.float32)
+        allow_sleeve = allow_sleeve * _sleeve_wrap(body)
         allow = share * allow_sleeve + (1.0 - share) * allow
         a = a * cv2.GaussianBlur(allow, (0, 0), 1.0)
         # Arms and hands in front of the garment's body from the sleeve's end (or the armpit)
@@ -1478,22 +1498,25 @@ def place_accessory(body: Body, cut: Cutout, kind: str) -> tuple[np.ndarray, np.
 
 
 def _paste(base: np.ndarray, fg: np.ndarray, alpha: np.ndarray, x: int, y: int) -> np.ndarray:
-    out = base.astype(np.float32)
+    # Only the pasted box is blended (in float); the rest of the frame is copied as it is.
+    out = base.copy()
     h, w = alpha.shape
     bx0, by0 = max(0, x), max(0, y)
     bx1, by1 = min(base.shape[1], x + w), min(base.shape[0], y + h)
     if bx1 <= bx0 or by1 <= by0:
-        return base.copy()
+        return out
     a = alpha[by0 - y:by1 - y, bx0 - x:bx1 - x, None]
     f = fg[by0 - y:by1 - y, bx0 - x:bx1 - x].astype(np.float32)
-    out[by0:by1, bx0:bx1] = f * a + out[by0:by1, bx0:bx1] * (1 - a)
-    return np.clip(out + 0.5, 0, 255).astype(np.uint8)
+    box = base[by0:by1, bx0:bx1].astype(np.float32)
+    box[:] = f * a + box * (1 - a)
+    out[by0:by1, bx0:bx1] = np.clip(box + 0.5, 0, 255).astype(np.uint8)
+    return out
 
 
 def _shadow(base: np.ndarray, alpha: np.ndarray, x: int, y: int, blur: float, strength: float) -> np.ndarray:
     pad = int(3 * blur) + 2
     sh = soft_shadow(alpha, blur, pad)
-    out = base.astype(np.float32)
+    out = base.copy()
     h, w = sh.shape
     x -= pad
     y -= pad
@@ -1501,8 +1524,10 @@ def _shadow(base: np.ndarray, alpha: np.ndarray, x: int, y: int, blur: float, st
     bx1, by1 = min(base.shape[1], x + w), min(base.shape[0], y + h)
     if bx1 > bx0 and by1 > by0:
         s = sh[by0 - y:by1 - y, bx0 - x:bx1 - x, None]
-        out[by0:by1, bx0:bx1] *= 1 - strength * s
-    return np.clip(out + 0.5, 0, 255).astype(np.uint8)
+        box = base[by0:by1, bx0:bx1].astype(np.float32)
+        box *= 1 - strength * s
+        out[by0:by1, bx0:bx1] = np.clip(box + 0.5, 0, 255).astype(np.uint8)
+    return out
 
 
 def ecommerce_asset(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:

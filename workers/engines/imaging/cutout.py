@@ -226,9 +226,12 @@ def _background_distance(rgb: np.ndarray) -> tuple[np.ndarray, float]:
         2,
         cv2.KMEANS_PP_CENTERS,
     )
-    d = np.full((h, w), np.inf, np.float32)
+    # The nearest centre by squared distance, one square root at the end (the same figures).
+    d2 = np.full((h, w), np.inf, np.float32)
     for c in centers:
-        d = np.minimum(d, np.linalg.norm(lab - c, axis=2))
+        diff = lab - c
+        np.minimum(d2, np.add.reduce(diff * diff, axis=2), out=d2)
+    d = np.sqrt(d2)
     ring_d = np.min(np.linalg.norm(ring[:, None, :] - centers[None], axis=2), axis=1)
     # Sensor noise and JPEG ringing on the sweep set the floor; 10 Lab units is already a
     # visible difference, so never demand more than that for a pixel to count as product.
