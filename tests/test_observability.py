@@ -7,7 +7,6 @@ import logging
 from typing import Any
 
 import pytest
-
 from django.test import Client
 
 from jobs.models import Job, JobStatus

@@ -85,7 +85,7 @@ def test_the_reconciler_enqueues_a_waiting_delivery_once(partner: Any, settings:
     import redis
     from django.core.cache import cache
 
-    from workers.tasks.drives import deliveries_reconcile, deliver_outputs
+    from workers.tasks.drives import deliver_outputs, deliveries_reconcile
 
     broker = redis.Redis.from_url(settings.CELERY_BROKER_URL)
     broker.delete("drivesync")

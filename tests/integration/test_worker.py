@@ -104,7 +104,6 @@ def test_a_soft_limit_while_outputs_are_stored_ends_the_job_with_its_event(
     # given a webhook for every job event, and a job whose results take longer to store than
     # its soft limit leaves (the sleep is short; each of its two outputs takes 3 s)
     from django.core.files.storage import default_storage
-
     from webhooks.models import Webhook, WebhookDelivery
 
     hook = Webhook.objects.create(organization=staff.organization, url="http://127.0.0.1:9/h",

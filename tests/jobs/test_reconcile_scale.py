@@ -12,8 +12,7 @@ from django.utils import timezone
 
 from drives.services import deliveries_pending
 from jobs.models import Job, JobOutput
-from jobs.services import (ReconcileReport, job_start, job_submit, job_succeed,
-                           jobs_reconcile)
+from jobs.services import ReconcileReport, job_start, job_submit, job_succeed, jobs_reconcile
 from tools.registry import TOOLS
 from workers.engines.base import EngineOutput
 from workers.tasks import maintenance
