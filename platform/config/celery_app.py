@@ -17,6 +17,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 import copy  # noqa: E402
 import logging  # noqa: E402
 import logging.config  # noqa: E402
+from typing import Any  # noqa: E402
 
 import django  # noqa: E402
 from celery import Celery, signals  # noqa: E402
@@ -48,7 +49,7 @@ def _log_like_django(*, loglevel: object = None, logfile: str | None = None,
     # root handler for its plain-text one: workers and beat log the JSON lines (with job id,
     # tool, organization, attempt and queue) that the web process does, to --logfile when
     # one is given, at --loglevel.
-    config = copy.deepcopy(settings.LOGGING)
+    config: dict[str, Any] = copy.deepcopy(settings.LOGGING)
     if logfile:
         config["handlers"]["console"] |= {"class": "logging.FileHandler", "filename": logfile}
     if loglevel:

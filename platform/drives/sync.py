@@ -9,7 +9,7 @@ import re
 import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from django.db import IntegrityError, transaction
 
@@ -101,7 +101,7 @@ def _flats_groups(new: list[Found], everything: list[Found], options: dict[str, 
     files = [FlatFile(category=f.folder.category or "", stem=f.stem, new=f in fresh, key=f)
              for f in everything]
     looks, refused = group_looks(files)
-    skipped += [{"name": f.key.file.name, "reason": reason} for f, reason in refused]
+    skipped += [{"name": _found(f).file.name, "reason": reason} for f, reason in refused]
     # The first model Flats can dress; a look of shoes alone needs one whose feet are in frame
     # (the engine refuses it otherwise: no_feet), so such a look is skipped with the reason.
     from tools.library import library_model_fit
@@ -116,19 +116,24 @@ def _flats_groups(new: list[Found], everything: list[Found], options: dict[str, 
     groups = []
     for look in looks:
         if fit is not None and set(look.items) == {"shoes"} and not fit.get("shoes_alone"):
-            skipped += [{"name": f.key.file.name, "model": model.code if model else "",
+            skipped += [{"name": _found(f).file.name, "model": model.code if model else "",
                          "reason": f"A look of shoes alone is worn at the feet, and the photo of "
                                    f"{model.name if model else 'the model'} does not show them: "
                                    "sync the shoes with a garment of the look."}
                         for f in look.files]
             continue
-        sources: dict[str, Any] = {cat: {view: f.key.ref() for view, f in views.items()}
+        sources: dict[str, Any] = {cat: {view: _found(f).ref() for view, f in views.items()}
                                    for cat, views in look.items.items()}
         if model is not None:
             sources["model"] = _storage_ref(model)
         groups.append(Group(payload={"outfit": look.name, "model": model.code if model else None},
-                            sources=sources, files=[f.key for f in look.files]))
+                            sources=sources, files=[_found(f) for f in look.files]))
     return groups
+
+
+def _found(file: FlatFile) -> Found:
+    """The drive file a look's entry was made from (drives.looks keeps it as an opaque key)."""
+    return cast(Found, file.key)
 
 
 def _remodel_groups(new: list[Found], everything: list[Found], options: dict[str, Any],

@@ -66,7 +66,8 @@ def live_processes(*, queue: str) -> int | None:
         entries = _redis().hgetall(_key(queue))
         total, stale, wall = 0, [], time.time()
         for node, value in entries.items():
-            expires, _, processes = value.decode().partition(":")
+            text = value.decode() if isinstance(value, bytes) else str(value)
+            expires, _, processes = text.partition(":")
             if float(expires) < wall:
                 stale.append(node)
             else:
