@@ -24,6 +24,7 @@ from workers.engines.imaging.color import (
     linear_to_srgb,
     oklab_to_linear,
     parse_hex,
+    soft_clip,
     srgb8_to_oklab,
 )
 from workers.engines.imaging.decode import png_engine_run
@@ -442,7 +443,7 @@ def _shift(lab: np.ndarray, shading: np.ndarray, base: np.ndarray,
         L_shade = shouldered(coarse) + ratio_mapped(shading) - ratio_mapped(coarse)
     detail_gain = float(np.clip((lt / lb) ** 0.25, 0.9, 1.15))
     L = L_shade + (lab[:, 0] - shading) * detail_gain
-    L = _soft_clip(L, 0.03, 0.98)
+    L = soft_clip(L, 0.03, 0.98, knee=0.06)
 
     target_chroma = float(np.hypot(target[1], target[2]))
     # Shaded parts of a dyed cloth lose chroma with lightness; highlights gain a little.
@@ -456,13 +457,4 @@ def _shift(lab: np.ndarray, shading: np.ndarray, base: np.ndarray,
     return out
 
 
-def _soft_clip(x: np.ndarray, lo: float, hi: float) -> np.ndarray:
-    """Clip with a smooth knee so highlights and deep shadows keep some gradation."""
-    knee = 0.06
-    y = x.copy()
-    top = x > hi - knee
-    y[top] = hi - knee * np.exp(-(x[top] - (hi - knee)) / knee)
-    bottom = x < lo + knee
-    y[bottom] = lo + knee * np.exp((x[bottom] - (lo + knee)) / knee)
-    return y
 

@@ -35,6 +35,7 @@ from workers.engines.imaging.color import (
     gamut_map_oklab,
     linear_to_srgb,
     oklab_to_linear,
+    soft_clip,
     srgb8_to_oklab,
 )
 from workers.engines.imaging.decode import png_engine_run
@@ -283,7 +284,7 @@ def refabric_image(
     # Highlights roll off below white instead of clipping into flat, posterised patches; only a
     # garment that was already that bright may reach it.
     top = max(0.94, min(float(np.percentile(L[fabric_px], 99.5)), 0.975))
-    new_L = _soft_clip(new_L, 0.02, top)
+    new_L = soft_clip(new_L, 0.02, top, knee=0.08)
     out_lab = np.dstack([new_L, new_ab[..., 0], new_ab[..., 1]]).astype(np.float32)
     new_rgb = _roll_off(_oklab_to_rgb(gamut_map_oklab(out_lab)).astype(np.float32),
                         float(crop[inside].max(axis=1).mean() > 250))
@@ -730,19 +731,10 @@ def _roll_off(rgb: np.ndarray, white_garment: float) -> np.ndarray:
     if white_garment:
         return rgb
     peak = rgb.max(axis=-1, keepdims=True)
-    rolled = _soft_clip(peak / 255.0, -1.0, 252 / 255.0) * 255.0
+    rolled = soft_clip(peak / 255.0, -1.0, 252 / 255.0, knee=0.08) * 255.0
     return rgb * (rolled / np.maximum(peak, 1e-3))
 
 
-def _soft_clip(x: np.ndarray, lo: float, hi: float) -> np.ndarray:
-    """Clip with a smooth knee so highlights and deep shadows keep their gradation."""
-    knee = 0.08
-    y = x.copy()
-    top = x > hi - knee
-    y[top] = hi - knee * np.exp(-(x[top] - (hi - knee)) / knee)
-    bottom = x < lo + knee
-    y[bottom] = lo + knee * np.exp((x[bottom] - (lo + knee)) / knee)
-    return y
 
 
 def _face_tone(rgb: np.ndarray, scene: Any) -> np.ndarray | None:

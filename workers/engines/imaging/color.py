@@ -136,3 +136,14 @@ def gamut_map_oklab(lab: np.ndarray, iterations: int = 7) -> np.ndarray:
         sub[:, 1:] *= lo[:, None]
         flat[out] = sub
     return flat.reshape(lab.shape)
+
+
+def soft_clip(x: np.ndarray, lo: float, hi: float, *, knee: float) -> np.ndarray:
+    """Clip to [lo, hi] with smooth exponential knees of width `knee`, so highlights and deep
+    shadows keep some gradation instead of flattening at the limits."""
+    y = x.copy()
+    top = x > hi - knee
+    y[top] = hi - knee * np.exp(-(x[top] - (hi - knee)) / knee)
+    bottom = x < lo + knee
+    y[bottom] = lo + knee * np.exp((x[bottom] - (lo + knee)) / knee)
+    return y

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 
+import { OutputLinks } from '@/components/tool/output-links';
 import { formatTimestamp } from '@/lib/format';
 import { jobModelName, jobSourceName } from '@/lib/job-source';
 import { isJobActive, JOB_STATUS_LABEL, JOB_STATUS_TONE, RECENT_JOBS_LIMIT, useRecentJobs } from '@/lib/jobs';
@@ -82,19 +83,7 @@ export function RecentJobsTable({ jobs }: { jobs: Job[] }) {
               </td>
               <td className="job-log-reason">{job.error?.message ? <span title={job.error.code}>{job.error.message}</span> : <span className="muted">—</span>}</td>
               <td>
-                {job.outputs.length ? (
-                  <ul className="jobs-outputs">
-                    {job.outputs.map((output) => (
-                      <li key={output.index}>
-                        <a href={output.url} target="_blank" rel="noreferrer">
-                          {output.filename}
-                        </a>
-                      </li>
-                    ))}
-                  </ul>
-                ) : (
-                  <span className="muted">—</span>
-                )}
+                <OutputLinks outputs={job.outputs} />
               </td>
             </tr>
           ))

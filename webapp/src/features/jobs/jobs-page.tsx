@@ -1,33 +1,25 @@
 import { type FormEvent, type ReactNode, useId } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 
+import { OutputLinks } from '@/components/tool/output-links';
 import { BatchProgressView } from '@/components/tool/batch-progress';
 import { Spinner } from '@/components/ui/spinner';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 import { useBatchJobs } from '@/lib/batches';
 import { formatTimestamp } from '@/lib/format';
-import { JOB_HISTORY_LIMIT, type JobFilters, batchReportUrl, useJobs, useRetryBatchFailed } from '@/lib/jobs';
+import {
+  JOB_HISTORY_LIMIT,
+  JOB_STATUS_LABEL,
+  JOB_STATUS_TONE,
+  type JobFilters,
+  batchReportUrl,
+  useJobs,
+  useRetryBatchFailed,
+} from '@/lib/jobs';
 import { useTools } from '@/lib/tools';
 import type { Job, JobStatus } from '@/types/api';
 
-const STATUSES: { value: JobStatus; label: string }[] = [
-  { value: 'queued', label: 'Queued' },
-  { value: 'running', label: 'Running' },
-  { value: 'succeeded', label: 'Succeeded' },
-  { value: 'failed', label: 'Failed' },
-  { value: 'canceled', label: 'Canceled' },
-];
-
-const STATUS_LABEL = new Map(STATUSES.map(({ value, label }) => [value, label]));
-
-// The activity log's colours: green done, red failed or canceled, amber still working.
-const STATUS_TONE: Record<JobStatus, string> = {
-  queued: 'processing',
-  running: 'processing',
-  succeeded: 'success',
-  failed: 'error',
-  canceled: 'error',
-};
+const STATUSES = (Object.keys(JOB_STATUS_LABEL) as JobStatus[]).map((value) => ({ value, label: JOB_STATUS_LABEL[value] }));
 
 const FILTER_NAMES = ['tool', 'status', 'batch', 'created_after', 'created_before'] as const;
 
@@ -235,24 +227,12 @@ function JobTable({ jobs, toolName, inBatch }: { jobs: Job[]; toolName: Map<stri
               <td>{formatTimestamp(job.created_at)}</td>
               <td>{toolName.get(job.tool) ?? job.tool}</td>
               <td>
-                <span className={`activity-status status-${STATUS_TONE[job.status]}`}>{STATUS_LABEL.get(job.status) ?? job.status}</span>
+                <span className={`activity-status status-${JOB_STATUS_TONE[job.status]}`}>{JOB_STATUS_LABEL[job.status]}</span>
               </td>
               <td className="jobs-reason">{job.error ? <span title={job.error.code}>{job.error.message}</span> : <span className="muted">—</span>}</td>
               <td>{job.finished_at ? formatTimestamp(job.finished_at) : <span className="muted">—</span>}</td>
               <td>
-                {job.outputs.length ? (
-                  <ul className="jobs-outputs">
-                    {job.outputs.map((output) => (
-                      <li key={output.index}>
-                        <a href={output.url} target="_blank" rel="noreferrer">
-                          {output.filename}
-                        </a>
-                      </li>
-                    ))}
-                  </ul>
-                ) : (
-                  <span className="muted">—</span>
-                )}
+                <OutputLinks outputs={job.outputs} />
               </td>
               <td>
                 {job.batch_id && !inBatch ? (
