@@ -182,16 +182,8 @@ def vertical_field(
     bottom = (
         float(h - 1) if body.ankle_y is None else min(h - 1.0, body.ankle_y + 0.04 * body.torso)
     )
-    neck = body.band_y("neck")
-    # Local size of each source row in the output: torso a little, legs a little more.
-    k = np.ones(h)
-    k[(ys >= neck) & (ys < body.hip_y)] = 1.0 + 0.6 * change
-    k[(ys >= body.hip_y) & (ys < bottom)] = 1.0 + 1.2 * change
-    if smooth > 0:
-        k = cv2.GaussianBlur(
-            k[:, None], (1, 0), sigmaX=0.1, sigmaY=smooth, borderType=cv2.BORDER_REPLICATE
-        )[:, 0]
-        k[ys >= bottom] = 1.0
+    k = _row_sizes(ys, body, bottom, change, smooth)
+    k[ys >= bottom] = 1.0
     # Forward map: rows below ``bottom`` stay, each row above sits k(y) further from it.
     forward = np.empty(h)
     forward[ys >= bottom] = ys[ys >= bottom]
@@ -215,14 +207,8 @@ def vertical_field_from_top(
     below them."""
     ys = np.arange(h, dtype=np.float64)
     neck = body.band_y("neck")
-    k = np.ones(h)
-    k[(ys >= neck) & (ys < body.hip_y)] = 1.0 + 0.6 * change
-    k[(ys >= body.hip_y) & (ys < bottom)] = 1.0 + 1.2 * change
-    if smooth > 0:
-        k = cv2.GaussianBlur(
-            k[:, None], (1, 0), sigmaX=0.1, sigmaY=smooth, borderType=cv2.BORDER_REPLICATE
-        )[:, 0]
-        k[ys < neck] = 1.0
+    k = _row_sizes(ys, body, bottom, change, smooth)
+    k[ys < neck] = 1.0
     forward = np.concatenate(([0.0], np.cumsum(k[:-1])))
     src = np.interp(ys, forward, ys)
     dy = (src - ys).astype(np.float32)
@@ -687,3 +673,18 @@ def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
     progress(100)
     slug = str(params.get("target_bodytype", "")).strip().lower().replace(" ", "-")
     return [EngineOutput(data=data, content_type="image/png", filename=f"rebody-{slug}.png")]
+
+
+def _row_sizes(ys: np.ndarray, body: Body, bottom: float, change: float,
+               smooth: float) -> np.ndarray:
+    """Local size of each source row in the output: the torso a little, the legs (hips to
+    ``bottom``) a little more, smoothed over ``smooth`` rows."""
+    neck = body.band_y("neck")
+    k = np.ones(len(ys))
+    k[(ys >= neck) & (ys < body.hip_y)] = 1.0 + 0.6 * change
+    k[(ys >= body.hip_y) & (ys < bottom)] = 1.0 + 1.2 * change
+    if smooth > 0:
+        k = cv2.GaussianBlur(
+            k[:, None], (1, 0), sigmaX=0.1, sigmaY=smooth, borderType=cv2.BORDER_REPLICATE
+        )[:, 0]
+    return k

@@ -1,10 +1,11 @@
-import { act, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 import { RESTYLE_TICKER, useDirectJob } from '@/lib/direct-jobs';
 import { JOB_POLL_MS } from '@/lib/jobs';
 import { mockFetch } from '@/testing/mock-fetch';
 import { renderComponent } from '@/testing/render-app';
+import { tick } from '@/testing/timers';
 import type { Job, JobStatus } from '@/types/api';
 
 const job = (status: JobStatus, progress: number, attempts = 1): Job => ({
@@ -39,16 +40,6 @@ function Bar() {
 beforeEach(() => jest.useFakeTimers());
 afterEach(() => jest.useRealTimers());
 
-async function tick(ms: number) {
-  await act(async () => {
-    await jest.advanceTimersByTimeAsync(ms);
-  });
-  for (let i = 0; i < 5; i += 1) {
-    await act(async () => {
-      await jest.advanceTimersByTimeAsync(0);
-    });
-  }
-}
 
 const shownProgress = () => Number(screen.getByText(/^progress /).textContent?.replace('progress ', ''));
 

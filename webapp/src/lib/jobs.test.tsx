@@ -1,8 +1,9 @@
-import { act, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 
 import { JOB_POLL_MS, useJob } from '@/lib/jobs';
 import { mockFetch } from '@/testing/mock-fetch';
 import { renderComponent } from '@/testing/render-app';
+import { tick } from '@/testing/timers';
 import type { Job, JobStatus } from '@/types/api';
 
 const job = (status: JobStatus, progress: number): Job => ({
@@ -30,17 +31,6 @@ function JobStatusView({ id }: { id: string | null }) {
 beforeEach(() => jest.useFakeTimers());
 afterEach(() => jest.useRealTimers());
 
-async function tick(ms: number) {
-  await act(async () => {
-    await jest.advanceTimersByTimeAsync(ms);
-  });
-  // let the answered fetch settle into the query and the render
-  for (let i = 0; i < 5; i += 1) {
-    await act(async () => {
-      await jest.advanceTimersByTimeAsync(0);
-    });
-  }
-}
 
 test.each<JobStatus>(['succeeded', 'failed', 'canceled'])('polls while queued/running and stops at %s', async (final) => {
   const answers = [job('queued', 0), job('running', 50), job(final, final === 'succeeded' ? 100 : 50)];
