@@ -7,6 +7,7 @@ import functools
 import logging
 import mimetypes
 import posixpath
+from collections.abc import Iterator, Mapping
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -25,11 +26,30 @@ from jobs.selectors import job_source
 
 logger = logging.getLogger(__name__)
 
-# The batch tools fed by and delivering to drive folders; Flats has one input per category.
-DRIVE_TOOLS: dict[str, tuple[str, ...]] = {
-    "recolor": ("",), "refabric": ("",), "reshape": ("",), "baghold": ("",), "earfit": ("",),
-    "spinview": ("",), "remodel": ("",), "flats": ("shoes", "bottom", "top", "overlayer"),
-}
+
+
+class _DriveTools(Mapping[str, tuple[str, ...]]):
+    """The tools fed by and delivering to drive folders → their input folders' categories
+    (("",) for one input folder), as the tools' specs declare them (read when first needed:
+    the tool specs import the drive models)."""
+
+    def _specs(self) -> dict[str, tuple[str, ...]]:
+        from tools.registry import TOOLS
+
+        return {t.slug: t.drive_categories for t in TOOLS.values()
+                if t.drive_categories is not None}
+
+    def __getitem__(self, tool: str) -> tuple[str, ...]:
+        return self._specs()[tool]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._specs())
+
+    def __len__(self) -> int:
+        return len(self._specs())
+
+
+DRIVE_TOOLS: Mapping[str, tuple[str, ...]] = _DriveTools()
 IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".gif", ".bmp", ".webp")
 SIGNED_PATH = "/api/drives/files/"
 _SALT = "atelier.drive-file"
@@ -198,7 +218,7 @@ def deliveries_pending(*, older_than_seconds: float) -> list[Any]:
     for start in range(0, len(ids), 500):  # a database caps the parameters of one query
         pending += (
             Job.objects.filter(pk__in=ids[start:start + 500], status=JobStatus.SUCCEEDED,
-                               tool__in=DRIVE_TOOLS, finished_at__lt=cutoff)
+                               tool__in=list(DRIVE_TOOLS), finished_at__lt=cutoff)
             .filter(Q(delivering_until__isnull=True) | Q(delivering_until__lt=now))
             .order_by().values_list("pk", flat=True)
         )

@@ -2,6 +2,7 @@ from django.urls import path
 
 from config.routing import both
 from drives.apis import DriveFileApi, DriveFilesApi, DriveListApi, DriveSignedFileApi, urls_view
+from tools.registry import TOOLS
 
 urlpatterns = [
     *both("drives/", DriveListApi.as_view(), "drive-list"),
@@ -10,10 +11,8 @@ urlpatterns = [
     *both("drives/<uuid:folder_id>/files", DriveFilesApi.as_view(), "drive-files"),
     path("drives/<uuid:folder_id>/files/<path:file_id>", DriveFileApi.as_view(),
          name="drive-file"),
-    # The spec's Get URLs calls
-    *both("recoloring/urls", urls_view("recolor"), "recolor-urls"),
-    *both("refabricing/urls", urls_view("refabric"), "refabric-urls"),
-    *both("reshaping/urls", urls_view("reshape"), "reshape-urls"),
-    *both("bag-holder/urls", urls_view("baghold"), "baghold-urls"),
-    *both("earring-catalog/urls", urls_view("earfit"), "earfit-urls"),
 ]
+# The spec's Get URLs calls, one per card tool that declares one.
+for _tool in TOOLS.values():
+    if _tool.urls_path:
+        urlpatterns += both(_tool.urls_path, urls_view(_tool.slug), f"{_tool.slug}-urls")

@@ -1,8 +1,5 @@
 from __future__ import annotations
 
-import base64
-import json
-from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -19,7 +16,7 @@ from rest_framework.views import APIView
 from accounts.permissions import IsPartner, request_org, request_partner
 from config.errors import error_body, first_message
 from jobs.apis import JobSerializer
-from jobs.models import Job, JobStatus
+from jobs.models import JobStatus
 from jobs.selectors import job_wait
 from jobs.services import job_submit, job_submit_batch, org_capacity_check
 from tools.examples import tool_examples
@@ -65,6 +62,14 @@ class ToolListApi(APIView):
         available = serializers.BooleanField()
         eta_text = serializers.CharField()
         examples = ExampleSerializer(many=True, help_text="The page's Examples gallery.")
+        nav_group = serializers.CharField(
+            allow_null=True, help_text="The navbar group's title (\"\" for the trailing "
+                                       "untitled group); null when not in the navbar.")
+        nav_label = serializers.CharField(help_text="The navbar entry's text.")
+        choices = serializers.DictField(
+            child=serializers.ListField(child=serializers.CharField()),
+            help_text="Per choice field of the tool's input (by field name), the allowed "
+                      "values in order.")
 
     @extend_schema(responses=OutputSerializer(many=True))
     def get(self, request: Request) -> Response:
@@ -73,10 +78,20 @@ class ToolListApi(APIView):
             {**{f: getattr(t, f) for f in ("slug", "name", "category", "route", "badge",
                                            "eta_text", "available")},
              "access": t.access.value, "locked": not tool_allowed(t, user=user),
-             "examples": tool_examples(t.slug)}
+             "examples": tool_examples(t.slug), "nav_group": t.nav_group,
+             "nav_label": t.nav_label or t.name, "choices": _choices(t)}
             for t in TOOLS.values() if (user.is_staff or not t.staff_only) and not t.part_of
         ]
         return Response(self.OutputSerializer(rows, many=True).data)
+
+
+def _choices(tool: Tool) -> dict[str, list[str]]:
+    """The choice lists of the tool and its parts."""
+    found = dict(tool.choices)
+    for part in TOOLS.values():
+        if part.part_of == tool.slug:
+            found.update(part.choices)
+    return found
 
 
 class ToolAllowed(BasePermission):
@@ -151,9 +166,8 @@ class ToolBatchSubmitApi(APIView):
             raise _card_errors(cards.errors)
         payloads = [dict(card) for card in cards.validated_data]
         skipped: list[dict[str, str]] = []
-        if self.tool.slug in CARD_EXPANDERS:
-            payloads = CARD_EXPANDERS[self.tool.slug](self.tool, request_org(request), payloads,
-                                                      skipped)
+        if self.tool.expand_cards is not None:
+            payloads = self.tool.expand_cards(self.tool, request_org(request), payloads, skipped)
         org_capacity_check(org=request_org(request), adding=len(payloads))
         submitted = job_submit_batch(
             org=request_org(request), user=request_partner(request), tool=self.tool,
@@ -162,29 +176,12 @@ class ToolBatchSubmitApi(APIView):
         context = {"request": request}
         body = {"batch_id": submitted.batch_id, "count": len(submitted.jobs),
                 "jobs": JobSerializer(submitted.jobs, many=True, context=context).data}
-        if self.tool.slug in CARD_EXPANDERS:
+        if self.tool.expand_cards is not None:
             body["skipped"] = skipped  # library models left out, and why (as a sync's files)
         resp = Response(body, status=status.HTTP_202_ACCEPTED if submitted.created
                         else status.HTTP_200_OK)
         resp["Location"] = f"{reverse('job-list')}?batch={submitted.batch_id}"
         return resp
-
-
-def _image_output(job: Job, request: Request) -> dict[str, Any]:
-    output = job.outputs.order_by("index").first()
-    if output is None:
-        return {"success": False, "job_id": str(job.pk)}
-    with output.file.open("rb") as handle:
-        data = base64.b64encode(handle.read()).decode()
-    url = request.build_absolute_uri(
-        reverse("job-output", kwargs={"job_id": job.pk, "index": output.index}))
-    return {"success": True, "image_data": {"data": data}, "url": url, "job_id": str(job.pk)}
-
-
-# How each direct tool answers, in the spec's shape.
-DIRECT_RESPONSES: dict[str, Callable[[Job, Request], dict[str, Any]]] = {
-    "rebody": _image_output,
-}
 
 
 class ToolDirectApi(APIView):
@@ -212,8 +209,8 @@ class ToolDirectApi(APIView):
                 data.pop(field, None)
         if sources:
             data["_sources"] = sources
-        if self.tool.slug in DIRECT_EXPANDERS:
-            data = DIRECT_EXPANDERS[self.tool.slug](request_org(request), data)
+        if self.tool.expand_direct is not None:
+            data = self.tool.expand_direct(request_org(request), data)
         org_capacity_check(org=request_org(request), adding=1)
         submitted = job_submit(
             org=request_org(request), user=request_partner(request), tool=self.tool,
@@ -229,7 +226,8 @@ class ToolDirectApi(APIView):
             return resp
         job = job_wait(job_id=submitted.job.pk, timeout=settings.DIRECT_WAIT_SECONDS)
         if job.status == JobStatus.SUCCEEDED:
-            return Response(DIRECT_RESPONSES[self.tool.slug](job, request))
+            assert self.tool.respond is not None
+            return Response(self.tool.respond(job, request))
         if job.status in (JobStatus.FAILED, JobStatus.CANCELED):
             body = error_body(job.error_code or "job_failed",
                               job.error_message or "The job did not finish.")
@@ -290,171 +288,6 @@ class ToolSyncApi(APIView):
                 "jobs": JobSerializer(result.jobs, many=True, context=context).data,
                 "skipped": result.skipped}
         return Response(body, status=status.HTTP_202_ACCEPTED)
-
-
-BAG_FIELDS = ("Width", "Height", "Depth", "Handle", "Strap", "Gender")
-
-
-def _with_library_model(tool: Tool, org: Any, cards: list[dict[str, Any]],
-                        skipped: list[dict[str, str]]) -> list[dict[str, Any]]:
-    """Earfit dresses every library model; Baghold one of the bag's gender. A model whose
-    photo the engine would refuse (tools.library.library_model_fits) is left out and listed in
-    ``skipped`` with the reason, instead of queueing a job bound to fail."""
-    from tools.library import library_model_fit
-    from tools.models import LibraryModel
-
-    models = list(LibraryModel.objects.filter(organization=org))
-    if not models:
-        raise ValidationError({"non_field_errors": [
-            "Your model library is empty: ask Atelier to add your models."]})
-    fits = {m.pk: library_model_fit(model=m, tool=tool.slug) for m in models}
-    unfit = [m for m in models if not fits[m.pk]["ok"]]
-    skipped += [{"model": m.code, "name": m.name, "reason": fits[m.pk]["reason"]} for m in unfit]
-    fit = [m for m in models if fits[m.pk]["ok"]]
-    if not fit:
-        raise ValidationError({"non_field_errors": [
-            f"No model of your library can be used by {tool.name}: "
-            + " ".join(f"{m.name}: {fits[m.pk]['reason']}" for m in unfit)]})
-    payloads = []
-    for card in cards:
-        if tool.slug == "earfit":
-            chosen = fit
-        else:
-            gender = str(card.get("Gender", "")).lower()
-            # Without a strap a shoulder carry needs a long handle: a model with a hand in
-            # frame first (the page says so on the card when there is none).
-            hand_first = sorted((m for m in fit if m.gender == gender),
-                                key=lambda m: not card.get("Strap")
-                                and fits[m.pk].get("carry") == "shoulder")
-            chosen = hand_first[:1]
-            if not chosen:
-                refused = [m for m in unfit if m.gender == gender]
-                raise ValidationError({"non_field_errors": [
-                    f"Your model library has no {gender} model"
-                    + (f" that {tool.name} can use: {refused[0].name}: "
-                       f"{fits[refused[0].pk]['reason']}" if refused else ".")]})
-        # Baghold's engine takes the spec's capitalised fields under their plain names.
-        plain = {k.lower(): v for k, v in card.items() if k in BAG_FIELDS}
-        for model in chosen:
-            payloads.append({**card, **plain, "model": model.code, "model_name": model.name,
-                             "model_height_cm": model.height_cm,
-                             "_sources": {"model_image": {"storage": model.photo.name}}})
-    return payloads
-
-
-# Batch tools whose cards become jobs with library models.
-CARD_EXPANDERS: dict[str, Callable[[Tool, Any, list[dict[str, Any]], list[dict[str, str]]],
-                                   list[dict[str, Any]]]] = {
-    "earfit": _with_library_model, "baghold": _with_library_model,
-}
-
-
-def _restyle_output(job: Job, request: Request) -> dict[str, Any]:
-    body = _image_output(job, request)
-    if not body["success"]:
-        return body
-    first = job.outputs.order_by("index").first()
-    return {"image_data": body["image_data"]["data"],
-            "filename": first.filename if first else f"{job.tool}.png"}
-
-
-def _url_output(job: Job, request: Request) -> dict[str, Any]:
-    body = _image_output(job, request)
-    return {"success": body["success"], "url": body.get("url"), "job_id": body["job_id"]}
-
-
-def _plain_image_output(job: Job, request: Request) -> dict[str, Any]:
-    body = _image_output(job, request)
-    if body["success"]:
-        body["image_data"] = body["image_data"]["data"]  # the page reads a base64 string
-    return body
-
-
-def _with_swap_model(org: Any, data: dict[str, Any]) -> dict[str, Any]:
-    """Model Swap re-casts one photo with a model of the library (the Remodel engine)."""
-    from tools.models import LibraryModel
-
-    model = LibraryModel.objects.filter(organization=org, code=data["modelId"]).first()
-    if model is None:
-        raise ValidationError({"modelId": [f"No model '{data['modelId']}' in your model library."]})
-    from tools.library import library_model_fit
-
-    fit = library_model_fit(model=model, tool="remodel")
-    if not fit["ok"]:
-        raise ValidationError({"modelId": [f"{model.name}: {fit['reason']}"]})
-    return {**data, "model_name": model.name,
-            "_sources": {**data.get("_sources", {}), "model_face": {"storage": model.photo.name}}}
-
-
-# Direct tools whose input is completed from the organisation's data (its model library).
-DIRECT_EXPANDERS: dict[str, Callable[[Any, dict[str, Any]], dict[str, Any]]] = {
-    "model-swap": _with_swap_model,
-}
-
-
-DIRECT_RESPONSES.update({
-    "model-swap": _image_output,  # {success, image_data: {data}, url}
-    "restyle": _restyle_output,  # {image_data, filename}
-    "virtual-try-on": _url_output,  # {url}
-    "garment-integration": _plain_image_output,  # {success, image_data (png) | url}
-    "ecommerce-asset": _plain_image_output,  # {success, image_data (jpeg) | url}
-})
-
-
-def _outputs_b64(job: Job) -> list[str]:
-    data = []
-    for output in job.outputs.order_by("index"):
-        if output.content_type.startswith("image/"):
-            with output.file.open("rb") as handle:
-                data.append(base64.b64encode(handle.read()).decode())
-    return data
-
-
-def _json_output(job: Job, request: Request) -> dict[str, Any]:
-    output = job.outputs.filter(content_type="application/json").order_by("index").first()
-    if output is None:
-        return {}
-    with output.file.open("rb") as handle:
-        return dict(json.loads(handle.read()))
-
-
-def _results(count: int) -> Callable[[Job, Request], dict[str, Any]]:
-    """{result1..resultN}: base64 images (the pages pad fewer by repeating the last)."""
-
-    def answer(job: Job, request: Request) -> dict[str, Any]:
-        images = _outputs_b64(job)
-        body: dict[str, Any] = {f"result{i + 1}": img for i, img in enumerate(images[:count])}
-        notes = _json_output(job, request)
-        if notes:
-            body["notes"] = notes
-        return body
-
-    return answer
-
-
-def _techpack_description(job: Job, request: Request) -> dict[str, Any]:
-    output = job.outputs.order_by("index").first()
-    if output is None:
-        return {"description": ""}
-    with output.file.open("rb") as handle:
-        return {"description": handle.read().decode("utf-8")}
-
-
-def _techpack_image(job: Job, request: Request) -> dict[str, Any]:
-    images = _outputs_b64(job)
-    return {"image": images[0] if images else None}
-
-
-DIRECT_RESPONSES.update({
-    "editorial.analyze": _json_output,
-    "tonelab.analyze": _json_output,
-    "editorial.generate": _results(3),
-    "tonelab.generate": _results(3),
-    "editorial-product.generate": _results(2),
-    "open-lab.generate": _results(2),
-    "tech-pack.describe": _techpack_description,
-    "tech-pack.process": _techpack_image,
-})
 
 
 class CatalogVideoInputsApi(APIView):

@@ -12,7 +12,6 @@ from tools.registry import TOOLS
 
 urlpatterns = [
     *both("tools/", ToolListApi.as_view(), "tool-list"),
-    *both("diagnostics/sleep", tool_view(TOOLS["diagnostics.sleep"]), "diagnostics-sleep"),
     *both("models/", LibraryModelListApi.as_view(), "library-models"),
     *both("camera-templates/", CameraTemplateListApi.as_view(), "camera-templates"),
     *both("photo-presets/", PhotoPresetListApi.as_view(), "photo-presets"),
@@ -23,3 +22,5 @@ urlpatterns = [
 for _tool in TOOLS.values():
     if _tool.endpoint:
         urlpatterns += both(_tool.endpoint, tool_view(_tool), f"tool-{_tool.slug}")
+# The ops' name for the diagnostics call.
+urlpatterns += both("diagnostics/sleep", tool_view(TOOLS["diagnostics.sleep"]), "diagnostics-sleep")

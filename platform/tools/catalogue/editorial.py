@@ -1,0 +1,41 @@
+"""Editorial (spec part 2 §5): an editorial photograph from a catalogue shot: analyse a
+reference, then generate three images."""
+
+from __future__ import annotations
+
+from config.serializers import StrictSerializer
+from tools.responses import json_output, results
+from tools.serializers import AnalyzeInput, HttpUrlField, prompt_text
+from tools.spec import Shape, ToolSpec
+
+
+class EditorialGenerateInput(StrictSerializer):
+    outfit = HttpUrlField(message="Validation Error: Please enter a valid catalog image URL")
+    scene_composition = prompt_text()
+    pose_action = prompt_text()
+    lighting = prompt_text()
+    color_style = prompt_text()
+    camera_details = prompt_text()
+    outfit_changes = prompt_text()
+    model_features = prompt_text()
+    lead = prompt_text()
+    original_prompt = prompt_text()
+
+
+SPECS = [
+    ToolSpec("editorial", "Editorial", "editorial", "/editorial", "V1.0", order=10,
+             nav_group="EDITORIAL", eta_text="about 35 seconds", expected_seconds=35),
+    ToolSpec("editorial.analyze", "Editorial: analyse a reference", "editorial", None, "V1.0",
+             order=300, engine="editorial_analyze",
+             engine_path="workers.engines.editorial.analyze:editorial_run",
+             input_serializer=AnalyzeInput, shape=Shape.DIRECT, endpoint="editorial/analyze",
+             webhook_path="editorial/urls", url_inputs={"image_reference": "image"},
+             part_of="editorial", expected_seconds=5, respond=json_output),
+    ToolSpec("editorial.generate", "Editorial: generate", "editorial", None, "V1.0", order=310,
+             engine="editorial_generate", engine_path="workers.engines.editorial.generate:run",
+             input_serializer=EditorialGenerateInput, shape=Shape.DIRECT,
+             endpoint="editorial/generate", webhook_path="Editorial",
+             url_inputs={"outfit": "image"},
+             part_of="editorial", expected_seconds=35, respond=results(3), generative=True,
+             providers=("openai",)),
+]

@@ -1,0 +1,34 @@
+"""Recolor (spec part 1 §3): a garment in a photo to a new colour, keeping its detail."""
+
+from __future__ import annotations
+
+from config.serializers import StrictSerializer
+from tools.serializers import CardImageUrlField, CardList, HexColorField, LowerChoiceField
+from tools.spec import Shape, ToolSpec
+
+RECOLOR_GARMENTS = (
+    "blazer", "blouse", "cardigan", "coat", "dress", "full-garment", "hoodie", "jacket", "jeans",
+    "jumpsuit", "polo", "pullover", "romper", "shirt", "shorts", "skirt", "sweater", "sweatshirt",
+    "top", "trousers", "tshirt",
+)
+
+
+class RecolorCard(StrictSerializer):
+    class Meta:
+        list_serializer_class = CardList
+
+    image_url = CardImageUrlField()
+    target_color = HexColorField()
+    garment_type = LowerChoiceField(choices=RECOLOR_GARMENTS)
+
+    INCOMPLETE = "Please fill in at least one complete card (URL, color, and garment type)"
+
+
+SPECS = [
+    ToolSpec("recolor", "Recolor", "design", "/recoloring", "V1.0", order=150,
+             nav_group="DESIGN", queue="batch", eta_text="about 90 seconds",
+             expected_seconds=90, engine="recolor", engine_path="workers.engines.recolor:run",
+             guarded=True, input_serializer=RecolorCard, shape=Shape.BATCH,
+             url_inputs={"image_url": "image"}, endpoint="recoloring/recolor",
+             drive_categories=("",), urls_path="recoloring/urls"),
+]

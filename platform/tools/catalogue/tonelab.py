@@ -1,0 +1,33 @@
+"""Tonelab (spec part 2 §5): an editorial in the tones of a reference image."""
+
+from __future__ import annotations
+
+from tools.catalogue.editorial import EditorialGenerateInput
+from tools.responses import json_output, results
+from tools.serializers import AnalyzeInput, HttpUrlField
+from tools.spec import Shape, ToolSpec
+
+
+class TonelabGenerateInput(EditorialGenerateInput):
+    outfit = HttpUrlField(message="Please enter a valid Tonelab URL")
+    reference = HttpUrlField(message="Please enter a valid HTTP/HTTPS URL", required=False)
+    scene_composition = None  # type: ignore[assignment]
+    pose_action = None  # type: ignore[assignment]
+
+
+SPECS = [
+    ToolSpec("tonelab", "Tonelab", "editorial", "/tonelab", "V1.0", order=20,
+             nav_group="EDITORIAL", eta_text="about 35 seconds", expected_seconds=35),
+    ToolSpec("tonelab.analyze", "Tonelab: analyse a reference", "editorial", None, "V1.0",
+             order=320, engine="tonelab_analyze",
+             engine_path="workers.engines.editorial.analyze:tonelab_run",
+             input_serializer=AnalyzeInput, shape=Shape.DIRECT, endpoint="tonelab/analyze",
+             webhook_path="analyze", url_inputs={"image_reference": "image"},
+             part_of="tonelab", expected_seconds=5, respond=json_output),
+    ToolSpec("tonelab.generate", "Tonelab: generate", "editorial", None, "V1.0", order=330,
+             engine="tonelab_generate", engine_path="workers.engines.editorial.tonelab:run",
+             input_serializer=TonelabGenerateInput, shape=Shape.DIRECT,
+             endpoint="tonelab/generate", webhook_path="tonelab",
+             url_inputs={"outfit": "image", "reference": "reference"}, part_of="tonelab",
+             expected_seconds=35, respond=results(3), generative=True, providers=("openai",)),
+]
