@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import mimetypes
 import unicodedata
+from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
@@ -142,6 +143,26 @@ def safe_name(name: str) -> str:
         raise DriveRefused(f"file name {name[:40]!r}... is longer than {MAX_NAME_BYTES} bytes",
                            code="bad_name")
     return cleaned
+
+
+class DriveClient(ABC):
+    """What every client's ``write`` shares: the name made safe and the key checked the same
+    way on every backend, before anything is stored. ``_store`` is the backend's part."""
+
+    backend: str
+
+    def write(self, folder: str, name: str, data: bytes, content_type: str, *,
+              app_key: str | None = None) -> DriveFile:
+        name = safe_name(name)
+        if app_key is not None:
+            check_app_key(app_key)
+        return self._store(folder, name, data, content_type, app_key)
+
+    @abstractmethod
+    def _store(self, folder: str, name: str, data: bytes, content_type: str,
+               app_key: str | None) -> DriveFile:
+        """Store ``data`` as ``name`` (already safe) in ``folder``; ``app_key`` (already
+        checked) is kept with it."""
 
 
 _MAGIC: tuple[tuple[bytes, int, str], ...] = (

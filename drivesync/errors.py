@@ -11,6 +11,16 @@ The sync service decides what to do from the class alone:
 
 from __future__ import annotations
 
+from typing import TypedDict, Unpack
+
+
+class _Where(TypedDict, total=False):
+    """Where an error came from: what ``DriveError`` takes besides its message."""
+
+    code: str | None
+    backend: str | None
+    status: int | None
+
 
 class DriveError(Exception):
     """Base of every drive error. ``code`` is a stable machine-readable string."""
@@ -56,17 +66,9 @@ class DriveUnavailable(DriveError):
     default_code = "unavailable"
     retryable = True
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        code: str | None = None,
-        backend: str | None = None,
-        status: int | None = None,
-        attempts: int = 0,
-        retry_after: float | None = None,
-    ) -> None:
-        super().__init__(message, code=code, backend=backend, status=status)
+    def __init__(self, message: str, *, attempts: int = 0, retry_after: float | None = None,
+                 **where: Unpack[_Where]) -> None:
+        super().__init__(message, **where)
         self.attempts = attempts
         self.retry_after = retry_after
 

@@ -46,7 +46,7 @@ from googleapiclient.discovery import build, build_from_document
 from googleapiclient.errors import HttpError
 from googleapiclient.http import MediaIoBaseUpload
 
-from drivesync.base import APP_KEY_PROPERTY, DriveFile, check_app_key, safe_name
+from drivesync.base import APP_KEY_PROPERTY, DriveClient, DriveFile, check_app_key
 from drivesync.errors import (
     DriveError,
     DriveNotFound,
@@ -117,7 +117,7 @@ class _BytesUpload(MediaIoBaseUpload):
         return False
 
 
-class GoogleDrive:
+class GoogleDrive(DriveClient):
     backend = "google"
 
     def __init__(
@@ -184,21 +184,13 @@ class GoogleDrive:
         data = self._call(f"read {file_id}", request.execute)
         return bytes(data)
 
-    def write(
-        self,
-        folder: str,
-        name: str,
-        data: bytes,
-        content_type: str,
-        *,
-        app_key: str | None = None,
-    ) -> DriveFile:
+    def _store(self, folder: str, name: str, data: bytes, content_type: str,
+               app_key: str | None) -> DriveFile:
         """A new file in ``folder`` (Drive allows several files with one name: use
         ``app_key`` and ``find_by_key``, or ``base.write_once``, to deliver at most once)."""
-        metadata: dict[str, Any] = {"name": safe_name(name), "parents": [folder],
-                                    "mimeType": content_type}
+        metadata: dict[str, Any] = {"name": name, "parents": [folder], "mimeType": content_type}
         if app_key is not None:
-            metadata["appProperties"] = {APP_KEY_PROPERTY: check_app_key(app_key)}
+            metadata["appProperties"] = {APP_KEY_PROPERTY: app_key}
         media = _BytesUpload(io.BytesIO(data), mimetype=content_type,
                              chunksize=self.chunk_size, resumable=True)
         request = self._files.create(body=metadata, media_body=media, fields=_FILE_FIELDS,

@@ -31,10 +31,11 @@ import secrets
 import stat
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
-from drivesync.base import DriveFile, check_app_key, safe_name, sniff_content_type
+from drivesync.base import DriveClient, DriveFile, check_app_key, sniff_content_type
 from drivesync.errors import DriveError, DriveNotFound, DriveQuotaExceeded, DriveRefused
 
 _SIDECAR_DIR = ".atelier"
@@ -44,7 +45,7 @@ _SNIFF_BYTES = 32
 _CacheKey = tuple[int, int, int, int]  # inode, size, mtime_ns, ctime_ns
 
 
-class LocalDrive:
+class LocalDrive(DriveClient):
     backend = "local"
 
     def __init__(self, root: Path, *, racy_seconds: float = 2.0, fsync: bool = True) -> None:
@@ -79,9 +80,29 @@ class LocalDrive:
     def _file_path(self, folder: str, file_id: str) -> Path:
         if (not isinstance(file_id, str) or file_id in ("", ".", "..") or "/" in file_id
                 or "\\" in file_id or "\x00" in file_id or file_id.startswith(".")):
-            raise DriveNotFound(f"no file {file_id!r} in folder {folder!r}",
-                                backend=self.backend)
+            raise self._not_found(folder, file_id)
         return self.folder_path(folder) / file_id
+
+    def _regular_file(self, folder: str, file_id: str) -> Path:
+        """The file's path; a symlink or anything but a regular file is not found."""
+        path = self._file_path(folder, file_id)
+        if path.is_symlink() or not path.is_file():
+            raise self._not_found(folder, file_id)
+        return path
+
+    def _not_found(self, folder: str, file_id: str) -> DriveNotFound:
+        return DriveNotFound(f"no file {file_id!r} in folder {folder!r}", backend=self.backend)
+
+    @contextmanager
+    def _file_errors(self, folder: str, file_id: str, what: str) -> Iterator[None]:
+        """OS errors of one operation on a file as drive errors: a file gone meanwhile is
+        not found."""
+        try:
+            yield
+        except FileNotFoundError:
+            raise self._not_found(folder, file_id) from None
+        except OSError as exc:
+            raise self._os_error(exc, what) from exc
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -107,13 +128,8 @@ class LocalDrive:
 
     def read(self, folder: str, file_id: str) -> bytes:
         path = self._file_path(folder, file_id)
-        try:
+        with self._file_errors(folder, file_id, f"cannot read {file_id!r} in {folder!r}"):
             fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
-        except FileNotFoundError:
-            raise DriveNotFound(f"no file {file_id!r} in folder {folder!r}",
-                                backend=self.backend) from None
-        except OSError as exc:
-            raise self._os_error(exc, f"cannot read {file_id!r} in {folder!r}") from exc
         with os.fdopen(fd, "rb") as fh:
             if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
                 raise DriveNotFound(f"{file_id!r} in folder {folder!r} is not a file",
@@ -138,19 +154,9 @@ class LocalDrive:
 
     # -- writing ----------------------------------------------------------------------------
 
-    def write(
-        self,
-        folder: str,
-        name: str,
-        data: bytes,
-        content_type: str,
-        *,
-        app_key: str | None = None,
-    ) -> DriveFile:
+    def _store(self, folder: str, name: str, data: bytes, content_type: str,
+               app_key: str | None) -> DriveFile:
         directory = self.folder_path(folder)
-        name = safe_name(name)
-        if app_key is not None:
-            check_app_key(app_key)
         target = directory / name
         self._atomic_write(target, data)
         found = self._stat_file(directory, name)
@@ -163,35 +169,19 @@ class LocalDrive:
         return found
 
     def delete(self, folder: str, file_id: str) -> None:
-        path = self._file_path(folder, file_id)
-        if path.is_symlink() or not path.is_file():
-            raise DriveNotFound(f"no file {file_id!r} in folder {folder!r}",
-                                backend=self.backend)
-        try:
+        path = self._regular_file(folder, file_id)
+        with self._file_errors(folder, file_id, f"cannot delete {file_id!r}"):
             path.unlink()
-        except FileNotFoundError:
-            raise DriveNotFound(f"no file {file_id!r} in folder {folder!r}",
-                                backend=self.backend) from None
-        except OSError as exc:
-            raise self._os_error(exc, f"cannot delete {file_id!r}") from exc
         self._forget_name(path.parent, file_id)
 
     def move(self, folder: str, file_id: str, to_folder: str) -> DriveFile:
         """Move keeping the name; an existing file of that name in ``to_folder`` is replaced
         (as a write of that name would)."""
-        source = self._file_path(folder, file_id)
+        source = self._regular_file(folder, file_id)
         target_dir = self.folder_path(to_folder)
-        if source.is_symlink() or not source.is_file():
-            raise DriveNotFound(f"no file {file_id!r} in folder {folder!r}",
-                                backend=self.backend)
         app_key = self._key_of(source.parent, file_id)
-        try:
+        with self._file_errors(folder, file_id, f"cannot move {file_id!r} to {to_folder!r}"):
             os.replace(source, target_dir / file_id)
-        except FileNotFoundError:
-            raise DriveNotFound(f"no file {file_id!r} in folder {folder!r}",
-                                backend=self.backend) from None
-        except OSError as exc:
-            raise self._os_error(exc, f"cannot move {file_id!r} to {to_folder!r}") from exc
         self._forget_name(source.parent, file_id)
         found = self._stat_file(target_dir, file_id)
         if app_key is not None:

@@ -34,7 +34,7 @@ from botocore.exceptions import (
     ParamValidationError,
 )
 
-from drivesync.base import DriveFile, check_app_key, safe_name
+from drivesync.base import DriveClient, DriveFile, check_app_key
 from drivesync.errors import (
     DriveError,
     DriveNotFound,
@@ -52,7 +52,7 @@ _REFUSED = frozenset({"AccessDenied", "InvalidObjectName", "KeyTooLongError",
                       "EntityTooLarge", "InvalidArgument", "InvalidRequest"})
 
 
-class S3Drive:
+class S3Drive(DriveClient):
     backend = "s3"
 
     def __init__(self, bucket: str, prefix: str = "", *, client: Any) -> None:
@@ -110,23 +110,15 @@ class S3Drive:
             raise self._error(exc, f"read {file_id!r} in {folder!r}") from exc
         return data
 
-    def write(
-        self,
-        folder: str,
-        name: str,
-        data: bytes,
-        content_type: str,
-        *,
-        app_key: str | None = None,
-    ) -> DriveFile:
+    def _store(self, folder: str, name: str, data: bytes, content_type: str,
+               app_key: str | None) -> DriveFile:
         """Put ``data`` under the name; an object of that name is replaced (S3 keys are
         unique), so a retried delivery under a stable name never duplicates."""
-        name = safe_name(name)
         key = self.folder_prefix(folder) + name
         metadata = {}
         if app_key is not None:
             # Metadata travels as HTTP headers: ASCII only, hence the percent-encoding.
-            metadata[_META_KEY] = quote(check_app_key(app_key), safe="")
+            metadata[_META_KEY] = quote(app_key, safe="")
         try:
             self._s3.put_object(Bucket=self.bucket, Key=key, Body=data,
                                 ContentType=content_type, Metadata=metadata)
