@@ -28,8 +28,6 @@ from drives.services import (
 )
 
 LABELS = {DriveRole.INPUT: "Input Drive", DriveRole.OUTPUT: "Output Drive"}
-# Get URLs of the spec lists at most this many for Earfit.
-URL_LIMITS = {"earfit": 20}
 
 
 def folder_or_404(request: Request, folder_id: Any) -> DriveFolder:
@@ -156,6 +154,7 @@ class ToolInputUrlsApi(APIView):
     """GET /api/<tool>/urls: the images of the tool's input folder as [{img_url}]."""
 
     tool: str
+    urls_limit: int | None = None
 
     class OutputSerializer(serializers.Serializer):
         img_url = serializers.CharField()
@@ -169,14 +168,15 @@ class ToolInputUrlsApi(APIView):
         files = _drive_call(lambda: list(client.list(folder_locator(folder))))
         images = sorted((f for f in files if f.name.lower().endswith(IMAGE_EXTENSIONS)),
                         key=lambda f: f.name.lower())
-        limit = URL_LIMITS.get(self.tool)
+        limit = self.urls_limit
         rows = [{"img_url": r["url"]} for r in file_rows(request, folder, images[:limit])]
         return Response(self.OutputSerializer(rows, many=True).data)
 
 
-def urls_view(tool_slug: str) -> Any:
+def urls_view(tool_slug: str, limit: int | None = None) -> Any:
     class Api(ToolInputUrlsApi):
         tool = tool_slug
+        urls_limit = limit
 
     Api.__name__ = Api.__qualname__ = f"{tool_slug.title()}UrlsApi"
     return Api.as_view()

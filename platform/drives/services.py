@@ -148,7 +148,10 @@ def output_name(job: Job, output: JobOutput) -> str:
     source = job_source(job=job) or job.tool
     stem = posixpath.splitext(posixpath.basename(urlsplit(source).path))[0][:60] or job.tool
     # A Spinview product or a Flats outfit is named by its code, not by the list of its files.
-    group = job.input.get({"spinview": "code", "flats": "outfit"}.get(job.tool, ""))
+    from tools.registry import tool_get
+
+    spec = tool_get(job.tool)
+    group = job.input.get(spec.group_key) if spec and spec.group_key else None
     if group:
         stem = str(group)[:60]
     # The library model wearing it (Earfit, Baghold, Flats, Remodel).

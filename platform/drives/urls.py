@@ -15,4 +15,5 @@ urlpatterns = [
 # The spec's Get URLs calls, one per card tool that declares one.
 for _tool in TOOLS.values():
     if _tool.urls_path:
-        urlpatterns += both(_tool.urls_path, urls_view(_tool.slug), f"{_tool.slug}-urls")
+        urlpatterns += both(_tool.urls_path, urls_view(_tool.slug, _tool.urls_limit),
+                            f"{_tool.slug}-urls")

@@ -93,8 +93,12 @@ class ToolSpec:
     expand_direct: DirectExpander | None = None
     # Drive folders: None for none; ("",) for one input folder; else one per category.
     drive_categories: tuple[str, ...] | None = None
-    # The spec's Get URLs call of a card tool's input folder, e.g. "recoloring/urls".
+    # The spec's Get URLs call of a card tool's input folder, e.g. "recoloring/urls", and how
+    # many files it lists at most (None: all).
     urls_path: str | None = None
+    urls_limit: int | None = None
+    # The input field that names a job's group (a product, an outfit): its outputs' names.
+    group_key: str = ""
     # A drive-fed tool: how the new files of its input folders become jobs.
     grouper: Grouper | None = None
     # What a sync that queued work says (else "N job(s) queued; M file(s) skipped.").

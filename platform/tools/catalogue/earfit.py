@@ -42,5 +42,6 @@ SPECS = [
              guarded=True, input_serializer=EarringCard, shape=Shape.BATCH,
              endpoint="earring-catalog/process", url_inputs={"ring_image": "ring_image"},
              expand_cards=on_every_model, drive_categories=("",),
-             urls_path="earring-catalog/urls"),
+             urls_path="earring-catalog/urls",
+             urls_limit=20),  # the spec's Get URLs lists at most 20
 ]

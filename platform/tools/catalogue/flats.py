@@ -64,5 +64,5 @@ SPECS = [
              expected_seconds=150, engine="flats", engine_path="workers.engines.flats:run",
              guarded=True, input_serializer=SyncInput, shape=Shape.SYNC,
              endpoint="flats-catalog/sync", drive_categories=CATEGORIES, grouper=by_look,
-             providers=("fashn",)),
+             group_key="outfit", providers=("fashn",)),
 ]
