@@ -5,7 +5,12 @@ from typing import Any
 from django.conf import settings
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_field,
+)
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import BasePermission
@@ -247,9 +252,11 @@ def tool_view(tool: Tool) -> Any:
     request_schema: Any = tool.input_serializer
     if tool.shape == Shape.BATCH and tool.input_serializer is not None:
         request_schema = tool.input_serializer(many=True)
+    examples = ([OpenApiExample(f"{tool.name} example", value=tool.example, request_only=True)]
+                if tool.example is not None else [])
     schema = extend_schema(request=request_schema, parameters=[IDEMPOTENCY_HEADER],
-                           summary=f"{tool.name}", responses={200: OpenApiTypes.OBJECT,
-                                                              202: OpenApiTypes.OBJECT})
+                           summary=f"{tool.name}", examples=examples,
+                           responses={200: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT})
 
     class Api(base):  # type: ignore[valid-type,misc]
         @schema

@@ -62,6 +62,8 @@ class ToolSpec:
     # The engine's inputs go through workers.engines.imaging.inputs.guard_engine_inputs first.
     guarded: bool = False
     input_serializer: type[Serializer] | None = None
+    # A request body the input serializer accepts: the API docs' example, checked by tests.
+    example: Any = None
     shape: Shape = Shape.JOB
     eta_text: str = ""
     # Seed for the ETA until the tool has run-time history of its own.

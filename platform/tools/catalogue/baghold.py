@@ -67,7 +67,11 @@ SPECS = [
     ToolSpec("baghold", "Baghold", "ecommerce", "/bag-holder", "V1.0", order=90,
              nav_group="ECOMMERCE", queue="batch", eta_text="about 90 seconds per bag",
              expected_seconds=90, engine="baghold", engine_path="workers.engines.baghold:run",
-             guarded=True, input_serializer=BagCard, shape=Shape.BATCH,
+             guarded=True, input_serializer=BagCard,
+             example=[{"Bag_Url": "https://cdn.example.com/bags/tote.png", "Width": 38,
+                      "Height": 30, "Depth": 12, "Handle": 22, "Strap": "",
+                      "Gender": "Female"}],
+             shape=Shape.BATCH,
              endpoint="bag-holder/process", url_inputs={"Bag_Url": "bag_image"},
              expand_cards=on_one_model, drive_categories=("",), urls_path="bag-holder/urls"),
 ]

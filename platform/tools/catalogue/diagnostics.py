@@ -27,6 +27,7 @@ SPECS = [
         slug="diagnostics.sleep", name="Diagnostics: sleep", category="operations", route=None,
         badge="Staff", order=900, queue="interactive", engine="diagnostics.sleep",
         engine_path="workers.engines.diagnostics:sleep", input_serializer=DiagnosticsSleepInput,
+             example={"seconds": 2, "outputs": 1},
         shape=Shape.JOB, eta_text="as long as asked", expected_seconds=1.0, access=Access.STAFF,
         # Short limits so ops and the fault tests can reach them quickly.
         soft_limit=settings.DIAGNOSTICS_SOFT_LIMIT, hard_limit=settings.DIAGNOSTICS_HARD_LIMIT,

@@ -15,7 +15,10 @@ SPECS = [
     ToolSpec("ecommerce-asset", "Ecommerce Asset", "ecommerce", "/catalog-asset", "V1.0",
              order=140, nav_group="ECOMMERCE", eta_text="about 1 minute", expected_seconds=60,
              engine="ecommerce_asset", engine_path="workers.engines.tryon:ecommerce_asset",
-             input_serializer=EcommerceAssetInput, shape=Shape.DIRECT,
+             input_serializer=EcommerceAssetInput,
+             example={"garment_url": "https://cdn.example.com/accessories/scarf.jpg",
+                      "outfit_url": "https://cdn.example.com/models/zoe.jpg"},
+             shape=Shape.DIRECT,
              endpoint="catalog-asset/process",
              url_inputs={"garment_url": "garment", "outfit_url": "outfit"},
              respond=plain_image_output,  # {success, image_data (jpeg) | url}

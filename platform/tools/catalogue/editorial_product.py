@@ -23,6 +23,7 @@ SPECS = [
     ToolSpec("editorial-product.generate", "Editorial Product: generate", "editorial", None,
              "V1.0", order=340, engine="editorial_product",
              engine_path="workers.engines.product:run", input_serializer=EditorialProductInput,
+             example={"image": "iVBORw0KGgo=", "prompt": "on travertine", "preset": ""},
              shape=Shape.DIRECT, endpoint="editorial-product/", base64_inputs={"image": "image"},
              part_of="editorial-product", expected_seconds=30, respond=results(2),
              generative=True, providers=("openai",)),

@@ -62,7 +62,9 @@ SPECS = [
     ToolSpec("flats", "Flats Ecommerce", "ecommerce", "/flats-catalog", "V1.0", order=130,
              nav_group="ECOMMERCE", queue="batch", eta_text="about 150 seconds",
              expected_seconds=150, engine="flats", engine_path="workers.engines.flats:run",
-             guarded=True, input_serializer=SyncInput, shape=Shape.SYNC,
+             guarded=True, input_serializer=SyncInput,
+             example={"action": "sync", "categories": ["top", "shoes"]},
+             shape=Shape.SYNC,
              endpoint="flats-catalog/sync", drive_categories=CATEGORIES, grouper=by_look,
              group_key="outfit", providers=("fashn",)),
 ]

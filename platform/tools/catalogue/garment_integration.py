@@ -17,7 +17,10 @@ SPECS = [
              "V1.0", order=30, nav_group="EDITORIAL", eta_text="about 20 seconds",
              expected_seconds=20, engine="garment_integration",
              engine_path="workers.engines.tryon:garment_integration",
-             input_serializer=GarmentIntegrationInput, shape=Shape.DIRECT,
+             input_serializer=GarmentIntegrationInput,
+             example={"garment_url": "https://cdn.example.com/garments/bag.jpg",
+                      "outfit_url": "https://cdn.example.com/editorial/street.jpg"},
+             shape=Shape.DIRECT,
              endpoint="restyle-editorial/process",
              url_inputs={"garment_url": "garment", "outfit_url": "outfit"},
              respond=plain_image_output,  # {success, image_data (png) | url}

@@ -28,7 +28,9 @@ SPECS = [
              nav_group="DESIGN", eta_text="about 30 seconds", expected_seconds=30),
     ToolSpec("open-lab.generate", "Open Lab: generate", "design", None, "V1.0", order=350,
              engine="open_lab", engine_path="workers.engines.openlab:run",
-             input_serializer=OpenLabInput, shape=Shape.DIRECT, endpoint="open-lab/",
+             input_serializer=OpenLabInput,
+             example={"prompt": "a linen shirt in sage green, flat lay"},
+             shape=Shape.DIRECT, endpoint="open-lab/",
              base64_inputs={"image": "image", "image_2": "image_2"}, part_of="open-lab",
              expected_seconds=30, respond=results(2), generative=True, providers=("openai",)),
 ]

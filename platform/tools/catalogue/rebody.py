@@ -42,6 +42,9 @@ SPECS = [
     ToolSpec("rebody", "Rebody", "ecommerce", "/rebody", "V1.0", order=120,
              nav_group="ECOMMERCE", eta_text="about 1-2 minutes", expected_seconds=90,
              engine="rebody", engine_path="workers.engines.rebody:run", guarded=True,
-             input_serializer=RebodyInput, shape=Shape.DIRECT, url_inputs={"image_url": "image"},
+             input_serializer=RebodyInput,
+             example={"image_url": "https://cdn.example.com/looks/full.jpg",
+                      "target_bodytype": "Curvy Fit"},
+             shape=Shape.DIRECT, url_inputs={"image_url": "image"},
              endpoint="rebody/process", respond=image_output),
 ]

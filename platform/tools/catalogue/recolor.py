@@ -28,7 +28,11 @@ SPECS = [
     ToolSpec("recolor", "Recolor", "design", "/recoloring", "V1.0", order=150,
              nav_group="DESIGN", queue="batch", eta_text="about 90 seconds",
              expected_seconds=90, engine="recolor", engine_path="workers.engines.recolor:run",
-             guarded=True, input_serializer=RecolorCard, shape=Shape.BATCH,
-             url_inputs={"image_url": "image"}, endpoint="recoloring/recolor",
+             guarded=True, input_serializer=RecolorCard,
+             example=[{"image_url": "https://cdn.example.com/looks/tee.jpg",
+                      "target_color": "#c5b299", "garment_type": "tshirt"}],
+             shape=Shape.BATCH,
+             url_inputs={"image_url": "image"},
+             endpoint="recoloring/recolor",
              drive_categories=("",), urls_path="recoloring/urls"),
 ]

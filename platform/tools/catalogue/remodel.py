@@ -47,7 +47,9 @@ SPECS = [
     ToolSpec("remodel", "Remodel", "ecommerce", "/remodel", "V1.0", order=70,
              nav_group="ECOMMERCE", queue="batch", eta_text="about 15 seconds",
              expected_seconds=15, engine="remodel", engine_path="workers.engines.remodel:run",
-             input_serializer=RemodelInput, shape=Shape.SYNC, endpoint="remodel/process",
+             input_serializer=RemodelInput,
+             example={"modelId": "zoe"},
+             shape=Shape.SYNC, endpoint="remodel/process",
              drive_categories=("",), grouper=one_per_photo, generative=True,
              providers=("fashn",)),
 ]

@@ -33,7 +33,9 @@ SPECS = [
     ToolSpec("spinview", "Spinview", "ecommerce", "/catalog-video", "V1.0", order=100,
              nav_group="ECOMMERCE", queue="video", eta_text="about 110 seconds per video",
              expected_seconds=110, engine="spinview", engine_path="workers.engines.spinview:run",
-             input_serializer=SyncInput, shape=Shape.SYNC, endpoint="catalog-video/sync",
+             input_serializer=SyncInput,
+             example={"action": "sync"},
+             shape=Shape.SYNC, endpoint="catalog-video/sync",
              drive_categories=("",), grouper=by_product, group_key="code",
              sync_done="Your video queue is been processed. Average completion time: 110s per "
                        "video."),

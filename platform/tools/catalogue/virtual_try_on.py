@@ -22,7 +22,10 @@ SPECS = [
     ToolSpec("virtual-try-on", "Virtual Try-On", "commercial", "/virtual-try-on", "V1.0",
              order=210, eta_text="about 2 minutes", expected_seconds=120,
              engine="virtual_try_on", engine_path="workers.engines.tryon:virtual_try_on",
-             input_serializer=TryOnInput, shape=Shape.DIRECT, endpoint="try-on",
+             input_serializer=TryOnInput,
+             example={"garmentUrl": "https://cdn.example.com/garments/shirt.jpg",
+                      "modelUrl": "https://cdn.example.com/models/zoe.jpg"},
+             shape=Shape.DIRECT, endpoint="try-on",
              url_inputs={"garmentUrl": "garment", "modelUrl": "model"}, respond=url_output,
              generative=True, providers=TRY_ON_PROVIDERS),
 ]
