@@ -1,10 +1,9 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 
 import { type ToastInput, useToast } from '@/components/ui/toast';
 import { type BatchSubmitted, getInputUrls, submitCards } from '@/lib/batches';
 import { cardFieldErrors, serverMessage } from '@/lib/http-status';
-import { queueKeys } from '@/lib/queues';
+import { useSubmit } from '@/lib/submit';
 
 export type BatchPhase = 'editing' | 'processing' | 'success';
 
@@ -15,6 +14,8 @@ type BatchRunOptions = {
   successToast?: (batch: BatchSubmitted) => ToastInput;
 };
 
+type CardsSubmission = { ids: string[]; payload: unknown[] };
+
 /**
  * A card tool's run: processing overlay while the request is out, then the success overlay
  * with the batch (whose jobs the page then follows), or back to editing with the error: the
@@ -22,46 +23,45 @@ type BatchRunOptions = {
  */
 export function useBatchRun({ endpoint, failureToast, successToast }: BatchRunOptions) {
   const { toast } = useToast();
-  const queryClient = useQueryClient();
-  const [phase, setPhase] = useState<BatchPhase>('editing');
+  const submit = useSubmit(({ payload }: CardsSubmission) => submitCards(endpoint, payload));
+  // The last accepted batch stays on the page below the form, through Start New and a refused run.
   const [batch, setBatch] = useState<BatchSubmitted | null>(null);
-  const [errorMessage, setErrorMessage] = useState<string | null>(null);
-  const [fieldErrors, setFieldErrors] = useState<Map<string, string[]>>(new Map());
+  const [done, setDone] = useState(false);
+  const phase: BatchPhase = submit.isPending ? 'processing' : done ? 'success' : 'editing';
 
+  const { mutate, reset } = submit;
   const run = useCallback(
-    async (ids: string[], payload: unknown[]) => {
-      setPhase('processing');
-      setErrorMessage(null);
-      setFieldErrors(new Map());
-      try {
-        const submitted = await submitCards(endpoint, payload);
-        setBatch(submitted);
-        setPhase('success');
-        if (successToast) toast(successToast(submitted));
-        void queryClient.invalidateQueries({ queryKey: queueKeys.all });
-      } catch (error) {
-        setPhase('editing');
-        toast({ ...failureToast(error), variant: 'destructive' });
-        setErrorMessage(serverMessage(error));
-        const byIndex = cardFieldErrors(error);
-        setFieldErrors(new Map([...byIndex].filter(([index]) => ids[index]).map(([index, messages]) => [ids[index], messages])));
-      }
+    (ids: string[], payload: unknown[]) => {
+      setDone(false);
+      mutate(
+        { ids, payload },
+        {
+          onSuccess: (submitted) => {
+            setBatch(submitted);
+            setDone(true);
+            if (successToast) toast(successToast(submitted));
+          },
+          onError: (error) => toast({ ...failureToast(error), variant: 'destructive' }),
+        },
+      );
     },
-    [endpoint, failureToast, successToast, toast, queryClient],
+    [mutate, failureToast, successToast, toast],
   );
 
-  const clearErrors = useCallback(() => {
-    setErrorMessage(null);
-    setFieldErrors(new Map());
-  }, []);
+  const error = submit.isError ? submit.error : null;
+  const errorMessage = error ? serverMessage(error) : null;
+  const ids = submit.variables?.ids ?? [];
+  const fieldErrors = new Map(
+    error ? [...cardFieldErrors(error)].filter(([index]) => ids[index]).map(([index, messages]) => [ids[index], messages]) : [],
+  );
 
   /** Start-new: back to editing; the batch stays on the page below the form. */
   const startNew = useCallback(() => {
-    setPhase('editing');
-    clearErrors();
-  }, [clearErrors]);
+    setDone(false);
+    reset();
+  }, [reset]);
 
-  return { phase, batch, errorMessage, fieldErrors, run, startNew, clearErrors };
+  return { phase, batch, errorMessage, fieldErrors, run, startNew, clearErrors: reset };
 }
 
 type UrlsOptions = {

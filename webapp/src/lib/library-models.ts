@@ -28,8 +28,8 @@ export const getLibraryModels = (): Promise<LibraryModel[]> => apiClient.get<Lib
 export const libraryModelsQueryOptions = () =>
   queryOptions({ queryKey: libraryModelKeys.list(), queryFn: getLibraryModels, staleTime: 5 * 60 * 1000 });
 
-export function useLibraryModels() {
-  return useQuery(libraryModelsQueryOptions());
+export function useLibraryModels({ enabled = true }: { enabled?: boolean } = {}) {
+  return useQuery({ ...libraryModelsQueryOptions(), enabled });
 }
 
 /** A model the server has not judged for a tool is left to the engine: it counts as usable. */
@@ -60,8 +60,8 @@ export function libraryFit(models: LibraryModel[], tool: string): LibraryFit {
   return { skipped, differently, blocked };
 }
 
-/** The tool's verdict on the organisation's library, once it is loaded. */
-export function useLibraryFit(tool: string): LibraryFit {
-  const models = useLibraryModels();
+/** The tool's verdict on the organisation's library, once it is loaded (never asked when not `enabled`). */
+export function useLibraryFit(tool: string, { enabled = true }: { enabled?: boolean } = {}): LibraryFit {
+  const models = useLibraryModels({ enabled });
   return libraryFit(models.data ?? [], tool);
 }

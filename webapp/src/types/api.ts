@@ -20,6 +20,8 @@ export type ApiErrorBody = {
 export type ToolCategory = 'editorial' | 'ecommerce' | 'design' | 'commercial' | 'playground';
 export type ToolBadge = 'V1.0' | 'V2.0' | 'Beta' | 'Locked' | 'Private' | 'Playground';
 export type ToolAccess = 'open' | 'locked' | 'private';
+/** The navigation bar's group: '' for the trailing untitled group, null when not in the bar. */
+export type ToolNavGroup = 'EDITORIAL' | 'ECOMMERCE' | 'DESIGN' | '';
 
 /** One entry of GET /api/tools/. */
 export type Tool = {
@@ -36,6 +38,11 @@ export type Tool = {
   eta_text: string;
   /** The page's Examples gallery: fixed renders of the tool's engine. */
   examples: ToolExample[];
+  nav_group: ToolNavGroup | null;
+  /** The entry's text in the navigation bar. */
+  nav_label: string;
+  /** Per choice field of the tool's input (its API name), the allowed values in the server's order. */
+  choices: Record<string, string[]>;
 };
 
 export type ToolExample = { src: string; alt: string };

@@ -6,29 +6,38 @@ import { useDismiss } from '@/hooks/use-dismiss';
 import { useMenuKeyboard } from '@/hooks/use-menu-keyboard';
 import { useDenialSound } from '@/hooks/use-sound-enabled';
 import { useMe } from '@/lib/auth';
-import { NAV_TOOL_GROUPS, type NavEntry, canOpen, useToolsBySlug } from '@/lib/tools';
+import { canOpen, useTools } from '@/lib/tools';
 import type { Tool } from '@/types/api';
 
-function ToolItem({ entry, tool, onNavigate }: { entry: NavEntry; tool: Tool | undefined; onNavigate: () => void }) {
+function ToolItem({ tool, onNavigate }: { tool: Tool; onNavigate: () => void }) {
   const deny = useDenialSound();
-  // The catalogue decides; the spec's defaults stand in until it answers.
-  const state = tool ?? entry.fallback;
-  const badge = tool?.badge ?? entry.fallback.badge;
-  if (canOpen(state)) {
+  if (canOpen(tool)) {
     return (
-      <Link className="menu-item" role="menuitem" to={state.route} onClick={onNavigate}>
-        {entry.label}
-        <span className="badge badge-version">{badge}</span>
+      <Link className="menu-item" role="menuitem" to={tool.route} onClick={onNavigate}>
+        {tool.nav_label}
+        <span className="badge badge-version">{tool.badge}</span>
       </Link>
     );
   }
   return (
     <button type="button" className="menu-item is-disabled" role="menuitem" aria-disabled="true" onClick={deny}>
-      {state.locked && badge !== 'Private' ? <LockIcon /> : null}
-      {entry.label}
-      {badge ? <span className="badge">{badge}</span> : null}
+      {tool.locked && tool.badge !== 'Private' ? <LockIcon /> : null}
+      {tool.nav_label}
+      {tool.badge ? <span className="badge">{tool.badge}</span> : null}
     </button>
   );
+}
+
+type NavGroup = { title: string; tools: Tool[] };
+
+/** The catalogue's navigation groups, each in catalogue order, in the order they first appear. */
+export function navGroups(tools: Tool[]): NavGroup[] {
+  const groups = new Map<string, Tool[]>();
+  for (const tool of tools) {
+    if (tool.nav_group === null) continue;
+    groups.set(tool.nav_group, [...(groups.get(tool.nav_group) ?? []), tool]);
+  }
+  return [...groups].map(([title, members]) => ({ title, tools: members }));
 }
 
 export function ToolsMenu() {
@@ -39,10 +48,11 @@ export function ToolsMenu() {
   const menuId = useId();
   const me = useMe();
   // The catalogue is per organisation: ask for it once someone is signed in.
-  const tools = useToolsBySlug({ enabled: Boolean(me.data) });
+  const tools = useTools({ enabled: Boolean(me.data) });
   const close = useCallback(() => setOpen(false), []);
   useDismiss(containerRef, open, close);
-  const onMenuKeys = useMenuKeyboard(menuRef, open);
+  // focus goes to the first entry once the menu has entries (the catalogue may still be on its way)
+  const onMenuKeys = useMenuKeyboard(menuRef, open && Boolean(tools.data));
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.key === 'Escape' && open) {
@@ -75,18 +85,24 @@ export function ToolsMenu() {
       </button>
       {open ? (
         <div className="dropdown-panel tools-panel" id={menuId} role="menu" aria-label="Tools" ref={menuRef}>
-          {NAV_TOOL_GROUPS.map((group, index) => (
-            <div className="menu-group" key={group.title ?? `group-${index}`} role="group" aria-label={group.title ?? 'Unavailable'}>
-              {group.title ? (
-                <div className="menu-group-title" aria-hidden="true">
-                  {group.title}
-                </div>
-              ) : null}
-              {group.entries.map((entry) => (
-                <ToolItem key={entry.slug} entry={entry} tool={tools.get(entry.slug)} onNavigate={close} />
-              ))}
-            </div>
-          ))}
+          {tools.data ? (
+            navGroups(tools.data).map((group, index) => (
+              <div className="menu-group" key={group.title || `group-${index}`} role="group" aria-label={group.title || 'Unavailable'}>
+                {group.title ? (
+                  <div className="menu-group-title" aria-hidden="true">
+                    {group.title}
+                  </div>
+                ) : null}
+                {group.tools.map((tool) => (
+                  <ToolItem key={tool.slug} tool={tool} onNavigate={close} />
+                ))}
+              </div>
+            ))
+          ) : (
+            <p className="menu-group muted small" role="status">
+              {tools.isError ? 'We could not load the tools.' : 'Loading tools…'}
+            </p>
+          )}
         </div>
       ) : null}
     </div>

@@ -3,7 +3,7 @@ import { type ReactNode } from 'react';
 import { ExamplesGallery } from '@/components/tool/examples-gallery';
 import { ToolStatusBar } from '@/components/tool/status-bar';
 import { useDocumentTitle } from '@/hooks/use-document-title';
-import { TOOL_ROUTES, useToolsBySlug } from '@/lib/tools';
+import { useToolsBySlug } from '@/lib/tools';
 
 export const NOT_ENABLED = 'This tool is not enabled for your organisation.';
 
@@ -24,7 +24,7 @@ type ToolPageProps = {
 export function ToolPage({ slug, children, busy = false, statusBar, className = '' }: ToolPageProps) {
   const tools = useToolsBySlug();
   const tool = tools.get(slug);
-  const name = tool?.name ?? TOOL_ROUTES.find((route) => route.slug === slug)?.name ?? slug;
+  const name = tool?.name ?? slug;
 
   useDocumentTitle(name);
 

@@ -15,12 +15,12 @@ import { statusText } from '@/lib/http-status';
 import { isJobActive } from '@/lib/jobs';
 import { useLibraryFit } from '@/lib/library-models';
 import { queueKeys } from '@/lib/queues';
+import { useToolChoices } from '@/lib/tools';
 import type { Drive } from '@/types/api';
 
 /** Spec part 2, §4 and §9: countdown from 150 s; steps at 120, 60 and 0 s; error resets after 3 s. */
 export const FLATS_COUNTDOWN_S = 150;
 export const FLATS_RESET_MS = 3000;
-export const FLATS_CATEGORIES = ['shoes', 'bottom', 'top', 'overlayer'] as const;
 export const FLATS_STEPS = [
   { label: 'Analyzing input clothing items', countdownAt: 120, progressAt: 20 },
   { label: 'Compositing outfit on model', countdownAt: 60, progressAt: 60 },
@@ -29,10 +29,11 @@ export const FLATS_STEPS = [
 
 type SyncState = 'idle' | 'processing' | 'complete' | 'error';
 
-// The spec lists the input drives SHOES, BOTTOM, TOP, OVERLAYER; the API sorts them by name.
-const categoryRank = (drive: Drive) => {
-  const rank = (FLATS_CATEGORIES as readonly (string | null)[]).indexOf(drive.category);
-  return rank < 0 ? FLATS_CATEGORIES.length : rank;
+// The input drives in the catalogue's order of the categories (SHOES, BOTTOM, TOP, OVERLAYER);
+// the drives API sorts them by name.
+const byCategory = (categories: string[]) => (drive: Drive) => {
+  const rank = drive.category ? categories.indexOf(drive.category) : -1;
+  return rank < 0 ? categories.length : rank;
 };
 
 const clock = (date: Date) => date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
@@ -43,6 +44,8 @@ export function FlatsPage() {
   const [state, setState] = useState<SyncState>('idle');
   const [batch, setBatch] = useState<BatchSubmitted | null>(null);
   const [countdown, setCountdown] = useState(FLATS_COUNTDOWN_S);
+  const categories = useToolChoices('flats', 'categories');
+  const categoryRank = byCategory(categories);
   const inputs = [...useToolDrives('flats', 'input')].sort((a, b) => categoryRank(a) - categoryRank(b));
   const [outputDrive] = useToolDrives('flats', 'output');
   const query = useBatchJobs(batch?.batch_id, batch?.jobs);
@@ -80,7 +83,7 @@ export function FlatsPage() {
       const submitted = await startSync('/api/flats-catalog/sync', {
         action: 'sync',
         timestamp: new Date().toISOString(),
-        categories: [...FLATS_CATEGORIES],
+        categories,
       });
       setBatch(submitted);
     } catch (error) {

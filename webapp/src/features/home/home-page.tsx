@@ -2,8 +2,9 @@ import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 
 import { LockIcon } from '@/components/ui/lock-icon';
+import { CATEGORIES, RELEASE_NOTES } from '@/features/home/home-copy';
 import { useDenialSound } from '@/hooks/use-sound-enabled';
-import { CATEGORIES, RELEASE_NOTES, canOpen, useTools } from '@/lib/tools';
+import { canOpen, useTools } from '@/lib/tools';
 import type { Tool, ToolCategory } from '@/types/api';
 
 function ToolTile({ tool }: { tool: Tool }) {

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 
+import { SelectField } from '@/components/tool/card-tool-page';
 import { ImageUrlInput } from '@/components/tool/image-url-input';
 import { JobLog } from '@/components/tool/job-log';
 import { DownloadLink, OutputMedia } from '@/components/tool/job-result';
@@ -10,8 +11,8 @@ import { type LogLine, SystemLog } from '@/components/tool/system-log';
 import { ToolPage } from '@/components/tool/tool-page';
 import { TRY_ON_TICKER, useDirectJob } from '@/lib/direct-jobs';
 import { formatEta } from '@/lib/format';
+import { useToolChoices } from '@/lib/tools';
 
-export const BODY_TYPES = ['Standard Fit', 'Curvy Fit', 'Pear Silhouette', 'Slim Fit', 'Athletic Build', 'Petite', 'Slim with Bust', 'Hourglass'] as const;
 export const REBODY_MISSING = 'Provide both Full Body Look Image URL and Body Type.';
 export const REBODY_BAD_URL = 'The image URL must start with http and end with an image extension.';
 export const REBODY_OVERLAY = 'Processing Your Rebody Request';
@@ -38,10 +39,11 @@ const PREP = [
 
 export function RebodyPage() {
   const [params] = useSearchParams();
+  const bodyTypes = useToolChoices('rebody', 'target_bodytype');
   const [imageUrl, setImageUrl] = useState(() => params.get('image_url') ?? params.get('url') ?? '');
   const [bodyType, setBodyType] = useState(() => {
     const asked = params.get('target_bodytype') ?? params.get('bodytype') ?? params.get('body_type') ?? '';
-    return BODY_TYPES.find((type) => type.toLowerCase() === asked.trim().toLowerCase()) ?? '';
+    return bodyTypes.find((type) => type.toLowerCase() === asked.trim().toLowerCase()) ?? '';
   });
   const [submittedUrl, setSubmittedUrl] = useState('');
   const [lines, setLines] = useState<LogLine[]>([]);
@@ -107,17 +109,15 @@ export function RebodyPage() {
         </section>
         <section className="rebody-form" aria-label="Request">
           <ImageUrlInput label="Full Body Look Image URL" value={imageUrl} onChange={setImageUrl} disabled={running} />
-          <div className="field">
-            <label htmlFor="rebody-bodytype">Body Type</label>
-            <select id="rebody-bodytype" value={bodyType} disabled={running} onChange={(event) => setBodyType(event.target.value)}>
-              <option value="">Select body type</option>
-              {BODY_TYPES.map((type) => (
-                <option key={type} value={type}>
-                  {type}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectField
+            id="rebody-bodytype"
+            label="Body Type"
+            placeholder="Select body type"
+            value={bodyType}
+            options={bodyTypes}
+            disabled={running}
+            onChange={setBodyType}
+          />
           <div className="run-area">
             <button type="button" className="primary-button" onClick={() => run()} disabled={running}>
               Run

@@ -1,9 +1,6 @@
-import { ImageCardToolPage, SelectField } from '@/components/tool/image-card-tool-page';
+import { CardToolPage, SelectField } from '@/components/tool/card-tool-page';
+import { useToolChoices } from '@/lib/tools';
 
-export const RECOLOR_GARMENTS = [
-  'blazer', 'blouse', 'cardigan', 'coat', 'dress', 'full-garment', 'hoodie', 'jacket', 'jeans', 'jumpsuit', 'polo',
-  'pullover', 'romper', 'shirt', 'shorts', 'skirt', 'sweater', 'sweatshirt', 'top', 'trousers', 'tshirt',
-] as const;
 export const DEFAULT_COLOR = '#dac9b9';
 export const RECOLOR_INCOMPLETE = 'Please fill in at least one complete card (URL, color, and garment type)';
 
@@ -22,8 +19,9 @@ export function pickerColor(text: string): string {
 const isComplete = (card: RecolorCard) => Boolean(card.imageUrl.trim() && card.targetColor.trim() && card.garmentType);
 
 export function RecolorPage() {
+  const garments = useToolChoices('recolor', 'garment_type');
   return (
-    <ImageCardToolPage<RecolorCard>
+    <CardToolPage<RecolorCard>
       slug="recolor"
       name="Recolor"
       urlsEndpoint="/api/recoloring/urls"
@@ -63,7 +61,7 @@ export function RecolorPage() {
             label="Garment Type"
             placeholder="Select garment type"
             value={card.garmentType}
-            options={RECOLOR_GARMENTS}
+            options={garments}
             onChange={(garmentType) => update({ garmentType })}
           />
         </>

@@ -1,14 +1,6 @@
-import { ImageCardToolPage, SelectField } from '@/components/tool/image-card-tool-page';
+import { CardToolPage, SelectField } from '@/components/tool/card-tool-page';
+import { useToolChoices } from '@/lib/tools';
 
-export const FABRICS = [
-  'acrylic', 'alpaca', 'canvas', 'cashmere', 'chiffon', 'cotton', 'cupro', 'denim', 'fleece', 'jersey', 'leather', 'linen', 'lyocell',
-  'modal', 'mohair', 'nylon', 'organza', 'polyester', 'silk', 'spandex', 'suede', 'tulle', 'tweed', 'velvet', 'viscose', 'wool',
-] as const;
-export const FINISHES = ['glossy', 'matte', 'metallic', 'patterned', 'sheer', 'textured'] as const;
-export const REFABRIC_GARMENTS = [
-  'accessory', 'blazer', 'blouse', 'cardigan', 'coat', 'dress', 'full-garment', 'hoodie', 'jacket', 'jeans', 'jumpsuit', 'outerwear',
-  'polo', 'pullover', 'romper', 'shirt', 'shorts', 'skirt', 'sweater', 'sweatshirt', 'top', 'trousers', 'tshirt',
-] as const;
 export const REFABRIC_INCOMPLETE = 'Please fill in at least one complete card (URL, fabric type, material finish, and garment type)';
 
 type RefabricCard = { id: string; imageUrl: string; reFabric: string; materialFinish: string; targetGarment: string };
@@ -19,8 +11,11 @@ const isComplete = (card: RefabricCard) => Boolean(card.imageUrl.trim() && card.
 const ready = (cards: RefabricCard[]) => cards.some((card) => card.imageUrl.trim() && card.reFabric);
 
 export function RefabricPage() {
+  const fabrics = useToolChoices('refabric', 're_fabric');
+  const finishes = useToolChoices('refabric', 'material_finish');
+  const garments = useToolChoices('refabric', 'target_garment');
   return (
-    <ImageCardToolPage<RefabricCard>
+    <CardToolPage<RefabricCard>
       slug="refabric"
       name="Refabric"
       urlsEndpoint="/api/refabricing/urls"
@@ -43,13 +38,13 @@ export function RefabricPage() {
       })}
       fields={(card, update) => (
         <>
-          <SelectField id={`${card.id}-fabric`} label="Fabric Type" placeholder="Select fabric" value={card.reFabric} options={FABRICS} onChange={(reFabric) => update({ reFabric })} />
+          <SelectField id={`${card.id}-fabric`} label="Fabric Type" placeholder="Select fabric" value={card.reFabric} options={fabrics} onChange={(reFabric) => update({ reFabric })} />
           <SelectField
             id={`${card.id}-finish`}
             label="Material Finish"
             placeholder="Select finish"
             value={card.materialFinish}
-            options={FINISHES}
+            options={finishes}
             onChange={(materialFinish) => update({ materialFinish })}
           />
           <SelectField
@@ -57,7 +52,7 @@ export function RefabricPage() {
             label="Garment Type"
             placeholder="Select garment type"
             value={card.targetGarment}
-            options={REFABRIC_GARMENTS}
+            options={garments}
             onChange={(targetGarment) => update({ targetGarment })}
           />
         </>

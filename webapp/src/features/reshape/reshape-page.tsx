@@ -1,12 +1,9 @@
 import { type Change, ChangeList, blankChange } from '@/components/tool/card-grid';
-import { ImageCardToolPage, SelectField } from '@/components/tool/image-card-tool-page';
+import { CardToolPage, SelectField } from '@/components/tool/card-tool-page';
+import { useToolChoices } from '@/lib/tools';
 
-export const RESHAPE_AREAS = ['back', 'collar', 'fit', 'hem', 'length', 'neckline', 'shoulders', 'silhouette', 'sleeves', 'waist'] as const;
-/** Display names; sent lower-cased. */
-export const RESHAPE_GARMENTS = [
-  'Blazer', 'Blouse', 'Cardigan', 'Coat', 'Dress', 'Full Garment', 'Hoodie', 'Jacket', 'Jeans', 'Jumpsuit', 'Outerwear', 'Polo',
-  'Pullover', 'Romper', 'Shirt', 'Shorts', 'Skirt', 'Sweater', 'Sweatshirt', 'T-Shirt', 'Top', 'Trousers / Pants',
-] as const;
+/** The garments are sent lower-cased and shown with each word capitalised: 't-shirt' is 'T-Shirt'. */
+export const garmentLabel = (value: string) => value.replace(/(^|[\s-])([a-z])/g, (_match, before: string, letter: string) => before + letter.toUpperCase());
 export const RESHAPE_INCOMPLETE = 'Please fill in at least one complete card (URL, garment type, and at least one change)';
 
 type ReshapeCard = { id: string; imageUrl: string; targetGarment: string; changes: Change[] };
@@ -16,8 +13,10 @@ const completeChanges = (card: ReshapeCard) => card.changes.filter((change) => c
 const isComplete = (card: ReshapeCard) => Boolean(card.imageUrl.trim() && card.targetGarment && completeChanges(card).length > 0);
 
 export function ReshapePage() {
+  const areas = useToolChoices('reshape', 'place');
+  const garments = useToolChoices('reshape', 'target_garment');
   return (
-    <ImageCardToolPage<ReshapeCard>
+    <CardToolPage<ReshapeCard>
       slug="reshape"
       name="Reshape"
       urlsEndpoint="/api/reshaping/urls"
@@ -33,7 +32,7 @@ export function ReshapePage() {
       incomplete={RESHAPE_INCOMPLETE}
       toPayload={(card) => ({
         image_url: card.imageUrl.trim(),
-        target_garment: card.targetGarment.toLowerCase(),
+        target_garment: card.targetGarment,
         // only complete changes are sent
         changes: completeChanges(card).map((change) => ({ place: change.place, instruction: change.instruction.trim() })),
       })}
@@ -44,10 +43,11 @@ export function ReshapePage() {
             label="Target Garment"
             placeholder="Select garment"
             value={card.targetGarment}
-            options={RESHAPE_GARMENTS}
+            options={garments}
+            optionLabel={garmentLabel}
             onChange={(targetGarment) => update({ targetGarment })}
           />
-          <ChangeList changes={card.changes} places={RESHAPE_AREAS} onChange={(changes) => update({ changes })} />
+          <ChangeList changes={card.changes} places={areas} onChange={(changes) => update({ changes })} />
         </>
       )}
     />
