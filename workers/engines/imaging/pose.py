@@ -83,13 +83,15 @@ class _Solution:
             return self._obj.process(rgb)
 
 
-def _build_pose() -> Any:
+def _build_pose(segmentation: bool = False) -> Any:
     import mediapipe as mp
 
+    # ``segmentation``: the pose graph's own person mask too, the silhouette the landmarks
+    # were read from.
     return mp.solutions.pose.Pose(
         static_image_mode=True,
         model_complexity=1,
-        enable_segmentation=False,
+        enable_segmentation=segmentation,
         min_detection_confidence=0.5,
     )
 
@@ -112,6 +114,7 @@ def _build_face_detection() -> Any:
 
 
 _POSE = _Solution(_build_pose)
+_POSE_WITH_MASK = _Solution(lambda: _build_pose(segmentation=True))
 _SEGMENTATION = _Solution(_build_segmentation)
 _FACES = _Solution(_build_face_detection)
 
@@ -128,19 +131,48 @@ def _detector_input(rgb: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(rgb, dtype=np.uint8)
 
 
+def _points(
+    landmarks: Any, w: int, h: int, in_frame: bool = False
+) -> dict[str, tuple[float, float]]:
+    """Landmarks seen well enough, in pixels; ``in_frame``: only those at most 5% outside it."""
+    points: dict[str, tuple[float, float]] = {}
+    for name, lm in zip(LANDMARK_NAMES, landmarks.landmark, strict=True):
+        if not lm.visibility >= MIN_VISIBILITY:
+            continue
+        if in_frame and not (-0.05 <= lm.x <= 1.05 and -0.05 <= lm.y <= 1.05):
+            continue
+        points[name] = (float(lm.x * w), float(lm.y * h))
+    return points
+
+
 def detect_pose(rgb: np.ndarray) -> Pose | None:
     """The most prominent person's landmarks, or None when there is no body in the picture."""
     h, w = rgb.shape[:2]
     result = _POSE.process(_detector_input(rgb))
     if result.pose_landmarks is None:
         return None
-    points: dict[str, tuple[float, float]] = {}
-    for name, lm in zip(LANDMARK_NAMES, result.pose_landmarks.landmark, strict=True):
-        if lm.visibility >= MIN_VISIBILITY:
-            points[name] = (float(lm.x * w), float(lm.y * h))
+    points = _points(result.pose_landmarks, w, h)
     if not points:
         return None
     return Pose(points=points, width=int(w), height=int(h))
+
+
+def detect_pose_and_mask(rgb: np.ndarray) -> tuple[Pose | None, np.ndarray]:
+    """Landmarks in frame and the person mask (float32 HxW) from one pass of the pose graph
+    with its segmentation, on the picture at full size: the try-on engines read limb widths
+    and shoulder edges off that mask, so it must match the picture pixel for pixel.
+
+    (None, zeros) when there is no body; a Pose with no points when the body is all off frame
+    or unseen.
+    """
+    h, w = rgb.shape[:2]
+    result = _POSE_WITH_MASK.process(np.ascontiguousarray(rgb))
+    if result.pose_landmarks is None:
+        return None, np.zeros((h, w), np.float32)
+    points = _points(result.pose_landmarks, w, h, in_frame=True)
+    mask = result.segmentation_mask
+    mask = np.zeros((h, w), np.float32) if mask is None else np.asarray(mask, np.float32)
+    return Pose(points=points, width=w, height=h), mask
 
 
 def person_mask(rgb: np.ndarray) -> np.ndarray:

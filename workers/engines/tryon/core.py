@@ -1,0 +1,127 @@
+"""The try-on core that Virtual Try-On, Restyle and Garment Integration share: a body wearing a
+garment (``dress``), and the read-analyse-cut-fit pipeline around it (``try_on``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+
+from workers.engines.base import Progress
+from workers.engines.imaging import warp
+from workers.engines.tryon.body import (
+    Body,
+    analyse_body,
+    arms_mask,
+    front_mask,
+    limbs_of,
+    old_garment,
+    outer_forearms,
+    skin_zone,
+    sleeve_wrap,
+)
+from workers.engines.tryon.garment import Garment, prepare_garment
+from workers.engines.tryon.images import load_image
+from workers.engines.tryon.placement import warp_garment
+from workers.engines.tryon.shading import cloth_shading, continues_below, fill_uncovered, rounding
+
+
+def dress(
+    body: Body, g: Garment, base: np.ndarray | None = None, *, ghost: bool = False,
+    fill_old: bool = True,
+) -> tuple[np.ndarray, dict[str, Any]]:
+    """The person (or ``base``, an image already dressed in earlier layers) wearing ``g``.
+
+    Layers, back to front: the photo with the old garment painted out where the new one does
+    not reach, the body of the new garment, bare arms and hands, the sleeves, face and hair.
+    ``ghost``: ``base`` is an empty sweep and the body only lends its pose (invisible
+    mannequin). ``fill_old``: paint out what the new garment leaves of the old one.
+    """
+    # The colour clusters (old garment, shading) start from k-means++ seeds: the same photo
+    # gives the same picture every time.
+    cv2.setRNGSeed(0)
+    out = (body.rgb if base is None else base).copy()
+    cat = g.shape.category
+    rgb, a, info = warp_garment(g, body)
+    rgb = rgb.astype(np.float32)
+    h, w = body.h, body.w
+    sw = body.shoulder_width
+    if not ghost:
+        # The garment hugs the body: little of it may stand off the silhouette (gaps between
+        # arms and torso stay background), except a dress's skirt below the hips.
+        reach = max(1, int((0.07 if cat == warp.LOWER else 0.04) * sw))
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+        person = (body.mask > 0.5).astype(np.uint8)
+        # Forearms and hands do not carry the garment's body: it stops at them, not past them.
+        # Only their outer half stops it: under the inner half the garment goes on, hidden by
+        # the arm drawn in front, so no strip of the old clothes shows between the two (the
+        # capsule is wider than most arms).
+        forearms = outer_forearms(body)
+        allow_sleeve = cv2.dilate(person, disc).astype(np.float32)
+        allow = cv2.dilate(person & (1 - forearms), disc).astype(np.float32)
+        if cat == warp.ONE_PIECE:
+            rows = np.arange(h)[:, None]
+            allow = np.maximum(allow, (rows > body.hip_mid[1]).astype(np.float32))
+        if "outline" in info:
+            poly = np.zeros((h, w), np.uint8)
+            cv2.fillPoly(poly, [np.round(info["outline"]).astype(np.int32)], 1)
+            allow = np.maximum(allow, poly.astype(np.float32))
+        share = info.get("sleeve_share", 0.0)
+        # A sleeve swung down a hanging arm shows about as wide as the arm it wraps; the rest of
+        # its flat width folds under, out of sight.
+        allow_sleeve = allow_sleeve * sleeve_wrap(body)
+        allow = share * allow_sleeve + (1.0 - share) * allow
+        a = a * cv2.GaussianBlur(allow, (0, 0), 1.0)
+        # Arms and hands in front of the garment's body from the sleeve's end (or the armpit)
+        # down; the sleeves over the arms.
+        starts = {}
+        for side, chain in (("l", body.left), ("r", body.right)):
+            if "elbow" not in chain:
+                continue
+            upper = float(np.linalg.norm(chain["elbow"] - chain["shoulder"]))
+            arm_len = upper + (float(np.linalg.norm(chain["wrist"] - chain["elbow"])) if "wrist" in chain else 0.0)
+            sleeve = info.get("sleeve_frac", {}).get(side, 0.0) * arm_len
+            # The sleeve's hem is slanted: the arm comes out from under all of it a little on.
+            radius = limbs_of(body)[f"arm_{side}"].radii[0] if f"arm_{side}" in limbs_of(body) else 0.0
+            starts[side] = max(0.4 * upper, sleeve + 0.6 * radius if sleeve > 0 else 0.0)
+        a = a * (1.0 - arms_mask(body, starts, cat) * (1.0 - info.get("sleeve_share", 0.0)))
+        a = a * (1.0 - front_mask(body, cat))
+    a = np.clip(cv2.GaussianBlur(a, (0, 0), 0.5), 0, 1)
+    covered = a > 0.5
+    if not ghost:
+        old = old_garment(body, cat)
+        if fill_old and old.any():
+            grown = cv2.dilate(old.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+            grown &= ~body.head
+            if base is not None:
+                # What an earlier layer painted is not the old garment any more.
+                grown &= np.abs(base.astype(np.int16) - body.rgb.astype(np.int16)).max(axis=2) < 12
+            uncovered = grown & (a < 0.6)
+            if cat == warp.UPPER:
+                uncovered &= ~continues_below(body, old, covered)
+            out = fill_uncovered(out, body, uncovered, covered, skin_zone(body, cat))
+        shade = cloth_shading(body, (old | covered) & ~body.head)
+    else:
+        shade = cloth_shading(body, covered)
+    shade = shade * rounding(a, sw)
+    layer = np.clip(rgb * shade[..., None], 0, 255)
+    out = np.clip(layer * a[..., None] + out.astype(np.float32) * (1 - a[..., None]) + 0.5, 0, 255).astype(np.uint8)
+    info["alpha"] = a
+    info["garment_rgb"] = np.clip(rgb, 0, 255).astype(np.uint8)
+    return out, info
+
+
+def try_on(params: dict[str, Any], progress: Progress, person_key: str, what: str) -> tuple[np.ndarray, Body, Garment, dict[str, Any]]:
+    """The person photo under ``params[person_key]`` (named ``what`` in errors) wearing
+    ``params["garment"]``: the dressed picture, the body, the garment and the fit's facts."""
+    progress(5, "Reading images")
+    person_rgb, _ = load_image(params.get(person_key), what)
+    progress(15, "Finding the person")
+    body = analyse_body(person_rgb)
+    progress(35, "Cutting out the garment")
+    g = prepare_garment(params.get("garment"), params.get("category"))  # type: ignore[arg-type]
+    progress(55, "Fitting the garment")
+    out, info = dress(body, g)
+    progress(90, "Encoding")
+    return out, body, g, info
