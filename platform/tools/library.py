@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,15 +17,39 @@ from PIL import Image, UnidentifiedImageError
 from accounts.models import Organization
 from tools.models import Gender, LibraryModel
 from tools.portraits import astronaut, grace_hopper
+from tools.spec import LibraryUse
 
 logger = logging.getLogger(__name__)
 
 MIN_SIDE = 256  # px: smaller photos give no usable face or hand landmarks
 
-# The tools that dress library models, and what each needs to see of the model (a staff member
-# adding a model says which tools it is for; the photo is checked for them).
-LIBRARY_TOOLS = {"earfit": "Earfit", "baghold": "Baghold", "flats": "Flats Ecommerce",
-                 "remodel": "Remodel and Model Swap"}
+
+
+class _LibraryTools(Mapping[str, str]):
+    """The tools that dress library models (their specs' ``library``) → how staff see them. A
+    staff member adding a model says which tools it is for; the photo is checked for them."""
+
+    def _uses(self) -> dict[str, LibraryUse]:
+        from tools.registry import TOOLS
+
+        uses = sorted((t.library.order, t.slug, t.library) for t in TOOLS.values()
+                      if t.library is not None)
+        return {slug: use for _, slug, use in uses}
+
+    def __getitem__(self, tool: str) -> str:
+        return self._uses()[tool].label
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._uses())
+
+    def __len__(self) -> int:
+        return len(self._uses())
+
+    def use(self, tool: str) -> LibraryUse:
+        return self._uses()[tool]
+
+
+LIBRARY_TOOLS = _LibraryTools()
 
 # Bumped when what a photo "shows" is measured differently, so stored measures are redone.
 SHOWS_VERSION = 1
@@ -210,11 +234,8 @@ def library_model_fits(shows: dict[str, Any]) -> dict[str, dict[str, Any]]:
     ``{"ok": False, "reason": ...}`` for what the engine would refuse.
 
     The parts each tool cannot do without are the engines' own (``inputs.TOOL_NEEDS``, which
-    the engine registry checks before a run); the finer rules are the engines' refusals:
-    Earfit's ``no_ear`` (a visible lobe), Baghold's ``no_carry`` (no hand in frame leaves only
-    a shoulder carry, which needs a strap drop or a long handle), Flats' ``no_feet`` (a look of
-    shoes alone needs the feet)."""
-    from workers.engines.baghold import MIN_SHOULDER_DROP_CM
+    the engine registry checks before a run), plus what the tool's spec adds
+    (``ToolSpec.library``: Earfit's visible lobe, Baghold's carry, Flats' feet)."""
     from workers.engines.imaging.inputs import TOOL_NEEDS
 
     if shows.get("measured") is False:
@@ -226,26 +247,15 @@ def library_model_fits(shows: dict[str, Any]) -> dict[str, dict[str, Any]]:
             fits[tool] = {"ok": False, "reason": f"The photo shows {people} people; "
                                                  f"{label} dresses one."}
             continue
-        needs = TOOL_NEEDS[tool] + (("ear",) if tool == "earfit" else ())
+        use = LIBRARY_TOOLS.use(tool)
+        needs = TOOL_NEEDS[tool] + use.needs
         missing = [p for p in needs if not shows.get(_PART_SHOWN[p][0])]
         if missing:
             fits[tool] = {"ok": False,
                           "reason": f"{label} cannot use this photo: {_PART_SHOWN[missing[0]][1]}."}
             continue
         fit: dict[str, Any] = {"ok": True}
-        half = "Half-length photo" if not shows.get("full_body") else ""
-        if tool == "baghold":
-            fit["carry"] = "hand" if shows.get("hands") else "shoulder"
-            if fit["carry"] == "shoulder":
-                fit["note"] = ((half or "No hand in frame")
-                               + ": bags are carried on the shoulder, so give the Strap drop "
-                                 f"(or a handle drop of {MIN_SHOULDER_DROP_CM:g} cm or more).")
-        elif tool == "flats":
-            fit["shoes_alone"] = bool(shows.get("full_body"))
-            if half:
-                fit["note"] = (f"{half}: garments are shown on the upper body only, and a look "
-                               "of shoes alone is skipped (no feet to wear them).")
-        fits[tool] = fit
+        fits[tool] = use.fit(shows, fit) if use.fit else fit
     return fits
 
 

@@ -46,6 +46,21 @@ Grouper = Callable[[list[Any], list[Any], dict[str, Any], Any, list[dict[str, st
 
 
 @dataclass(frozen=True)
+class LibraryUse:
+    """A tool that dresses the organisation's library models."""
+
+    # How staff see the tool when they add a model ("Remodel and Model Swap").
+    label: str
+    # Parts the photo must show beyond the engine's own input checks (Earfit: "ear").
+    needs: tuple[str, ...] = ()
+    # The tool's finer rules: (what the photo shows, the fit so far) → the fit, with the way
+    # the model is dressed differently ("carry", "note"...).
+    fit: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]] | None = None
+    # Where the tool is listed when staff add a model.
+    order: int = 0
+
+
+@dataclass(frozen=True)
 class ToolSpec:
     slug: str
     name: str
@@ -105,6 +120,8 @@ class ToolSpec:
     grouper: Grouper | None = None
     # What a sync that queued work says (else "N job(s) queued; M file(s) skipped.").
     sync_done: str = ""
+    # The tool dresses library models: what their photo must show.
+    library: LibraryUse | None = None
     # The local engine of a generative tool is a preview; a provider makes studio results.
     generative: bool = False
     # Provider kinds that can run the tool (workers.providers), besides the local engine.

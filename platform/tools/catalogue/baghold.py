@@ -10,7 +10,7 @@ from rest_framework.exceptions import ValidationError
 from config.serializers import StrictSerializer
 from tools.expanders import library_fits, worn_by
 from tools.serializers import CardImageUrlField, CardList, OptionalCentimetres
-from tools.spec import Shape, ToolSpec
+from tools.spec import LibraryUse, Shape, ToolSpec
 
 BAG_CM = "centimetres, > 0; a number, or a number written as text (\"38\")"
 BAG_CM_OPTIONAL = ("centimetres (optional); a number, or a number written as text, "
@@ -63,6 +63,20 @@ def on_one_model(tool: ToolSpec, org: Any, cards: list[dict[str, Any]],
     return payloads
 
 
+def carry(shows: dict[str, Any], fit: dict[str, Any]) -> dict[str, Any]:
+    """No hand in frame leaves only a shoulder carry, which needs a strap drop or a long
+    handle (the engine's no_carry)."""
+    from workers.engines.baghold import MIN_SHOULDER_DROP_CM
+
+    fit["carry"] = "hand" if shows.get("hands") else "shoulder"
+    if fit["carry"] == "shoulder":
+        half = "Half-length photo" if not shows.get("full_body") else ""
+        fit["note"] = ((half or "No hand in frame")
+                       + ": bags are carried on the shoulder, so give the Strap drop "
+                         f"(or a handle drop of {MIN_SHOULDER_DROP_CM:g} cm or more).")
+    return fit
+
+
 SPECS = [
     ToolSpec("baghold", "Baghold", "ecommerce", "/bag-holder", "V1.0", order=90,
              nav_group="ECOMMERCE", queue="batch", eta_text="about 90 seconds per bag",
@@ -73,5 +87,6 @@ SPECS = [
                       "Gender": "Female"}],
              shape=Shape.BATCH,
              endpoint="bag-holder/process", url_inputs={"Bag_Url": "bag_image"},
-             expand_cards=on_one_model, drive_categories=("",), urls_path="bag-holder/urls"),
+             expand_cards=on_one_model, drive_categories=("",), urls_path="bag-holder/urls",
+             library=LibraryUse("Baghold", order=2, fit=carry)),
 ]

@@ -9,7 +9,7 @@ from rest_framework import serializers
 from config.serializers import StrictSerializer
 from tools.expanders import library_fits, worn_by
 from tools.serializers import CardImageUrlField, CardList
-from tools.spec import Shape, ToolSpec
+from tools.spec import LibraryUse, Shape, ToolSpec
 
 MIN_RING_IN, MAX_RING_IN = 0.5, 10.0
 
@@ -46,5 +46,7 @@ SPECS = [
              endpoint="earring-catalog/process", url_inputs={"ring_image": "ring_image"},
              expand_cards=on_every_model, drive_categories=("",),
              urls_path="earring-catalog/urls",
-             urls_limit=20),  # the spec's Get URLs lists at most 20
+             urls_limit=20,  # the spec's Get URLs lists at most 20
+             # the engine refuses a model without a visible lobe (no_ear)
+             library=LibraryUse("Earfit", order=1, needs=("ear",))),
 ]

@@ -9,7 +9,7 @@ from accounts.models import Organization
 from drives.grouping import Found, Group, SyncRefused, storage_ref
 from drives.looks import FlatFile, group_looks
 from tools.serializers import SyncInput
-from tools.spec import Shape, ToolSpec
+from tools.spec import LibraryUse, Shape, ToolSpec
 
 CATEGORIES = ("shoes", "bottom", "top", "overlayer")
 
@@ -58,6 +58,15 @@ def _found(file: FlatFile) -> Found:
     return cast(Found, file.key)
 
 
+def feet(shows: dict[str, Any], fit: dict[str, Any]) -> dict[str, Any]:
+    """A look of shoes alone needs the feet in frame (the engine's no_feet)."""
+    fit["shoes_alone"] = bool(shows.get("full_body"))
+    if not shows.get("full_body"):
+        fit["note"] = ("Half-length photo: garments are shown on the upper body only, and a "
+                       "look of shoes alone is skipped (no feet to wear them).")
+    return fit
+
+
 SPECS = [
     ToolSpec("flats", "Flats Ecommerce", "ecommerce", "/flats-catalog", "V1.0", order=130,
              nav_group="ECOMMERCE", queue="batch", eta_text="about 150 seconds",
@@ -66,5 +75,6 @@ SPECS = [
              example={"action": "sync", "categories": ["top", "shoes"]},
              shape=Shape.SYNC,
              endpoint="flats-catalog/sync", drive_categories=CATEGORIES, grouper=by_look,
-             group_key="outfit", providers=("fashn",)),
+             group_key="outfit", providers=("fashn",),
+             library=LibraryUse("Flats Ecommerce", order=3, fit=feet)),
 ]

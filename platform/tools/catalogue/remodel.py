@@ -9,7 +9,7 @@ from rest_framework import serializers
 from accounts.models import Organization
 from config.serializers import StrictSerializer
 from drives.grouping import Found, Group, SyncRefused, library_model, storage_ref
-from tools.spec import Shape, ToolSpec
+from tools.spec import LibraryUse, Shape, ToolSpec
 
 
 class RemodelInput(StrictSerializer):
@@ -51,5 +51,5 @@ SPECS = [
              example={"modelId": "zoe"},
              shape=Shape.SYNC, endpoint="remodel/process",
              drive_categories=("",), grouper=one_per_photo, generative=True,
-             providers=("fashn",)),
+             providers=("fashn",), library=LibraryUse("Remodel and Model Swap", order=4)),
 ]
