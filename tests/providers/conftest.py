@@ -10,6 +10,16 @@ from typing import Any
 
 import pytest
 
+from tests.providers.servers import (
+    FakeFal,
+    FakeFashn,
+    FakeReplicate,
+    FakeVertex,
+    fake_fal,
+    fake_fashn,
+    fake_replicate,
+    fake_vertex,
+)
 from tests.support.fake_providers import FakeOpenAI, FakeTryOn, fake_openai, fake_tryon
 
 
@@ -58,6 +68,30 @@ def openai_server() -> Iterator[FakeOpenAI]:
 @pytest.fixture
 def tryon_server() -> Iterator[FakeTryOn]:
     with fake_tryon() as server:
+        yield server
+
+
+@pytest.fixture
+def fashn_server() -> Iterator[FakeFashn]:
+    with fake_fashn() as server:
+        yield server
+
+
+@pytest.fixture
+def fal_server() -> Iterator[FakeFal]:
+    with fake_fal() as server:
+        yield server
+
+
+@pytest.fixture
+def replicate_server() -> Iterator[FakeReplicate]:
+    with fake_replicate() as server:
+        yield server
+
+
+@pytest.fixture
+def vertex_server() -> Iterator[FakeVertex]:
+    with fake_vertex() as server:
         yield server
 
 

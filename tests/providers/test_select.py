@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from tests.providers.conftest import Progress
-from tests.support.fake_providers import FakeOpenAI, FakeTryOn, jpeg, png
+from tests.providers.servers import FakeFashn
+from tests.support.fake_providers import FakeOpenAI, jpeg, png
 from workers.engines.base import EngineError, EngineOutput
 from workers.engines.registry import ENGINES
 from workers.providers.config import ProviderConfig, ProviderConfigError, providers_parse
@@ -35,7 +36,7 @@ def tiny() -> TinyLocal:
     return TinyLocal()
 
 
-def entry(server: FakeOpenAI | FakeTryOn, provider: str = "openai", **kwargs: Any) -> dict:
+def entry(server: FakeOpenAI | FakeFashn, provider: str = "openai", **kwargs: Any) -> dict:
     return {"provider": provider, "base_url": server.url, "api_key": server.api_key,
             "model": "m", "backoff": 0.01, "poll_interval": 0.02,
             "fetch_allow": ["127.0.0.1"], **kwargs}
@@ -70,9 +71,9 @@ def test_a_configured_provider_runs_the_job(openai_server: FakeOpenAI, tiny: Tin
     assert openai_server.api_calls()[0].path == "/v1/images/edits"
 
 
-def test_parsed_configs_are_accepted(tryon_server: FakeTryOn, tiny: TinyLocal,
+def test_parsed_configs_are_accepted(fashn_server: FakeFashn, tiny: TinyLocal,
                                      progress: Progress) -> None:
-    parsed = providers_parse({"virtual_try_on": entry(tryon_server, "tryon", model="")})
+    parsed = providers_parse({"virtual_try_on": entry(fashn_server, "tryon", model="")})
     engine = engine_for("virtual_try_on", parsed, local={"virtual_try_on": tiny})
     outputs = engine({"model": jpeg((1, 2, 3)), "garment": PHOTO}, progress)
     assert [o.filename for o in outputs] == ["try-on.png"]
@@ -100,12 +101,12 @@ def test_provider_timeout_falls_back_too(openai_server: FakeOpenAI, tiny: TinyLo
     assert engine(RECOLOR, progress)[0].data == b"local-result"
 
 
-def test_fallback_with_the_real_registry(tryon_server: FakeTryOn, progress: Progress) -> None:
+def test_fallback_with_the_real_registry(fashn_server: FakeFashn, progress: Progress) -> None:
     # The diagnostics engine is the real local registry's lightest; borrow its name for a
     # try-on configuration through a lookup that maps the tool to it.
-    tryon_server.statuses = ["failed"]
+    fashn_server.statuses = ["failed"]
     engine = engine_for("virtual_try_on",
-                        {"virtual_try_on": entry(tryon_server, "tryon", fallback_local=True)},
+                        {"virtual_try_on": entry(fashn_server, "tryon", fallback_local=True)},
                         local={"virtual_try_on": ENGINES["diagnostics.sleep"]})
     outputs = engine({"model": PHOTO, "garment": PHOTO, "seconds": 0}, progress)
     assert json.loads(outputs[0].data)["output"] == 0
@@ -214,3 +215,72 @@ def test_provider_config_defaults_fit_the_interactive_queue() -> None:
     from workers.queues import QUEUES
 
     assert ProviderConfig("tryon", "https://a").deadline < QUEUES["interactive"].soft_limit
+
+
+# --- labels and kinds ------------------------------------------------------------------------
+
+
+def test_provider_engines_say_who_made_the_outputs(openai_server: FakeOpenAI, tiny: TinyLocal,
+                                                  progress: Progress) -> None:
+    engine = engine_for("recolor", {"recolor": entry(openai_server, model="gpt-image-1")},
+                        local={"recolor": tiny})
+    assert (engine.made_by, engine.tier) == ("openai:gpt-image-1", "studio")  # type: ignore[attr-defined]
+    engine(RECOLOR, progress)
+    assert (engine.made_by, engine.tier) == ("openai:gpt-image-1", "studio")  # type: ignore[attr-defined]
+
+
+def test_a_fallback_run_is_labelled_local_preview(openai_server: FakeOpenAI, tiny: TinyLocal,
+                                                  progress: Progress) -> None:
+    openai_server.faults.append(("error", 500, "upstream model crashed"))
+    engine = engine_for("recolor", {"recolor": entry(openai_server, fallback_local=True)},
+                        local={"recolor": tiny})
+    engine(RECOLOR, progress)
+    assert (engine.made_by, engine.tier) == ("local", "preview")  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("provider", "engine", "extra", "made_by"), [
+    ("fashn", "virtual_try_on", {}, "fashn:tryon-v1.6"),
+    ("tryon", "restyle", {}, "fashn:tryon-v1.6"),
+    ("fashn", "flats", {}, "fashn:product-to-model"),
+    ("fashn", "remodel", {}, "fashn:product-to-model"),
+    ("fal", "virtual_try_on", {}, "fal:fal-ai/leffa/virtual-tryon"),
+    ("fal", "garment_integration", {"model": "fal-ai/cat-vton"}, "fal:fal-ai/cat-vton"),
+    ("replicate", "virtual_try_on", {"model": "cuuupid/idm-vton:abc"},
+     "replicate:cuuupid/idm-vton:abc"),
+    ("openai", "editorial_generate", {"model": "gpt-image-1"}, "openai:gpt-image-1"),
+])
+def test_made_by_per_kind(provider: str, engine: str, extra: dict[str, Any],
+                          made_by: str) -> None:
+    chosen = engine_for(engine, {engine: {"provider": provider, "base_url": "https://a/v1",
+                                          **extra}}, local={})
+    assert (chosen.made_by, chosen.tier) == (made_by, "studio")  # type: ignore[attr-defined]
+
+
+def test_kinds_default_to_their_documented_roots() -> None:
+    parsed = providers_parse({"virtual_try_on": {"provider": "fal"},
+                              "restyle": {"provider": "replicate"},
+                              "flats": {"provider": "fashn"}})
+    assert parsed["virtual_try_on"].base_url == "https://queue.fal.run"
+    assert parsed["restyle"].base_url == "https://api.replicate.com/v1"
+    assert parsed["flats"].base_url == "https://api.fashn.ai/v1"
+
+
+def test_vertex_needs_a_service_account() -> None:
+    with pytest.raises(ProviderConfigError, match="service account"):
+        providers_parse({"virtual_try_on": {"provider": "vertex", "api_key": "not json"}})
+    with pytest.raises(ProviderConfigError, match="cannot run this tool"):
+        providers_parse({"recolor": {"provider": "fal"}})
+
+
+def test_config_and_select_do_not_import_each_other() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import sys; import workers.providers.config; "
+            "assert 'workers.providers.select' not in sys.modules; "
+            "import workers.providers.select; print('ok')")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=False, env={"PYTHONPATH": "platform:."},
+                         cwd=Path(__file__).resolve().parents[2])
+    assert out.stdout.strip() == "ok", out.stderr

@@ -13,11 +13,20 @@ provider, e.g.::
 
 Keys per entry (all but provider and base_url optional):
 
-- provider: "openai" (OpenAI-compatible image API), "tryon" (submit-and-poll try-on API) or
-  "local" (the local engine, the default for engines not listed).
-- base_url: the API root, e.g. "https://api.openai.com/v1" (no trailing path beyond it).
-- api_key, or api_key_env: the name of an environment variable holding it.
-- model: sent as "model" (openai: required by most servers; tryon: optional).
+- provider: the kind of service (workers.providers.catalog, docs/providers/<kind>.md):
+  "fashn" (FASHN API; "tryon" is its older name), "fal" (fal queue API), "vertex" (Vertex AI
+  virtual try-on), "replicate" (Replicate predictions), "openai" (OpenAI-compatible image API),
+  or "local" (the local engine, the default for engines not listed).
+- base_url: the API root, e.g. "https://api.openai.com/v1" (no trailing path beyond it);
+  when left out, the kind's documented root (catalog.DEFAULT_BASE_URL).
+- api_key, or api_key_env: the name of an environment variable holding it. For vertex: the
+  service account's JSON key (or give it as service_account).
+- model: the provider's model id (fashn: model_name, default per tool; fal: the endpoint id,
+  e.g. "fal-ai/leffa/virtual-tryon"; vertex: e.g. "virtual-try-on-preview-08-04"; replicate:
+  "owner/name" or "owner/name:version"; openai: sent as "model").
+- service_account, project, location (vertex): the service account JSON (text), the Google
+  Cloud project (default: the service account's project_id) and region (default: from the
+  base_url's host, else us-central1).
 - fallback_local: on a provider failure, run the local engine instead of failing the job.
 - size (openai, default "1024x1024"), n (openai, default per tool), quality (openai, optional),
   response_format (openai: "auto" sends "b64_json" except to gpt-image models, which reject the
@@ -46,7 +55,8 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 from urllib.parse import urlsplit
 
-PROVIDERS = ("local", "openai", "tryon")
+from workers.providers.catalog import DEFAULT_BASE_URL, PROVIDERS, canonical_kind, provider_supports
+
 TRYON_CATEGORIES = ("auto", "tops", "bottoms", "one-pieces")
 
 
@@ -77,10 +87,18 @@ class ProviderConfig:
     fetch_allow: tuple[str, ...] = ()
     proxy: str = ""
     max_bytes: int = 64 * 1024 * 1024
+    service_account: str = field(default="", repr=False)  # vertex: the JSON key, as text
+    project: str = ""
+    location: str = ""
 
     @property
     def root(self) -> str:
         return self.base_url.rstrip("/")
+
+    @property
+    def kind(self) -> str:
+        """The provider's canonical kind ("tryon" is read as "fashn")."""
+        return canonical_kind(self.provider)
 
 
 _FIELDS = {f.name for f in fields(ProviderConfig)}
@@ -117,12 +135,17 @@ def provider_config(
         if "fetch_allow" in data:
             allow = data["fetch_allow"]
             data["fetch_allow"] = tuple([allow] if isinstance(allow, str) else allow)
+        if isinstance(data.get("service_account"), Mapping):
+            data["service_account"] = json.dumps(data["service_account"])
         if "options" in data and not isinstance(data["options"], Mapping):
             raise ProviderConfigError(f"ENGINE_PROVIDERS[{engine!r}]: options must be an object.")
         try:
             config = ProviderConfig(**data)
         except TypeError as exc:
             raise ProviderConfigError(f"ENGINE_PROVIDERS[{engine!r}]: {exc}") from exc
+    if not config.base_url and config.kind in DEFAULT_BASE_URL:
+        location = config.location or "us-central1"
+        config = replace(config, base_url=DEFAULT_BASE_URL[config.kind].format(location=location))
     extra = tuple(a for a in fetch_allow if a not in config.fetch_allow)
     if extra:
         config = replace(config, fetch_allow=config.fetch_allow + extra)
@@ -147,12 +170,19 @@ def _check(engine: str, c: ProviderConfig) -> None:
         raise ProviderConfigError(f"{where}: max_retries and max_bytes must be positive.")
     if c.n is not None and not 1 <= int(c.n) <= 10:
         raise ProviderConfigError(f"{where}: n must be between 1 and 10.")
-    if c.provider == "tryon" and c.category not in TRYON_CATEGORIES:
+    if c.kind == "fashn" and c.category not in TRYON_CATEGORIES:
         raise ProviderConfigError(
             f"{where}: category must be one of {', '.join(TRYON_CATEGORIES)}.")
-    # Which engines each provider can serve is the adapters' business: checked on import there.
-    from workers.providers.select import provider_supports
-
+    if c.kind == "vertex":
+        try:
+            info = json.loads(c.service_account or c.api_key or "null")
+        except ValueError:
+            info = None
+        if not isinstance(info, Mapping) or not info.get("client_email") \
+                or not info.get("private_key"):
+            raise ProviderConfigError(
+                f"{where}: vertex needs a service account's JSON key (client_email, "
+                "private_key) as api_key or service_account.")
     if not provider_supports(c.provider, engine):
         raise ProviderConfigError(f"{where}: the {c.provider} provider cannot run this tool.")
 

@@ -26,275 +26,32 @@ The prompt is built from the tool's parameters (``openai_prompt``); per engine n
 - virtual_try_on (model, garment), restyle and garment_integration (outfit, garment),
   ecommerce_asset (outfit, accessory): the person first, the product second.
 
-This module also holds the HTTP plumbing the try-on adapter shares (``ProviderCall``).
+The HTTP plumbing every adapter shares (``ProviderCall``...) lives in workers.providers.calls;
+its names stay importable from here.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
-import random
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from email.utils import parsedate_to_datetime
 from typing import Any
 
-import requests
-
 from workers.engines.base import EngineError, EngineOutput, Progress
+from workers.providers.calls import (  # noqa: F401 - re-exported: their old import path
+    MAX_MESSAGE,
+    USER_AGENT,
+    ProviderCall,
+    ProviderHttpError,
+    checked_image,
+    data_url,
+    image_type,
+    input_bytes,
+)
+from workers.providers.catalog import OPENAI_ENGINES
 from workers.providers.config import ProviderConfig
 
-USER_AGENT = "Atelier-Provider/1.0"
-MAX_MESSAGE = 500
-
-
-# --- shared HTTP plumbing ------------------------------------------------------------------
-
-
-class ProviderHttpError(EngineError):
-    """A provider call that failed; status is None for network errors and timeouts."""
-
-    def __init__(self, code: str, message: str, status: int | None = None) -> None:
-        super().__init__(code, message)
-        self.status = status
-
-    @property
-    def transient(self) -> bool:
-        return self.status is None or self.status >= 500
-
-
-class ProviderCall:
-    """One job's conversation with a provider: a session, the deadline, 429 retries."""
-
-    def __init__(self, config: ProviderConfig, progress: Progress, *, label: str) -> None:
-        self.config = config
-        self.progress = progress
-        self.label = label  # "image provider", "try-on provider": for messages
-        self.started = time.monotonic()
-        self.end = self.started + float(config.deadline)
-        self.percent = 0.0
-        self.session = requests.Session()
-        self.session.trust_env = False  # no environment proxies, no .netrc replacing our auth
-        if config.proxy:
-            self.session.proxies = {"http": config.proxy, "https": config.proxy}
-        self.session.headers["User-Agent"] = USER_AGENT
-        if config.api_key:
-            self.session.headers["Authorization"] = f"Bearer {config.api_key}"
-
-    def __enter__(self) -> ProviderCall:
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.session.close()
-
-    def remaining(self) -> float:
-        return self.end - time.monotonic()
-
-    def report(self, percent: float, message: str | None = None) -> None:
-        """Progress, never backwards; it raises when the job must stop (cancel, take-over)."""
-        self.percent = max(self.percent, percent)
-        self.progress(self.percent, message)
-
-    def timeout_error(self) -> ProviderHttpError:
-        return ProviderHttpError(
-            "provider_timeout",
-            f"The {self.label} did not answer within {self._seconds(self.config.deadline)}.")
-
-    def sleep(self, seconds: float, message: str | None = None) -> None:
-        """Wait without outliving the deadline, reporting progress (so a cancel stops us)."""
-        until = time.monotonic() + min(seconds, max(0.0, self.remaining()))
-        while True:
-            self.report(self.percent, message)
-            left = until - time.monotonic()
-            if left <= 0:
-                return
-            time.sleep(min(0.25, left))
-
-    def request(self, method: str, path: str, **kwargs: Any) -> Any:
-        """Call {base_url}{path}; the decoded JSON answer. Retries HTTP 429 within bounds."""
-        url = self.config.root + path
-        attempt = 0
-        while True:
-            remaining = self.remaining()
-            if remaining <= 0:
-                raise self.timeout_error()
-            try:
-                resp = self.session.request(
-                    method, url, stream=True, allow_redirects=False,
-                    timeout=(min(10.0, remaining), min(float(self.config.timeout), remaining)),
-                    **kwargs)
-            except requests.Timeout as exc:
-                raise ProviderHttpError(
-                    "provider_timeout",
-                    f"The {self.label} did not answer in time.") from exc
-            except requests.RequestException as exc:
-                raise ProviderHttpError(
-                    "provider_error",
-                    f"The {self.label} could not be reached ({type(exc).__name__}).") from exc
-            try:
-                body = self._read(resp)
-            finally:
-                resp.close()
-            if resp.status_code == 429 and attempt < int(self.config.max_retries):
-                wait = _retry_after(resp.headers.get("Retry-After"))
-                if wait is None:
-                    jitter = 0.8 + 0.4 * random.random()
-                    wait = float(self.config.backoff) * (2 ** attempt) * jitter
-                wait = min(wait, float(self.config.backoff_max))
-                if wait < self.remaining():
-                    attempt += 1
-                    self.sleep(wait, f"The {self.label} is busy; retrying")
-                    continue
-            if resp.status_code >= 300:
-                raise ProviderHttpError(
-                    "provider_error", self._message(body, resp.status_code), resp.status_code)
-            try:
-                return json.loads(body)
-            except (ValueError, UnicodeDecodeError) as exc:
-                raise ProviderHttpError(
-                    "provider_error", f"The {self.label} answered with something other than "
-                                      "JSON.", resp.status_code) from exc
-
-    def _read(self, resp: requests.Response) -> bytes:
-        cap = int(self.config.max_bytes)
-        chunks: list[bytes] = []
-        total = 0
-        try:
-            for chunk in resp.iter_content(65536):
-                total += len(chunk)
-                if total > cap:
-                    raise ProviderHttpError(
-                        "provider_error",
-                        f"The {self.label}'s answer is larger than {cap // (1024 * 1024)} MB.",
-                        resp.status_code)
-                chunks.append(chunk)
-                if self.remaining() <= 0:
-                    raise self.timeout_error()
-        except requests.exceptions.ConnectionError as exc:
-            # urllib3 reports a read timeout in the middle of a body this way.
-            if "timed out" in str(exc).lower():
-                raise ProviderHttpError("provider_timeout",
-                                        f"The {self.label} did not answer in time.") from exc
-            raise ProviderHttpError("provider_error",
-                                    f"The {self.label}'s answer was interrupted.") from exc
-        except requests.RequestException as exc:
-            raise ProviderHttpError("provider_error",
-                                    f"The {self.label}'s answer was interrupted.") from exc
-        return b"".join(chunks)
-
-    def _message(self, body: bytes, status: int) -> str:
-        """The provider's own message, from its error body when it has one."""
-        message = ""
-        try:
-            data = json.loads(body)
-        except (ValueError, UnicodeDecodeError):
-            data = None
-        if isinstance(data, dict):
-            err = data.get("error")
-            if isinstance(err, dict):
-                message = str(err.get("message") or err.get("code") or "")
-            elif isinstance(err, str):
-                message = err
-            if not message:
-                detail = data.get("detail") or data.get("message")
-                message = detail if isinstance(detail, str) else ""
-        elif data is None and body and len(body) < 2000:
-            text = body.decode("utf-8", "replace").strip()
-            if text and not text.lstrip().startswith("<"):
-                message = text
-        if not message:
-            message = f"The {self.label} answered HTTP {status}."
-        return self.scrub(message)
-
-    def scrub(self, message: str) -> str:
-        if self.config.api_key:
-            message = message.replace(self.config.api_key, "***")
-        message = " ".join(message.split())
-        return message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 1] + "…"
-
-    def output_image(self, value: str) -> bytes:
-        """An output given as a data URL or an http(s) URL, as bytes."""
-        if value.startswith("data:"):
-            header, _, payload = value.partition(",")
-            if ";base64" not in header:
-                raise ProviderHttpError("provider_error",
-                                        f"The {self.label} returned an unreadable data URL.")
-            return self.decode_b64(payload)
-        from workers.fetch import fetch_image
-
-        remaining = self.remaining()
-        if remaining <= 0:
-            raise self.timeout_error()
-        try:
-            fetched = fetch_image(value, max_bytes=int(self.config.max_bytes),
-                                  deadline=min(remaining, float(self.config.timeout)),
-                                  allow=self.config.fetch_allow)
-        except EngineError as exc:
-            code = "provider_timeout" if exc.code == "fetch_timeout" else "provider_error"
-            raise ProviderHttpError(
-                code, f"The {self.label}'s result could not be downloaded: {exc.message}") from exc
-        return fetched.data
-
-    def decode_b64(self, payload: str) -> bytes:
-        if len(payload) > int(self.config.max_bytes) * 4 // 3 + 4:
-            raise ProviderHttpError("provider_error", f"The {self.label}'s image is too large.")
-        try:
-            return base64.b64decode("".join(payload.split()), validate=True)
-        except (binascii.Error, ValueError) as exc:
-            raise ProviderHttpError(
-                "provider_error", f"The {self.label} returned invalid base64 image data.") from exc
-
-    @staticmethod
-    def _seconds(value: float) -> str:
-        return f"{value:g} seconds"
-
-
-def _retry_after(value: str | None) -> float | None:
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        return max(0.0, parsedate_to_datetime(value).timestamp() - time.time())
-    except (TypeError, ValueError, IndexError):
-        return None
-
-
-def image_type(data: bytes) -> tuple[str, str] | None:
-    """(content type, extension) from the bytes' signature, for the formats providers send."""
-    if data.startswith(b"\x89PNG\r\n\x1a\n"):
-        return "image/png", "png"
-    if data.startswith(b"\xff\xd8\xff"):
-        return "image/jpeg", "jpg"
-    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
-        return "image/webp", "webp"
-    return None
-
-
-def checked_image(data: bytes, label: str) -> tuple[bytes, str, str]:
-    kind = image_type(data)
-    if kind is None:
-        raise ProviderHttpError("provider_error",
-                                f"The {label} returned something that is not a PNG, JPEG or WebP "
-                                "image.")
-    return data, kind[0], kind[1]
-
-
-def data_url(data: bytes) -> str:
-    kind = image_type(data)
-    mime = kind[0] if kind else "application/octet-stream"
-    return f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
-
-
-def input_bytes(params: Mapping[str, Any], name: str) -> bytes | None:
-    value = params.get(name)
-    if isinstance(value, bytes | bytearray | memoryview) and len(value):
-        return bytes(value)
-    return None
+KIND = "openai"
 
 
 # --- prompts per tool ----------------------------------------------------------------------
@@ -441,6 +198,14 @@ OPENAI_TOOLS: dict[str, ToolSpec] = {
     "ecommerce_asset": ToolSpec(_accessory, ("outfit", "garment"), ("outfit", "garment"), 1,
                                 "ecommerce-asset"),
 }
+
+
+assert set(OPENAI_TOOLS) == OPENAI_ENGINES, "catalog.OPENAI_ENGINES is out of date"
+
+
+def made_by(engine: str, config: ProviderConfig, params: Mapping[str, Any] | None = None) -> str:
+    """The engine label of a job run here: "openai:<model>" ("openai:default" without one)."""
+    return f"{KIND}:{config.model or 'default'}"
 
 
 def openai_prompt(engine: str, params: Mapping[str, Any]) -> str:

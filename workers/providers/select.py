@@ -5,9 +5,15 @@
 
 - no entry for the engine, or provider "local": the local engine from
   workers.engines.registry.ENGINES (KeyError when there is none);
-- provider "openai" or "tryon": a ProviderEngine calling that adapter; when the entry says
-  fallback_local, a provider failure (an EngineError whose code starts with "provider_") runs
-  the local engine instead. Input errors, cancels and time limits are never "fallen back".
+- a provider kind (fashn or its old name tryon, fal, vertex, replicate, openai): a
+  ProviderEngine calling that kind's adapter; when the entry says fallback_local, a provider
+  failure (an EngineError whose code starts with "provider_") runs the local engine instead.
+  Input errors, cancels and time limits are never "fallen back".
+
+A ProviderEngine says who made a run's outputs: ``made_by`` ("fashn:tryon-v1.6",
+"fal:fal-ai/leffa/virtual-tryon", "vertex:virtual-try-on-preview-08-04", "replicate:<model>",
+"openai:<model>") and ``tier`` ("studio"); after a run that fell back to the local engine they
+are "local" and "preview" (the worker reads them after the run; each job gets its own engine).
 
 providers_config maps engine names to ProviderConfig objects (settings parse them once with
 workers.providers.config.providers_parse) or to the raw JSON objects (parsed here).
@@ -17,46 +23,57 @@ the local engine is actually needed, so a provider-backed tool never imports Num
 
 from __future__ import annotations
 
+import importlib
 import logging
 from collections.abc import Mapping
 from typing import Any
 
 from workers.engines.base import Engine, EngineError, EngineOutput, Progress
+from workers.providers.catalog import provider_supports
 from workers.providers.config import ProviderConfig, provider_config
 
 logger = logging.getLogger(__name__)
 
+__all__ = ["ADAPTERS", "ProviderEngine", "engine_for", "provider_engine", "provider_made_by",
+           "provider_supports"]
 
-def provider_supports(provider: str, engine: str) -> bool:
-    """Whether a provider can run the tool with that engine name."""
-    if provider == "local":
-        return True
-    if provider == "openai":
-        from workers.providers.openai_images import OPENAI_TOOLS
+STUDIO = "studio"
+PREVIEW = "preview"
 
-        return engine in OPENAI_TOOLS
-    if provider == "tryon":
-        from workers.providers.tryon_api import TRYON_TOOLS
+# kind → (module, run function); each module also has made_by(engine, config, params).
+ADAPTERS: dict[str, tuple[str, str]] = {
+    "openai": ("workers.providers.openai_images", "openai_images"),
+    "fashn": ("workers.providers.fashn", "fashn_run"),
+    "fal": ("workers.providers.fal", "fal_run"),
+    "vertex": ("workers.providers.vertex", "vertex_run"),
+    "replicate": ("workers.providers.replicate_api", "replicate_run"),
+}
 
-        return engine in TRYON_TOOLS
-    return False
+
+def _adapter(config: ProviderConfig) -> Any:
+    try:
+        module, _ = ADAPTERS[config.kind]
+    except KeyError:
+        raise EngineError("provider_error", f"Unknown provider {config.provider!r}.") from None
+    return importlib.import_module(module)
+
+
+def provider_made_by(engine: str, config: ProviderConfig,
+                     params: Mapping[str, Any] | None = None) -> str:
+    """The engine label of a provider run: "<kind>:<model>"."""
+    return str(_adapter(config).made_by(engine, config, params))
 
 
 def provider_engine(engine: str, config: ProviderConfig) -> Engine:
     """The bare provider-backed engine (no fallback)."""
 
     def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
-        if config.provider == "openai":
-            from workers.providers.openai_images import openai_images
+        module = _adapter(config)
+        outputs: list[EngineOutput] = getattr(module, ADAPTERS[config.kind][1])(
+            config, engine, params, progress)
+        return outputs
 
-            return openai_images(config, engine, params, progress)
-        if config.provider == "tryon":
-            from workers.providers.tryon_api import tryon_run
-
-            return tryon_run(config, engine, params, progress)
-        raise EngineError("provider_error", f"Unknown provider {config.provider!r}.")
-
-    run.__name__ = f"{engine}_{config.provider}"
+    run.__name__ = f"{engine}_{config.kind}"
     return run
 
 
@@ -69,12 +86,16 @@ class ProviderEngine:
         self.provider = config.provider
         self._local = local
         self._run = provider_engine(engine, config)
+        self.made_by = provider_made_by(engine, config)
+        self.tier = STUDIO
 
     def __repr__(self) -> str:
         return (f"ProviderEngine({self.engine!r}, provider={self.provider!r}, "
                 f"fallback_local={self.config.fallback_local})")
 
     def __call__(self, params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
+        self.made_by = provider_made_by(self.engine, self.config, params)
+        self.tier = STUDIO
         try:
             return self._run(params, progress)
         except EngineError as exc:
@@ -87,6 +108,7 @@ class ProviderEngine:
             logger.warning("provider %s failed for %s (%s: %s); running the local engine",
                            self.provider, self.engine, exc.code, exc.message)
             progress(0, "The provider failed; running the local engine")
+            self.made_by, self.tier = "local", PREVIEW
             return local(params, progress)
 
 
