@@ -297,16 +297,31 @@ class ToolSyncApi(APIView):
         return Response(body, status=status.HTTP_202_ACCEPTED)
 
 
-class CatalogVideoInputsApi(APIView):
-    """DELETE /api/catalog-video/inputs {codes: [...]}: the Clean Input step."""
+class ToolInputsDeleteApi(APIView):
+    """DELETE {codes: [...]}: a drive-fed tool's Clean Input step (e.g. DELETE
+    /api/catalog-video/inputs): the named products' files leave its input folder."""
+
+    tool: Tool
+
+    def get_permissions(self) -> list[Any]:
+        return [IsPartner(), ToolAllowed()]
 
     @extend_schema(request=CodesInput, responses={200: OpenApiTypes.OBJECT})
     def delete(self, request: Request) -> Response:
         from drives.sync import drive_inputs_delete
 
         data = CodesInput.validated(request.data)
-        return Response(drive_inputs_delete(org=request_org(request), tool="spinview",
+        return Response(drive_inputs_delete(org=request_org(request), tool=self.tool.slug,
                                             codes=data["codes"]))
+
+
+def inputs_delete_view(tool: Tool) -> Any:
+    class Api(ToolInputsDeleteApi):
+        pass
+
+    Api.tool = tool
+    Api.__name__ = Api.__qualname__ = f"{tool.slug.title().replace('-', '')}InputsApi"
+    return Api.as_view()
 
 
 class LibraryModelListApi(APIView):

@@ -114,6 +114,8 @@ class ToolSpec:
     # many files it lists at most (None: all).
     urls_path: str | None = None
     urls_limit: int | None = None
+    # A drive-fed tool's Clean Input call (DELETE {codes}), e.g. "catalog-video/inputs".
+    inputs_path: str | None = None
     # The input field that names a job's group (a product, an outfit): its outputs' names.
     group_key: str = ""
     # A drive-fed tool: how the new files of its input folders become jobs.

@@ -37,6 +37,7 @@ SPECS = [
              example={"action": "sync"},
              shape=Shape.SYNC, endpoint="catalog-video/sync",
              drive_categories=("",), grouper=by_product, group_key="code",
+             inputs_path="catalog-video/inputs",
              sync_done="Your video queue is been processed. Average completion time: 110s per "
                        "video."),
 ]
