@@ -3,11 +3,7 @@
 # in the same run (raw Celery, plain decode+encode, os.scandir, the spec's quoted times...);
 # the whole report is also written to var/bench/latest.md.
 source "$(dirname "$0")/lib.sh"
-ensure_venv
-ensure_node
-ensure_redis_binary
-ensure_chromium
-build_webapp
+ensure_suite_deps
 mkdir -p var/bench
 report="var/bench/latest.md"
 {

@@ -91,6 +91,16 @@ ensure_redis_binary() {
   command -v redis-server >/dev/null 2>&1 || apt_install redis-server
 }
 
+# What the suites and the benchmarks run on: Python and npm packages, redis-server, Chromium for
+# the browser suite and the built web app it serves.
+ensure_suite_deps() {
+  ensure_venv
+  ensure_node
+  ensure_redis_binary
+  ensure_chromium
+  build_webapp
+}
+
 # One Django setting's value (settings read the environment and .env).
 django_setting() {
   DJANGO_SETTINGS_MODULE=config.settings "$PY" -c \

@@ -2,11 +2,7 @@
 # Every suite: jest, then pytest against SQLite and against PostgreSQL. Each pytest run
 # starts its own redis-server (tests/conftest.py) and its own Celery workers and beat.
 source "$(dirname "$0")/lib.sh"
-ensure_venv
-ensure_node
-ensure_redis_binary
-ensure_chromium
-build_webapp
+ensure_suite_deps
 if [ -z "${ATELIER_SKIP_POSTGRES:-}" ]; then ensure_postgres; fi
 
 say "Web app: type check and jest"
