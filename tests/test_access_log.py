@@ -3,6 +3,7 @@ through config.gunicorn, on a real gunicorn; LOG_FORMAT=plain gives people a rea
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -10,6 +11,7 @@ import socket
 import subprocess
 import sys
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 from tests.support.processes import REPO, _env, port_open, wait_for
@@ -21,10 +23,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def serve_and_get(tmp_path: Path, paths: list[tuple[str, dict[str, str]]],
-                  log_format: str) -> tuple[list[str], list[dict[str, str]]]:
-    """Start gunicorn as deploy/ does, get each path, stop it: its stdout lines and the
-    responses' headers."""
+@contextlib.contextmanager
+def gunicorn_running(tmp_path: Path, log_format: str = "json") -> Iterator[tuple[int, Path]]:
+    """Gunicorn started as deploy/ starts it: (its port, its stdout file); stopped after."""
     port = free_port()
     out = tmp_path / "access.log"
     env = _env({"LOG_FORMAT": log_format, "XDG_RUNTIME_DIR": str(tmp_path)})
@@ -38,6 +39,17 @@ def serve_and_get(tmp_path: Path, paths: list[tuple[str, dict[str, str]]],
         wait_for(lambda: proc.poll() is None and port_open(port) or proc.poll() is not None,
                  30, what="gunicorn")
         assert proc.poll() is None, (tmp_path / "error.log").read_text()
+        yield port, out
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(30)
+
+
+def serve_and_get(tmp_path: Path, paths: list[tuple[str, dict[str, str]]],
+                  log_format: str) -> tuple[list[str], list[dict[str, str]]]:
+    """Start gunicorn as deploy/ does, get each path, stop it: its stdout lines and the
+    responses' headers."""
+    with gunicorn_running(tmp_path, log_format) as (port, out):
         answers = []
         for path, headers in paths:
             request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers=headers)
@@ -48,9 +60,6 @@ def serve_and_get(tmp_path: Path, paths: list[tuple[str, dict[str, str]]],
                 answers.append(dict(exc.headers))
         wait_for(lambda: len(out.read_text().splitlines()) >= len(paths), 10,
                  what="the access lines")
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(30)
     return out.read_text().splitlines(), answers
 
 
@@ -81,3 +90,32 @@ def test_plain_access_lines_for_people(tmp_path: Path) -> None:
     (line,) = [x for x in lines if "gunicorn.access" in x]
     assert not line.startswith("{")
     assert '[rid-plain] "GET /healthz?x=1"' in line and answers[0]["X-Request-ID"] == "rid-plain"
+
+
+def _raw(port: int, request: bytes) -> tuple[str, dict[str, str], bytes]:
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        sock.sendall(request)
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    status, *lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines)
+    return status, {k.lower(): v for k, v in headers.items()}, body
+
+
+def test_gunicorn_refusals_answer_our_json_envelope(tmp_path: Path) -> None:
+    """A request line or headers past gunicorn's limits, or a malformed request, are answered
+    by gunicorn before Django: with our error envelope, not an HTML page."""
+    with gunicorn_running(tmp_path) as (port, _):
+        long_line = b"GET /api/jobs/?q=" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n"
+        big_header = (b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"b" * 9000
+                      + b"\r\n\r\n")
+        garbage = b"NOT A REQUEST\r\n\r\n"
+        answers = [_raw(port, r) for r in (long_line, big_header, garbage)]
+    expected = [("414", "uri_too_long"), ("431", "headers_too_large"), ("400", "bad_request")]
+    for (status, headers, body), (code, error) in zip(answers, expected, strict=True):
+        assert status.split()[1] == code, status
+        assert headers["content-type"] == "application/json"
+        answer = json.loads(body)
+        assert answer["error"] == error and answer["message"] and answer["fields"] == {}

@@ -13,9 +13,11 @@ nor our settings, and reads LOG_FORMAT and LOG_LEVEL from the environment as the
 from __future__ import annotations
 
 import datetime
+import json
 import os
 from typing import Any
 
+from gunicorn import util as gunicorn_util
 from gunicorn.glogging import Logger
 
 LOG_FORMAT = os.environ.get("LOG_FORMAT", "json")
@@ -97,3 +99,37 @@ def logging_config(log_format: str = LOG_FORMAT) -> dict[str, Any]:
 logger_class = AccessLogger
 logconfig_dict = logging_config()
 accesslog = "-"
+
+
+# Errors gunicorn answers itself, before the application sees the request (a request line or
+# headers past its limits, a malformed request): the application's JSON error envelope
+# (config.errors.error_body) instead of gunicorn's HTML page, so a client parses every answer
+# the same way.
+_ERROR_CODES = {400: "bad_request", 403: "forbidden", 414: "uri_too_long",
+                417: "expectation_failed", 431: "headers_too_large", 500: "server_error",
+                501: "not_implemented"}
+_ERROR_MESSAGES = {
+    414: "The request line is too long: send long inputs in the request body.",
+    431: "The request's headers are too large.",
+    500: "The server could not answer this request.",
+}
+
+
+def json_error(status_int: int, reason: str, mesg: str) -> bytes:
+    """The whole HTTP answer for an error gunicorn raises, with our JSON envelope."""
+    body = json.dumps({
+        "error": _ERROR_CODES.get(status_int, "bad_request"),
+        "message": _ERROR_MESSAGES.get(status_int) or mesg or reason,
+        "fields": {},
+    }, ensure_ascii=True).encode()
+    head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n")
+    return head.encode("latin-1") + body
+
+
+def _write_json_error(sock: Any, status_int: int, reason: str, mesg: str) -> None:
+    gunicorn_util.write_nonblock(sock, json_error(status_int, reason, mesg))
+
+
+# Gunicorn writes these answers through util.write_error (workers call it by that name).
+gunicorn_util.write_error = _write_json_error
