@@ -367,8 +367,10 @@ class _VertexHandler(_Handler):
         if self.headers.get("Authorization") != f"Bearer {self.state.token}":
             return self.google_error(401, "Request had invalid authentication credentials.",
                                      "UNAUTHENTICATED")
-        if not call.path.endswith(":predict"):
-            return self.google_error(404, "Not found", "NOT_FOUND")
+        model = call.path.rpartition("/models/")[2].removesuffix(":predict")
+        if not call.path.endswith(":predict") or call.path != self.state.predict_path(model):
+            return self.google_error(404, f"Publisher model {call.path} was not found.",
+                                     "NOT_FOUND")
         if self._fault(self.state.faults):
             return None
         body = call.json or {}
@@ -436,8 +438,9 @@ class _VertexTokenHandler(_VertexHandler):
         except Exception:  # noqa: BLE001 - any bad signature or shape is Google's invalid_grant
             return self._send(400, {"error": "invalid_grant",
                                     "error_description": "Invalid JWT Signature."})
+        # Google's audience for the grant is its token endpoint whatever token_uri says.
         if claims.get("iss") != self.state.client_email or claims.get("aud") != \
-                f"{self.state.origin}/token" or claims.get("exp", 0) < time.time():
+                "https://oauth2.googleapis.com/token" or claims.get("exp", 0) < time.time():
             return self._send(400, {"error": "invalid_grant",
                                     "error_description": "Invalid JWT: claims."})
         call.json = {"claims": claims}

@@ -1,0 +1,137 @@
+"""The Replicate adapter, through the replicate library, against a loopback server speaking
+Replicate's predictions API."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from tests.providers.conftest import Canceled, Progress
+from tests.providers.servers import FakeReplicate, data_url_bytes
+from tests.support.fake_providers import jpeg, png
+from workers.engines.base import EngineError
+from workers.providers.config import ProviderConfig
+from workers.providers.replicate_api import replicate_run
+
+MODEL = jpeg((180, 150, 130), (60, 90))
+GARMENT = png((20, 40, 200), (50, 50))
+TRYON = {"model": MODEL, "garment": GARMENT}
+
+
+def config(server: FakeReplicate, **kwargs: Any) -> ProviderConfig:
+    values: dict[str, Any] = {"provider": "replicate", "base_url": server.url,
+                              "api_key": server.api_key, "poll_interval": 0.02,
+                              "backoff": 0.01, "timeout": 5.0, "deadline": 10.0,
+                              "fetch_allow": ("127.0.0.1",)}
+    values.update(kwargs)
+    return ProviderConfig(**values)
+
+
+def test_create_with_a_version_then_poll(replicate_server: FakeReplicate,
+                                         progress: Progress) -> None:
+    outputs = replicate_run(config(replicate_server, model="cuuupid/idm-vton:c871bb9b"),
+                            "virtual_try_on", {**TRYON, "category": "dress"}, progress)
+
+    assert [(o.filename, o.content_type) for o in outputs] == [("try-on.png", "image/png")]
+    create = [c for c in replicate_server.calls if c.method == "POST"]
+    assert len(create) == 1 and create[0].path == "/v1/predictions"
+    assert create[0].headers["Authorization"] == f"Bearer {replicate_server.api_key}"
+    body = create[0].json
+    assert set(body) == {"version", "input"}
+    assert body["version"] == "c871bb9b"
+    assert set(body["input"]) == {"human_img", "garm_img", "category", "garment_des"}
+    assert data_url_bytes(body["input"]["human_img"]) == MODEL
+    assert data_url_bytes(body["input"]["garm_img"]) == GARMENT
+    assert body["input"]["category"] == "dresses"
+    polls = replicate_server.polls("/v1/predictions/")
+    assert len(polls) == 4  # starting, processing x2, succeeded
+    assert all(c.headers["Authorization"] == f"Bearer {replicate_server.api_key}"
+               for c in polls)
+
+
+def test_create_with_a_model_name(replicate_server: FakeReplicate, progress: Progress) -> None:
+    replicate_run(config(replicate_server, model="cuuupid/idm-vton",
+                         options={"steps": 30}), "restyle",
+                  {"outfit": MODEL, "garment": GARMENT}, progress)
+    create = [c for c in replicate_server.calls if c.method == "POST"][0]
+    assert create.path == "/v1/models/cuuupid/idm-vton/predictions"
+    assert set(create.json) == {"input"}
+    assert create.json["input"]["steps"] == 30
+
+
+def test_progress_follows_the_models_logs(replicate_server: FakeReplicate,
+                                          progress: Progress) -> None:
+    replicate_server.statuses = ["processing", "processing", "succeeded"]
+    replicate_server.logs = [" 20%|██        | 6/30 [00:01<00:04]",
+                             " 80%|████████  | 24/30 [00:04<00:01]"]
+    replicate_run(config(replicate_server), "virtual_try_on", TRYON, progress)
+    assert progress.values == sorted(progress.values)
+    assert 30 + 55 * 0.8 in progress.values
+
+
+def test_a_failed_prediction_fails_in_replicates_words(replicate_server: FakeReplicate,
+                                                       progress: Progress) -> None:
+    replicate_server.statuses = ["processing", "failed"]
+    replicate_server.error_message = "CUDA out of memory."
+    with pytest.raises(EngineError) as err:
+        replicate_run(config(replicate_server), "virtual_try_on", TRYON, progress)
+    assert (err.value.code, err.value.message) == ("provider_error", "CUDA out of memory.")
+
+
+def test_create_errors_in_replicates_words(replicate_server: FakeReplicate,
+                                           progress: Progress) -> None:
+    replicate_server.faults.append(("error", 422, "Invalid version or not permitted"))
+    with pytest.raises(EngineError) as err:
+        replicate_run(config(replicate_server), "virtual_try_on", TRYON, progress)
+    assert (err.value.code, err.value.message) == ("provider_error",
+                                                   "Invalid version or not permitted")
+
+
+def test_a_wrong_token(replicate_server: FakeReplicate, progress: Progress) -> None:
+    with pytest.raises(EngineError) as err:
+        replicate_run(config(replicate_server, api_key="r8_wrong"), "virtual_try_on", TRYON,
+                      progress)
+    assert (err.value.code, err.value.message) == ("provider_error", "Invalid API key.")
+
+
+def test_429_waits_retry_after_on_create_and_poll(replicate_server: FakeReplicate,
+                                                  progress: Progress) -> None:
+    replicate_server.faults.append(("429", 0.3))
+    replicate_server.poll_faults.extend([("429", 0.1), "500"])
+    started = time.monotonic()
+    assert len(replicate_run(config(replicate_server), "virtual_try_on", TRYON, progress)) == 1
+    assert time.monotonic() - started >= 0.4
+    assert len([c for c in replicate_server.calls if c.method == "POST"]) == 2
+
+
+def test_the_deadline_is_honoured(replicate_server: FakeReplicate, progress: Progress) -> None:
+    replicate_server.statuses = ["processing"]
+    with pytest.raises(EngineError) as err:
+        replicate_run(config(replicate_server, deadline=0.5), "virtual_try_on", TRYON, progress)
+    assert (err.value.code, err.value.message) == (
+        "provider_timeout", "The Replicate prediction did not finish within 0.5 seconds.")
+
+
+def test_a_slow_answer_times_out(replicate_server: FakeReplicate, progress: Progress) -> None:
+    replicate_server.faults.append("timeout")
+    started = time.monotonic()
+    with pytest.raises(EngineError) as err:
+        replicate_run(config(replicate_server, timeout=0.4), "virtual_try_on", TRYON, progress)
+    assert err.value.code == "provider_timeout"
+    assert time.monotonic() - started < 1.5
+
+
+def test_several_outputs_and_data_urls(progress: Progress) -> None:
+    from tests.providers.servers import fake_replicate
+
+    with fake_replicate(outputs=2, output="data_url", statuses=["succeeded"]) as server:
+        outputs = replicate_run(config(server), "virtual_try_on", TRYON, progress)
+    assert [o.filename for o in outputs] == ["try-on-1.png", "try-on-2.png"]
+
+
+def test_a_cancel_stops_polling(replicate_server: FakeReplicate) -> None:
+    replicate_server.statuses = ["processing"]
+    with pytest.raises(Canceled):
+        replicate_run(config(replicate_server), "virtual_try_on", TRYON, Progress(stop_after=6))

@@ -1,0 +1,139 @@
+"""The Vertex AI try-on adapter against a loopback server speaking Google's OAuth token
+endpoint (the service account's JWT grant, its signature checked) and the :predict call."""
+
+from __future__ import annotations
+
+import base64
+import json
+import time
+from typing import Any
+
+import pytest
+
+from tests.providers.conftest import Progress
+from tests.providers.servers import FakeVertex
+from tests.support.fake_providers import jpeg, png
+from workers.engines.base import EngineError
+from workers.providers.config import ProviderConfig, providers_parse
+from workers.providers.select import engine_for
+from workers.providers.vertex import vertex_run
+
+MODEL = jpeg((180, 150, 130), (60, 90))
+GARMENT = png((20, 40, 200), (50, 50))
+TRYON = {"model": MODEL, "garment": GARMENT}
+
+
+def config(server: FakeVertex, **kwargs: Any) -> ProviderConfig:
+    values: dict[str, Any] = {"provider": "vertex", "base_url": server.url,
+                              "api_key": json.dumps(server.service_account()),
+                              "location": server.location, "backoff": 0.01, "timeout": 5.0,
+                              "deadline": 10.0}
+    values.update(kwargs)
+    return ProviderConfig(**values)
+
+
+def test_token_then_predict(vertex_server: FakeVertex, progress: Progress) -> None:
+    outputs = vertex_run(config(vertex_server), "virtual_try_on", TRYON, progress)
+
+    assert [(o.filename, o.content_type) for o in outputs] == [("try-on.png", "image/png")]
+    token, predict = vertex_server.calls
+    assert token.path == "/token"
+    assert token.form["grant_type"] == ["urn:ietf:params:oauth:grant-type:jwt-bearer"]
+    claims = token.json["claims"]
+    assert claims["iss"] == vertex_server.client_email
+    assert claims["scope"] == "https://www.googleapis.com/auth/cloud-platform"
+    assert predict.path == vertex_server.predict_path()
+    assert predict.headers["Authorization"] == f"Bearer {vertex_server.token}"
+    assert predict.json == {
+        "instances": [{
+            "personImage": {"image": {"bytesBase64Encoded": base64.b64encode(MODEL).decode()}},
+            "productImages": [
+                {"image": {"bytesBase64Encoded": base64.b64encode(GARMENT).decode()}}],
+        }],
+        "parameters": {"sampleCount": 1},
+    }
+    assert progress.values == sorted(progress.values) and progress.values[-1] == 100
+
+
+def test_location_from_the_base_url_and_options(vertex_server: FakeVertex,
+                                                progress: Progress) -> None:
+    engine = engine_for("garment_integration", {"garment_integration": config(
+        vertex_server, location="", n=2, model="virtual-try-on-exp-05-31",
+        options={"personGeneration": "allow_adult", "addWatermark": False})})
+    with pytest.raises(EngineError):  # the loopback host names no region: us-central1
+        engine({"outfit": MODEL, "garment": GARMENT}, progress)
+    assert vertex_server.calls[-1].path.startswith(
+        f"/v1/projects/{vertex_server.project}/locations/us-central1/")
+    vertex_server.location = "us-central1"
+    outputs = engine({"outfit": MODEL, "garment": GARMENT}, progress)
+    assert [o.filename for o in outputs] == ["garment-integration-1.png",
+                                             "garment-integration-2.png"]
+    assert vertex_server.calls[-1].json["parameters"] == {
+        "sampleCount": 2, "personGeneration": "allow_adult", "addWatermark": False}
+    assert engine.made_by == "vertex:virtual-try-on-exp-05-31"  # type: ignore[attr-defined]
+
+
+def test_a_refused_service_account_in_googles_words(vertex_server: FakeVertex,
+                                                    progress: Progress) -> None:
+    vertex_server.token_error = (400, {"error": "invalid_grant",
+                                       "error_description": "Invalid JWT Signature."})
+    with pytest.raises(EngineError) as err:
+        vertex_run(config(vertex_server), "virtual_try_on", TRYON, progress)
+    assert (err.value.code, err.value.message) == ("provider_error", "Invalid JWT Signature.")
+    assert len(vertex_server.calls) == 1  # no predict without a token
+
+
+def test_predict_errors_in_googles_words(vertex_server: FakeVertex, progress: Progress) -> None:
+    vertex_server.faults.append(("error", 400, "Image size exceeds the 10 MB limit."))
+    with pytest.raises(EngineError) as err:
+        vertex_run(config(vertex_server), "virtual_try_on", TRYON, progress)
+    assert (err.value.code, err.value.message) == ("provider_error",
+                                                   "Image size exceeds the 10 MB limit.")
+
+
+def test_filtered_outputs_say_why(vertex_server: FakeVertex, progress: Progress) -> None:
+    vertex_server.filtered = "The image was filtered by Responsible AI checks (58061214)."
+    with pytest.raises(EngineError) as err:
+        vertex_run(config(vertex_server), "virtual_try_on", TRYON, progress)
+    assert err.value.message == vertex_server.filtered
+
+
+def test_429_waits_retry_after(vertex_server: FakeVertex, progress: Progress) -> None:
+    vertex_server.faults.append(("429", 0.3))
+    started = time.monotonic()
+    assert len(vertex_run(config(vertex_server), "virtual_try_on", TRYON, progress)) == 1
+    assert time.monotonic() - started >= 0.3
+    assert len([c for c in vertex_server.calls if c.path.endswith(":predict")]) == 2
+
+
+def test_429_past_the_retries_in_googles_words(vertex_server: FakeVertex,
+                                               progress: Progress) -> None:
+    vertex_server.faults.extend(["429"] * 3)
+    with pytest.raises(EngineError) as err:
+        vertex_run(config(vertex_server, max_retries=1), "virtual_try_on", TRYON, progress)
+    assert err.value.message.startswith("Quota exceeded")
+
+
+def test_a_slow_predict_times_out(vertex_server: FakeVertex, progress: Progress) -> None:
+    vertex_server.faults.append("timeout")
+    started = time.monotonic()
+    with pytest.raises(EngineError) as err:
+        vertex_run(config(vertex_server, timeout=0.4), "virtual_try_on", TRYON, progress)
+    assert err.value.code == "provider_timeout"
+    assert time.monotonic() - started < 1.5
+
+
+def test_the_token_never_shows_in_messages(vertex_server: FakeVertex,
+                                           progress: Progress) -> None:
+    vertex_server.faults.append(("error", 400, f"bad token {vertex_server.token}"))
+    with pytest.raises(EngineError) as err:
+        vertex_run(config(vertex_server), "virtual_try_on", TRYON, progress)
+    assert vertex_server.token not in err.value.message
+
+
+def test_the_service_account_can_come_as_an_object(vertex_server: FakeVertex) -> None:
+    parsed = providers_parse({"virtual_try_on": {
+        "provider": "vertex", "service_account": vertex_server.service_account()}})
+    assert parsed["virtual_try_on"].base_url == \
+        "https://us-central1-aiplatform.googleapis.com/v1"
+    assert vertex_server.private_key not in repr(parsed)
