@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import LimitOffsetPagination
@@ -25,7 +25,6 @@ from accounts.permissions import request_org
 from config.serializers import QueryParamsSerializer
 from jobs.models import Job, JobOutput, JobStatus
 from jobs.selectors import (
-    QueueFigures,
     activity_list,
     batch_job_list,
     job_get,
@@ -33,58 +32,8 @@ from jobs.selectors import (
     job_source,
     queues_overview,
 )
+from jobs.serializers import OUTPUT_LINK_SALT, JobSerializer  # also imported from here
 from jobs.services import batch_retry_failed, job_cancel, job_retry
-
-OUTPUT_LINK_SALT = "atelier.job-output"
-
-
-class JobOutputSerializer(serializers.ModelSerializer):
-    url = serializers.SerializerMethodField()
-
-    class Meta:
-        model = JobOutput
-        fields = ["index", "filename", "content_type", "size", "sha256", "url"]
-
-    def get_url(self, obj: JobOutput) -> str:
-        if self.context.get("signed_links"):  # webhooks: opens without a session, expires
-            return settings.PUBLIC_BASE_URL.rstrip("/") + output_signed_path(output=obj)
-        path = reverse("job-output", kwargs={"job_id": obj.job_id, "index": obj.index})
-        request = self.context.get("request")
-        return request.build_absolute_uri(path) if request else path
-
-
-class JobSerializer(serializers.ModelSerializer):
-    error = serializers.SerializerMethodField()
-    queue_position = serializers.SerializerMethodField()
-    eta_seconds = serializers.SerializerMethodField()
-    outputs = JobOutputSerializer(many=True, read_only=True)
-
-    class Meta:
-        model = Job
-        fields = [
-            "id", "tool", "status", "progress", "queue_position", "eta_seconds", "input",
-            "error", "attempts", "batch_id", "created_at", "started_at", "finished_at", "outputs",
-        ]
-
-    def to_representation(self, instance: Job) -> dict[str, Any]:
-        data = super().to_representation(instance)
-        # One QueueFigures per response, so a page of jobs shares the per-tool averages.
-        figures = self.context.setdefault("queue_figures", QueueFigures())
-        data["queue_position"], data["eta_seconds"] = figures.position_and_eta(instance)
-        return data
-
-    def get_error(self, obj: Job) -> dict[str, str] | None:
-        if not obj.error_code:
-            return None
-        return {"code": obj.error_code, "message": obj.error_message}
-
-    @extend_schema_field(OpenApiTypes.INT)
-    def get_queue_position(self, obj: Job) -> int | None:
-        return None  # filled in by to_representation
-
-    @extend_schema_field(OpenApiTypes.FLOAT)
-    def get_eta_seconds(self, obj: Job) -> float | None:
-        return None  # filled in by to_representation
 
 
 def job_or_404(request: Request, job_id: Any) -> Job:
@@ -240,11 +189,6 @@ class BatchReportApi(APIView):
                 job.finished_at.isoformat() if job.finished_at else "", " ".join(urls),
             )])
         return response
-
-
-def output_signed_path(*, output: JobOutput) -> str:
-    token = signing.dumps({"o": output.pk}, salt=OUTPUT_LINK_SALT, compress=True)
-    return reverse("job-output-signed", kwargs={"token": token})
 
 
 def _serve_output(output: JobOutput) -> Any:

@@ -30,6 +30,18 @@ class Job(models.Model):
     )
     tool = models.CharField(max_length=64)
     queue = models.CharField(max_length=32)
+    # What a run needs, copied from the tool at submit, so that the job core and the worker
+    # read the row and never the tool catalogue. Empty on rows older than these columns: the
+    # queue's limits and a default ETA seed stand in (jobs.kinds).
+    engine_name = models.CharField(max_length=64, blank=True, default="")
+    soft_limit = models.PositiveIntegerField(null=True, blank=True)
+    hard_limit = models.PositiveIntegerField(null=True, blank=True)
+    expected_seconds = models.FloatField(null=True, blank=True)
+    # Which engine made the result (`local`, `fashn:tryon-v1.6`, ...) and its tier (`preview`
+    # for the local engine of a generative tool, `studio` for a provider), set when a run
+    # ends; empty while it has not.
+    made_by = models.CharField(max_length=128, blank=True, default="")
+    tier = models.CharField(max_length=16, blank=True, default="")
     status = models.CharField(max_length=16, choices=JobStatus.choices, default=JobStatus.QUEUED)
     progress = models.PositiveSmallIntegerField(default=0)
     input = models.JSONField(default=dict)

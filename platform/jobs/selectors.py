@@ -8,13 +8,13 @@ from typing import Any
 from uuid import UUID
 
 from django.conf import settings
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Max, QuerySet
 from django.utils import timezone
 
 from accounts.models import Organization
+from jobs.kinds import expected_or_default, job_catalogue
 from jobs.models import Activity, Job, JobStatus
 from jobs.presence import queue_processes
-from tools.registry import TOOLS, tool_get
 
 # The ETA averages this many recent runs of a tool.
 RUN_TIME_WINDOW = 20
@@ -61,22 +61,25 @@ def job_get(*, org: Organization, job_id: UUID) -> Job | None:
     return Job.objects.filter(organization=org, pk=job_id).prefetch_related("outputs").first()
 
 
-# Per process: averages move slowly and every submit and poll asks for them.
-_avg_cache: dict[str, tuple[float, float]] = {}
+# Per process: averages move slowly and every submit and poll asks for them. None: the tool
+# has no run-time history yet.
+_avg_cache: dict[str, tuple[float, float | None]] = {}
 
 
-def tool_avg_seconds(*, tool: str) -> float:
-    """Moving average of the tool's recent run times, or its declared expectation."""
+def tool_avg_seconds(*, tool: str, expected: float | None = None) -> float:
+    """Moving average of the tool's recent run times, or else `expected` (the seed its jobs
+    carry from the tool's declaration), or else a default."""
     cached = _avg_cache.get(tool)
     now = time.monotonic()
     if cached and now - cached[0] < settings.JOB_ETA_CACHE_SECONDS:
-        return cached[1]
-    avg = _tool_avg_seconds(tool)
-    _avg_cache[tool] = (now, avg)
-    return avg
+        avg = cached[1]
+    else:
+        avg = _tool_avg_seconds(tool)
+        _avg_cache[tool] = (now, avg)
+    return expected_or_default(expected) if avg is None else avg
 
 
-def _tool_avg_seconds(tool: str) -> float:
+def _tool_avg_seconds(tool: str) -> float | None:
     recent = (
         Job.objects.filter(tool=tool, status=JobStatus.SUCCEEDED, started_at__isnull=False,
                            finished_at__isnull=False)
@@ -90,8 +93,7 @@ def _tool_avg_seconds(tool: str) -> float:
         mid = len(durations) // 2
         return (durations[mid] if len(durations) % 2
                 else (durations[mid - 1] + durations[mid]) / 2)
-    spec = tool_get(tool)
-    return spec.expected_seconds if spec else 60.0
+    return None
 
 
 class QueueFigures:
@@ -100,16 +102,18 @@ class QueueFigures:
     def __init__(self) -> None:
         self._avg: dict[str, float] = {}
 
-    def avg(self, tool: str) -> float:
+    def avg(self, tool: str, expected: float | None = None) -> float:
+        """The tool's typical run time; `expected` seeds it while the tool has no history
+        (the first seed given in a request holds for the request)."""
         if tool not in self._avg:
-            self._avg[tool] = tool_avg_seconds(tool=tool)
+            self._avg[tool] = tool_avg_seconds(tool=tool, expected=expected)
         return self._avg[tool]
 
     def remaining(self, job: Job) -> float:
         """Seconds a running job still needs. Early on, the tool's typical run time says more
         than a first progress figure (5 % after 3 s is not 57 s to go); the job's own pace
         counts more as its progress grows."""
-        avg = self.avg(job.tool)
+        avg = self.avg(job.tool, job.expected_seconds)
         if job.started_at is None:
             return avg
         elapsed = (timezone.now() - job.started_at).total_seconds()
@@ -127,14 +131,14 @@ class QueueFigures:
         ahead = Job.objects.filter(queue=queue, status=JobStatus.QUEUED)
         if before is not None:
             ahead = ahead.filter(created_at__lt=before)
-        by_tool = ahead.values("tool").annotate(n=Count("pk"))
+        by_tool = ahead.values("tool").annotate(n=Count("pk"), expected=Max("expected_seconds"))
         count = 0
         seconds = 0.0
         for row in by_tool:
             count += row["n"]
-            seconds += row["n"] * self.avg(row["tool"])
+            seconds += row["n"] * self.avg(row["tool"], row["expected"])
         for running in Job.objects.filter(queue=queue, status=JobStatus.RUNNING).only(
-            "tool", "started_at", "progress"
+            "tool", "started_at", "progress", "expected_seconds"
         ):
             seconds += self.remaining(running)
         return count, seconds
@@ -145,11 +149,13 @@ class QueueFigures:
         if job.status != JobStatus.QUEUED:
             return None, None
         ahead, seconds = self.backlog_seconds(queue=job.queue, before=job.created_at)
-        return ahead, round(seconds / queue_processes(queue=job.queue) + self.avg(job.tool), 1)
+        own = self.avg(job.tool, job.expected_seconds)
+        return ahead, round(seconds / queue_processes(queue=job.queue) + own, 1)
 
 
 def queues_overview(*, org: Organization, include_staff: bool = False) -> list[dict[str, Any]]:
-    """Per tool: this organisation's queued and running jobs, and the ETA of a job sent now."""
+    """Per tool of the catalogue (jobs.kinds.job_catalogue): this organisation's queued and
+    running jobs, and the ETA of a job sent now."""
     figures = QueueFigures()
     mine = {
         (row["tool"], row["status"]): row["n"]
@@ -159,13 +165,13 @@ def queues_overview(*, org: Organization, include_staff: bool = False) -> list[d
     }
     backlog: dict[str, float] = {}
     rows = []
-    for tool in TOOLS.values():
+    for tool in job_catalogue():
         if not tool.available or (tool.staff_only and not include_staff):
             continue
         if tool.queue not in backlog:
             _, seconds = figures.backlog_seconds(queue=tool.queue)
             backlog[tool.queue] = seconds / queue_processes(queue=tool.queue)
-        avg = figures.avg(tool.slug)
+        avg = figures.avg(tool.slug, tool.expected_seconds)
         rows.append({
             "tool": tool.slug,
             "queue": tool.queue,

@@ -10,8 +10,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import threading
-import time
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -21,32 +19,23 @@ from typing import Any
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
-from django.db import (
-    IntegrityError,
-    InterfaceError,
-    OperationalError,
-    close_old_connections,
-    connection,
-    models,
-    transaction,
-)
+from django.db import IntegrityError, connection, models, transaction
 from django.db.models import F, Q
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from accounts.models import Organization, User
 from config.errors import Conflict
+from jobs.kinds import JobKind, job_limits
 from jobs.models import Activity, ActivityStatus, Job, JobOutput, JobStatus
-from tools.registry import Tool, tool_get
-from workers.engines.base import EngineError, EngineOutput
+from workers.engines.base import EngineOutput
 
 logger = logging.getLogger(__name__)
 # Queued jobs the reconciler reads at a time.
 RECONCILE_BATCH = 500
-
-
-class JobAborted(Exception):
-    """Raised inside a run whose job was canceled or handed to another run."""
+# The Celery task that runs a job (workers.tasks.jobs), sent by name: the job core does not
+# import the worker side.
+RUN_TASK = "jobs.run"
 
 
 @dataclass(frozen=True)
@@ -91,13 +80,14 @@ def job_submit(
     *,
     org: Organization,
     user: User | None,
-    tool: Tool,
+    tool: JobKind,
     payload: dict[str, Any],
     idempotency_key: str | None = None,
     batch_id: uuid.UUID | None = None,
     source_drive_file: str = "",
 ) -> Submitted:
-    """Store the job and enqueue it once the row is committed.
+    """Store the job and enqueue it once the row is committed. What a run needs of the tool
+    (queue, engine, time limits, ETA seed) is copied onto the row.
 
     The same Idempotency-Key with the same request returns the first job; with another
     request it is a conflict.
@@ -109,8 +99,11 @@ def job_submit(
             return _replay(existing, digest)
     try:
         with transaction.atomic():
+            soft, hard = tool.limits
             job = Job.objects.create(
                 organization=org, user=user, tool=tool.slug, queue=tool.queue, input=payload,
+                engine_name=tool.engine or "", soft_limit=soft, hard_limit=hard,
+                expected_seconds=tool.expected_seconds,
                 idempotency_key=idempotency_key or None, request_digest=digest,
                 batch_id=batch_id, source_drive_file=source_drive_file,
             )
@@ -139,7 +132,7 @@ def job_submit_batch(
     *,
     org: Organization,
     user: User | None,
-    tool: Tool,
+    tool: JobKind,
     payloads: list[dict[str, Any]],
     idempotency_key: str | None = None,
 ) -> BatchSubmitted:
@@ -168,7 +161,7 @@ def job_submit_batch(
     return BatchSubmitted(batch_id=batch_id, jobs=jobs, created=True)
 
 
-def _replay_batch(first: Job, tool: Tool, payloads: list[dict[str, Any]]) -> BatchSubmitted:
+def _replay_batch(first: Job, tool: JobKind, payloads: list[dict[str, Any]]) -> BatchSubmitted:
     jobs = list(Job.objects.filter(batch_id=first.batch_id).order_by("idempotency_key"))
     jobs.sort(key=lambda j: int((j.idempotency_key or "#0").rsplit("#", 1)[1]))
     digests = [_digest(tool.slug, p) for p in payloads]
@@ -187,20 +180,20 @@ def _replay(existing: Job, digest: str) -> Submitted:
 def job_enqueue(*, job: Job) -> bool:
     """Hand a queued job to the broker. If the broker is down the job stays queued in the
     database and the reconciler enqueues it when the broker is back."""
-    from workers.tasks.jobs import run_job  # the task module imports this one
+    from config.celery_app import app
 
     updated = Job.objects.filter(pk=job.pk, status=JobStatus.QUEUED).update(
         enqueued_at=timezone.now(), enqueue_count=F("enqueue_count") + 1
     )
     if not updated:
         return False
-    tool = tool_get(job.tool)
-    soft, hard = tool.limits if tool else (None, None)
+    soft, hard = job_limits(job)
     try:
         # The task id starts with the job id: that is how the reconciler reads the broker.
-        run_job.apply_async(
-            args=[str(job.pk)], queue=job.queue, task_id=f"{job.pk}.{uuid.uuid4().hex[:8]}",
-            soft_time_limit=soft, time_limit=hard,
+        app.send_task(
+            RUN_TASK, args=[str(job.pk)], queue=job.queue,
+            task_id=f"{job.pk}.{uuid.uuid4().hex[:8]}", soft_time_limit=soft, time_limit=hard,
+            ignore_result=True,
         )
     except Exception as exc:  # noqa: BLE001 - broker unreachable: keep the job, retry later
         logger.warning("enqueue of job %s failed, the reconciler will retry: %s", job.pk, exc)
@@ -255,7 +248,7 @@ def batch_retry_failed(*, org: Organization, batch_id: uuid.UUID) -> int:
     return retried
 
 
-# --- Running a job (called by the worker task) -------------------------------------------
+# --- A run's transitions (called by the worker's runner, workers/runner.py) --------------
 
 
 def job_start(*, job_id: str | uuid.UUID) -> Job | None:
@@ -312,19 +305,40 @@ def _after_finish(job_id: Any) -> None:
     transaction.on_commit(announce_batch)
 
 
-def job_fail(*, job_id: Any, lease: uuid.UUID | None, code: str, message: str) -> bool:
+def job_progress(*, job_id: Any, lease: uuid.UUID, percent: int) -> bool:
+    """A run's progress, and its heartbeat; False when the run no longer owns the job.
+    Never below what partners were already shown: a run taken over after a lost worker
+    starts its engine at 0 again, and the bar holds until it passes the old figure."""
+    return bool(_owned(job_id, lease).update(progress=Greatest(F("progress"), percent),
+                                             heartbeat_at=timezone.now()))
+
+
+def job_heartbeat(*, job_id: Any, lease: uuid.UUID) -> bool:
+    """A run is alive; False when it no longer owns the job (canceled or taken over)."""
+    return bool(_owned(job_id, lease).update(heartbeat_at=timezone.now()))
+
+
+def _made(made_by: str | None, tier: str | None) -> dict[str, str]:
+    """The columns saying which engine made the result, for the update that ends a run."""
+    made = {} if made_by is None else {"made_by": made_by[:128]}
+    return made if tier is None else {**made, "tier": tier[:16]}
+
+
+def job_fail(*, job_id: Any, lease: uuid.UUID | None, code: str, message: str,
+             made_by: str | None = None, tier: str | None = None) -> bool:
     qs = (_owned(job_id, lease) if lease else
           Job.objects.filter(pk=job_id, status__in=[JobStatus.QUEUED, JobStatus.RUNNING]))
     with transaction.atomic():
         updated = qs.update(status=JobStatus.FAILED, error_code=code, error_message=message,
-                            finished_at=timezone.now(), lease=None)
+                            finished_at=timezone.now(), lease=None, **_made(made_by, tier))
         if updated:
             _job_activity(job_id, ActivityStatus.ERROR, message)
             _after_finish(job_id)
     return bool(updated)
 
 
-def job_succeed(*, job: Job, lease: uuid.UUID, outputs: Iterable[EngineOutput]) -> bool:
+def job_succeed(*, job: Job, lease: uuid.UUID, outputs: Iterable[EngineOutput],
+                made_by: str | None = None, tier: str | None = None) -> bool:
     """Store the outputs and finish the job, or discard them if this run no longer owns it.
 
     Files go under a folder of this run's lease, so two runs never write the same name; only
@@ -338,7 +352,8 @@ def job_succeed(*, job: Job, lease: uuid.UUID, outputs: Iterable[EngineOutput]) 
             saved.append((default_storage.save(name, ContentFile(out.data)), out))
         with transaction.atomic():
             won = _owned(job.pk, lease).update(
-                status=JobStatus.SUCCEEDED, progress=100, finished_at=timezone.now(), lease=None
+                status=JobStatus.SUCCEEDED, progress=100, finished_at=timezone.now(), lease=None,
+                **_made(made_by, tier),
             )
             if won:
                 from drives.services import DRIVE_TOOLS
@@ -377,156 +392,6 @@ def _discard(saved: list[tuple[str, EngineOutput]], folder: str | None = None) -
             logger.warning("could not delete discarded output %s", name)
 
 
-class _Heartbeats:
-    """One thread per worker process touches the rows of the jobs running in it, and tells a
-    run whose job was canceled or taken over (its guarded UPDATE matched nothing)."""
-
-    def __init__(self) -> None:
-        self._runs: dict[Any, tuple[uuid.UUID, threading.Event]] = {}
-        self._lock = threading.Lock()
-        self._thread: threading.Thread | None = None
-
-    def register(self, job_id: Any, lease: uuid.UUID) -> threading.Event:
-        lost = threading.Event()
-        with self._lock:
-            self._runs[job_id] = (lease, lost)
-            # (re)start after a fork: threads do not survive into a pool child
-            if self._thread is None or not self._thread.is_alive():
-                self._thread = threading.Thread(target=self._loop, name="job-heartbeats",
-                                                daemon=True)
-                self._thread.start()
-        return lost
-
-    def unregister(self, job_id: Any) -> None:
-        with self._lock:
-            self._runs.pop(job_id, None)
-
-    def _loop(self) -> None:
-        while True:
-            time.sleep(settings.JOB_HEARTBEAT_SECONDS)
-            with self._lock:
-                runs = list(self._runs.items())
-            for job_id, (lease, lost) in runs:
-                try:
-                    if not _owned(job_id, lease).update(heartbeat_at=timezone.now()):
-                        lost.set()
-                except Exception as exc:  # noqa: BLE001 - database hiccup: next beat
-                    logger.warning("heartbeat of job %s failed: %s", job_id, exc)
-                    close_old_connections()
-
-
-_heartbeats = _Heartbeats()
-
-
-class RunContext:
-    """What a running job needs around its engine: the progress callback and a heartbeat."""
-
-    def __init__(self, job_id: Any, lease: uuid.UUID) -> None:
-        self.job_id = job_id
-        self.lease = lease
-        self._last_write = 0.0
-        self._last_value = -1
-        self._lost = threading.Event()
-
-    def __enter__(self) -> RunContext:
-        self._lost = _heartbeats.register(self.job_id, self.lease)
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        _heartbeats.unregister(self.job_id)
-
-    def progress(self, percent: float, message: str | None = None) -> None:
-        if self._lost.is_set():
-            raise JobAborted("the job was canceled or taken over")
-        value = max(0, min(100, int(percent)))
-        now = time.monotonic()
-        if value == self._last_value or (
-            now - self._last_write < settings.JOB_PROGRESS_MIN_INTERVAL and value < 100
-        ):
-            return
-        self._last_write, self._last_value = now, value
-        # Never below what partners were already shown: a run taken over after a lost worker
-        # starts its engine at 0 again, and the bar holds until it passes the old figure.
-        if not _owned(self.job_id, self.lease).update(progress=Greatest(F("progress"), value),
-                                                      heartbeat_at=timezone.now()):
-            self._lost.set()
-            raise JobAborted("the job was canceled or taken over")
-
-
-def job_run(*, job_id: str) -> str:
-    """Run one job end to end in this worker. Safe to call twice for the same job."""
-    from celery.exceptions import SoftTimeLimitExceeded
-
-    from config.observability import job_log_context
-    from workers.providers.select import engine_for
-
-    job_log_context(job_id=str(job_id))  # every log line of this run carries the job id
-    try:
-        job = job_start(job_id=job_id)
-    except (OperationalError, InterfaceError):
-        # A kept connection that a database restart broke: replace it once, here.
-        connection.close()
-        job = job_start(job_id=job_id)
-    if job is None:
-        return "skipped"
-    lease = job.lease
-    assert lease is not None
-    tool = tool_get(job.tool)
-    job_log_context(job_id=str(job_id), tool=job.tool, organization=str(job.organization_id),
-                    attempt=job.attempts, queue=tool.queue if tool else "")
-    engine = None
-    if tool and tool.engine:
-        try:
-            engine = engine_for(tool.engine, settings.ENGINE_PROVIDERS)
-        except KeyError:  # no local engine and no provider for it
-            engine = None
-    if tool is None or engine is None:
-        job_fail(job_id=job_id, lease=lease, code="unknown_tool",
-                 message=f"No engine is installed for the tool '{job.tool}'.")
-        return "failed"
-    with RunContext(job.pk, lease) as run:
-        try:
-            params = dict(job.input)
-            if tool.url_inputs or "_sources" in params:
-                from workers.inputs import inputs_resolve
-
-                params = inputs_resolve(params, url_inputs=tool.url_inputs)
-            outputs = engine(params, run.progress)
-        except JobAborted:
-            return "aborted"
-        except SoftTimeLimitExceeded:
-            soft, _ = tool.limits
-            job_fail(job_id=job_id, lease=lease, code="time_limit",
-                     message=f"The job ran longer than its time limit of {soft} seconds.")
-            return "failed"
-        except EngineError as exc:
-            job_fail(job_id=job_id, lease=lease, code=exc.code, message=exc.message)
-            return "failed"
-        except Exception as exc:
-            logger.exception("engine %s failed on job %s", tool.engine, job_id)
-            job_fail(job_id=job_id, lease=lease, code="engine_error",
-                     message=f"The tool failed unexpectedly ({type(exc).__name__}).")
-            return "failed"
-    try:
-        won = job_succeed(job=job, lease=lease, outputs=outputs)
-    except SoftTimeLimitExceeded:
-        # The limit fired while the outputs were being stored: job_succeed removed what it
-        # had written; end the job under its lease rather than leave it running for the
-        # reconciler to take for a lost worker and run again.
-        soft, _ = tool.limits
-        job_fail(job_id=job_id, lease=lease, code="time_limit",
-                 message=f"The job ran longer than its time limit of {soft} seconds while "
-                         "its results were being stored; nothing was delivered.")
-        return "failed"
-    except OSError as exc:  # storage full or refusing writes: say so, do not retry blindly
-        logger.warning("storing the outputs of job %s failed: %s", job_id, exc)
-        job_fail(job_id=job_id, lease=lease, code="storage_error",
-                 message=f"The result could not be stored ({exc.strerror or exc}); "
-                         "nothing was delivered. Retry the job once storage is available.")
-        return "failed"
-    return "succeeded" if won else "aborted"
-
-
 # --- Housekeeping (beat) ------------------------------------------------------------------
 
 
@@ -547,8 +412,7 @@ def jobs_reconcile(*, broker_job_ids: set[str] | None = None) -> ReconcileReport
     now = timezone.now()
     stale_before = now - timedelta(seconds=settings.JOB_HEARTBEAT_STALE_SECONDS)
     for job in Job.objects.filter(status=JobStatus.RUNNING, heartbeat_at__lt=stale_before):
-        tool = tool_get(job.tool)
-        _, hard = tool.limits if tool else (0, 0)
+        _, hard = job_limits(job)
         # How long it ran before it went silent. A run killed at its hard limit (normally
         # failed by the task's on_failure already) beat last less than two beats before it.
         ran = ((job.heartbeat_at - job.started_at).total_seconds()

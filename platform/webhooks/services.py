@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from accounts.models import Organization, User
 from jobs.models import ActivityStatus, Job, JobStatus
+from jobs.serializers import job_payload
 from jobs.services import activity_record
 from webhooks.models import (
     BatchCompletion,
@@ -101,12 +102,6 @@ def _enqueue(delivery_ids: list[Any]) -> None:
             logger.warning("webhook delivery %s not enqueued: %s", delivery_id, exc)
 
 
-def _job_data(job: Job) -> dict[str, Any]:
-    from jobs.apis import JobSerializer
-
-    return {"job": JobSerializer(job, context={"signed_links": True}).data}
-
-
 def job_event_write(*, job_id: Any) -> None:
     """A job's `job.succeeded` / `job.failed` deliveries, written in the caller's transaction
     (the one that ends the job)."""
@@ -117,7 +112,8 @@ def job_event_write(*, job_id: Any) -> None:
              JobStatus.FAILED: WebhookEvent.JOB_FAILED}.get(JobStatus(job.status))
     if event:
         event_emit(org_id=job.organization_id, event=event,
-                   data=lambda: _job_data(Job.objects.prefetch_related("outputs").get(pk=job_id)))
+                   data=lambda: job_payload(
+                       job=Job.objects.prefetch_related("outputs").get(pk=job_id)))
 
 
 def batch_finished(*, job_id: Any) -> None:

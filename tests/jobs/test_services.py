@@ -234,7 +234,7 @@ def test_cleanup_removes_old_outputs(partner: Any) -> None:
 def test_a_storage_error_fails_the_job_clearly_and_leaves_no_partial_file(
     partner: Any, settings: Any, tmp_path: Any
 ) -> None:
-    from jobs.services import job_run
+    from workers.runner import job_run
 
     job = submit(partner, seconds=0)
     settings.MEDIA_ROOT = tmp_path / "media"

@@ -134,10 +134,11 @@ def test_a_job_on_a_library_photo_of_two_people_fails_with_the_reason(partner: A
     from django.core.files.storage import default_storage
 
     from jobs.models import JobStatus
-    from jobs.services import job_run, job_submit
+    from jobs.services import job_submit
     from tests.engines.synthetic_products import bag_shot
     from tools.models import LibraryModel
     from tools.registry import TOOLS
+    from workers.runner import job_run
 
     pair = _side_by_side(tmp_path, "model_8.png", "049205_0.jpg")
     model = LibraryModel(organization=partner.organization, code="duo", name="Duo",

@@ -1,4 +1,4 @@
-"""The generic job task: takes an id, makes one service call."""
+"""The generic job task: takes an id, hands it to the runner."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from celery import Task
 from celery.exceptions import TimeLimitExceeded
 
 from config.celery_app import app
-from jobs.models import Job
-from jobs.services import job_fail, job_run
+from jobs.services import RUN_TASK, job_fail
+from workers.runner import job_execute
 from workers.tasks.drives import deliver_outputs_enqueue
 
 
@@ -25,14 +25,13 @@ class JobTask(Task):
                              "seconds and was stopped.")
 
 
-# Time limits are set per tool when the job is enqueued (see jobs.services.job_enqueue).
+# Time limits are set per job when it is enqueued (see jobs.services.job_enqueue).
 # Nothing to retry here: the reconciler requeues a job whose worker died, up to
 # JOB_MAX_ATTEMPTS, and a duplicate delivery finds the job taken and does nothing.
-@app.task(base=JobTask, name="jobs.run", acks_late=True, reject_on_worker_lost=True,
+@app.task(base=JobTask, name=RUN_TASK, acks_late=True, reject_on_worker_lost=True,
           ignore_result=True)
 def run_job(job_id: str) -> str:
-    outcome = job_run(job_id=job_id)
-    if outcome == "succeeded":
-        tool = Job.objects.only("tool").get(pk=job_id).tool
-        deliver_outputs_enqueue(job_id=job_id, tool=tool)
+    outcome, job = job_execute(job_id=job_id)
+    if outcome == "succeeded" and job is not None:
+        deliver_outputs_enqueue(job_id=job_id, tool=job.tool)
     return outcome

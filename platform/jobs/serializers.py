@@ -1,0 +1,83 @@
+"""The job's representation, shared by the job API and the webhook payloads (which must not
+import the API module)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core import signing
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from jobs.models import Job, JobOutput
+from jobs.selectors import QueueFigures
+
+OUTPUT_LINK_SALT = "atelier.job-output"
+
+
+class JobOutputSerializer(serializers.ModelSerializer):
+    url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = JobOutput
+        fields = ["index", "filename", "content_type", "size", "sha256", "url"]
+
+    def get_url(self, obj: JobOutput) -> str:
+        if self.context.get("signed_links"):  # webhooks: opens without a session, expires
+            return settings.PUBLIC_BASE_URL.rstrip("/") + output_signed_path(output=obj)
+        path = reverse("job-output", kwargs={"job_id": obj.job_id, "index": obj.index})
+        request = self.context.get("request")
+        return request.build_absolute_uri(path) if request else path
+
+
+class JobSerializer(serializers.ModelSerializer):
+    error = serializers.SerializerMethodField()
+    queue_position = serializers.SerializerMethodField()
+    eta_seconds = serializers.SerializerMethodField()
+    outputs = JobOutputSerializer(many=True, read_only=True)
+    # Which engine made the result (`local`, `fashn:tryon-v1.6`, ...) and its tier (`preview`,
+    # `studio`); empty until the job has run.
+    engine = serializers.CharField(source="made_by", read_only=True)
+    tier = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = Job
+        fields = [
+            "id", "tool", "status", "progress", "queue_position", "eta_seconds", "input",
+            "error", "attempts", "batch_id", "created_at", "started_at", "finished_at",
+            "engine", "tier", "outputs",
+        ]
+
+    def to_representation(self, instance: Job) -> dict[str, Any]:
+        data = super().to_representation(instance)
+        # One QueueFigures per response, so a page of jobs shares the per-tool averages.
+        figures = self.context.setdefault("queue_figures", QueueFigures())
+        data["queue_position"], data["eta_seconds"] = figures.position_and_eta(instance)
+        return data
+
+    def get_error(self, obj: Job) -> dict[str, str] | None:
+        if not obj.error_code:
+            return None
+        return {"code": obj.error_code, "message": obj.error_message}
+
+    @extend_schema_field(OpenApiTypes.INT)
+    def get_queue_position(self, obj: Job) -> int | None:
+        return None  # filled in by to_representation
+
+    @extend_schema_field(OpenApiTypes.FLOAT)
+    def get_eta_seconds(self, obj: Job) -> float | None:
+        return None  # filled in by to_representation
+
+
+def output_signed_path(*, output: JobOutput) -> str:
+    token = signing.dumps({"o": output.pk}, salt=OUTPUT_LINK_SALT, compress=True)
+    return reverse("job-output-signed", kwargs={"token": token})
+
+
+def job_payload(*, job: Job) -> dict[str, Any]:
+    """A job as webhook deliveries carry it: its API representation, with output links that
+    open without a session and expire."""
+    return {"job": JobSerializer(job, context={"signed_links": True}).data}
