@@ -1,12 +1,17 @@
 from __future__ import annotations
 
 import mimetypes
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import PurePosixPath
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import TooManyFieldsSent, TooManyFilesSent
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiExample, PolymorphicProxySerializer, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.parsers import MultiPartParser
@@ -16,7 +21,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.permissions import request_org
-from config.errors import ServiceUnavailable
+from config.errors import ServiceUnavailable, error_body, first_message
 from drives.models import DriveFolder, DriveKind, DriveRole
 from drives.services import (
     IMAGE_EXTENSIONS,
@@ -92,7 +97,121 @@ class DriveListApi(APIView):
         return Response(self.OutputSerializer(rows, many=True).data)
 
 
+# Bulk upload limits per request (settings of the same names override them). A file's own
+# limit is DRIVE_UPLOAD_MAX_BYTES; a zip counts by what it expands to.
+DRIVE_UPLOAD_MAX_FILES = 200
+DRIVE_UPLOAD_MAX_TOTAL_BYTES = 200 * 1024 * 1024
+# A zip entry that expands more than this many times its compressed size is refused (a zip
+# bomb); small entries (under a megabyte) are let through whatever their ratio.
+DRIVE_ZIP_MAX_RATIO = 100
+ZIP_TYPES = ("application/zip", "application/x-zip-compressed", "application/x-zip")
+
+
+class SkippedFileSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    reason = serializers.CharField()
+
+
+class DriveBulkUploadSerializer(serializers.Serializer):
+    uploaded = DriveFileSerializer(many=True)
+    skipped = SkippedFileSerializer(many=True)
+
+
+class DriveUploadErrorSerializer(serializers.Serializer):
+    error = serializers.CharField()
+    message = serializers.CharField()
+    fields = serializers.DictField()  # type: ignore[assignment]
+    uploaded = DriveFileSerializer(many=True, required=False)
+    skipped = SkippedFileSerializer(many=True, required=False)
+
+
+@dataclass
+class _Candidate:
+    name: str
+    content_type: str
+    read: Any  # () -> bytes
+
+
+class _Limits:
+    def __init__(self) -> None:
+        self.file_bytes = settings.DRIVE_UPLOAD_MAX_BYTES
+        self.files = getattr(settings, "DRIVE_UPLOAD_MAX_FILES", DRIVE_UPLOAD_MAX_FILES)
+        self.total_bytes = getattr(settings, "DRIVE_UPLOAD_MAX_TOTAL_BYTES",
+                                   DRIVE_UPLOAD_MAX_TOTAL_BYTES)
+        self.ratio = getattr(settings, "DRIVE_ZIP_MAX_RATIO", DRIVE_ZIP_MAX_RATIO)
+
+    def mb(self, value: int) -> str:
+        return f"{value // (1024 * 1024)} MB" if value >= 1024 * 1024 else f"{value} bytes"
+
+
+def _is_zip(upload: Any) -> bool:
+    return (str(upload.name or "").lower().endswith(".zip")
+            or (upload.content_type or "").lower() in ZIP_TYPES)
+
+
+def _zip_members(upload: Any, limits: _Limits,
+                 skipped: list[dict[str, str]]) -> Iterator[_Candidate]:
+    """The images of a zip, flattened to their base names; everything else in ``skipped``.
+    Nothing is trusted from the archive: names lose their folders (no path leaves the drive
+    folder), sizes are checked against the header and again while reading."""
+    label = str(upload.name or "upload.zip")
+    try:
+        archive = zipfile.ZipFile(upload)
+        members = archive.infolist()
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError):
+        skipped.append({"name": label, "reason": "This is not a readable zip file."})
+        return
+    with archive:
+        for info in members:
+            if info.is_dir():
+                continue
+            path = info.filename.replace("\\", "/")
+            name = PurePosixPath(path).name
+            where = f"{label}/{path}"
+            if path.startswith("__MACOSX/") or name.startswith("._") or name in (".DS_Store",):
+                skipped.append({"name": where, "reason": "Operating-system metadata, not an "
+                                                         "image."})
+                continue
+            if not name.lower().endswith(IMAGE_EXTENSIONS):
+                skipped.append({"name": where, "reason": "Not an image (only "
+                                + ", ".join(IMAGE_EXTENSIONS) + " are taken from a zip)."})
+                continue
+            if info.flag_bits & 0x1:
+                skipped.append({"name": where, "reason": "Encrypted zip entries are not read."})
+                continue
+            if info.file_size > limits.file_bytes:
+                skipped.append({"name": where, "reason":
+                                f"A file may be at most {limits.mb(limits.file_bytes)}."})
+                continue
+            if (info.file_size > 1024 * 1024
+                    and info.file_size > limits.ratio * max(info.compress_size, 1)):
+                skipped.append({"name": where, "reason": "Compressed beyond any image's ratio "
+                                                         "(a zip bomb?); refused."})
+                continue
+            yield _Candidate(name=name, content_type=mimetypes.guess_type(name)[0]
+                             or "application/octet-stream",
+                             read=_member_reader(archive, info, limits.file_bytes))
+
+
+def _member_reader(archive: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int) -> Any:
+    def read() -> bytes:
+        with archive.open(info) as handle:
+            data = handle.read(limit + 1)
+        if len(data) > limit:  # the header understated the size
+            raise _Refused("Expands beyond its declared size; refused.")
+        return data
+    return read
+
+
+class _Refused(Exception):
+    pass
+
+
 class DriveFilesApi(APIView):
+    """The files of a drive folder. POST takes one file (`file`, answered with the file as
+    before), or many (`file` repeated, or `files`) and zips (each image inside becomes a file),
+    answered with what was uploaded and what was skipped, and why."""
+
     parser_classes = [MultiPartParser]
 
     @extend_schema(responses=DriveFileSerializer(many=True))
@@ -103,14 +222,53 @@ class DriveFilesApi(APIView):
         files.sort(key=lambda f: f.name.lower())
         return Response(DriveFileSerializer(file_rows(request, folder, files), many=True).data)
 
-    @extend_schema(request={"multipart/form-data": {"type": "object", "properties": {
-        "file": {"type": "string", "format": "binary"}}}},
-        responses={201: DriveFileSerializer})
+    @extend_schema(
+        description=(
+            "Upload into the folder. One file in `file` answers 201 with that file. Several "
+            "files (`file` repeated, or `files`), or a `.zip` (each image inside becomes a "
+            "file, folders flattened, anything else skipped), answer 201 with `{uploaded, "
+            "skipped: [{name, reason}]}`; when nothing could be taken, 400 with the error "
+            f"envelope and the same lists. Limits per request: {DRIVE_UPLOAD_MAX_FILES} files "
+            f"and {DRIVE_UPLOAD_MAX_TOTAL_BYTES // (1024 * 1024)} MB (zips counted expanded), "
+            "each file at most DRIVE_UPLOAD_MAX_BYTES (25 MB by default), and the request "
+            "body at most MAX_UPLOAD_BODY_BYTES. A file of an existing name replaces it."),
+        request={"multipart/form-data": {"type": "object", "properties": {
+            "file": {"type": "array", "items": {"type": "string", "format": "binary"},
+                     "description": "One file, or the field repeated for several."},
+            "files": {"type": "array", "items": {"type": "string", "format": "binary"},
+                      "description": "Several files (or zips)."}}}},
+        responses={
+            201: PolymorphicProxySerializer(
+                component_name="DriveUploadResult",
+                serializers=[DriveFileSerializer, DriveBulkUploadSerializer],
+                resource_type_field_name=None),
+            400: DriveUploadErrorSerializer,
+        },
+        examples=[OpenApiExample("Bulk upload", response_only=True, status_codes=["201"],
+                                 value={"uploaded": [{
+                                     "id": "polo.jpg", "name": "polo.jpg", "size": 48213,
+                                     "content_type": "image/jpeg",
+                                     "modified_at": "2026-11-24T10:00:00Z",
+                                     "url": "https://atelier.example/api/drives/files/…"}],
+                                     "skipped": [{"name": "looks.zip/notes.txt",
+                                                  "reason": "Not an image."}]})],
+    )
     def post(self, request: Request, folder_id: Any) -> Response:
         folder = folder_or_404(request, folder_id)
-        upload = request.FILES.get("file")
-        if upload is None:
+        try:
+            uploads = [*request.FILES.getlist("file"), *request.FILES.getlist("files")]
+        except (TooManyFilesSent, TooManyFieldsSent) as exc:
+            limit = settings.DATA_UPLOAD_MAX_NUMBER_FILES
+            raise ValidationError({"files": [
+                f"At most {limit} files per request; send more in a zip, or in several "
+                "requests."]}) from exc
+        if not uploads:
             raise ValidationError({"file": ["Send the file in the multipart field 'file'."]})
+        if len(uploads) == 1 and "file" in request.FILES and not _is_zip(uploads[0]):
+            return self._one(request, folder, uploads[0])
+        return self._many(request, folder, uploads)
+
+    def _one(self, request: Request, folder: DriveFolder, upload: Any) -> Response:
         if upload.size is None or upload.size > settings.DRIVE_UPLOAD_MAX_BYTES:
             limit = settings.DRIVE_UPLOAD_MAX_BYTES // (1024 * 1024)
             raise ValidationError({"file": [f"A file may be at most {limit} MB."]})
@@ -119,6 +277,74 @@ class DriveFilesApi(APIView):
                               upload.read(), upload.content_type or "application/octet-stream")
         row = file_rows(request, folder, [written])[0]
         return Response(DriveFileSerializer(row).data, status=status.HTTP_201_CREATED)
+
+    def _many(self, request: Request, folder: DriveFolder, uploads: list[Any]) -> Response:
+        from drivesync.errors import DriveRefused
+
+        limits = _Limits()
+        skipped: list[dict[str, str]] = []
+        written: list[Any] = []
+        names: set[str] = set()
+        total = 0
+        client = drive_client(folder)
+        locator = folder_locator(folder)
+        for candidate in self._candidates(uploads, limits, skipped):
+            if len(written) >= limits.files:
+                skipped.append({"name": candidate.name, "reason":
+                                f"Over the limit of {limits.files} files per request."})
+                continue
+            if candidate.name.lower() in names:
+                skipped.append({"name": candidate.name, "reason": "A file of the same name "
+                                "came earlier in this request."})
+                continue
+            try:
+                data = candidate.read()
+            except _Refused as exc:
+                skipped.append({"name": candidate.name, "reason": str(exc)})
+                continue
+            except (zipfile.BadZipFile, OSError, EOFError, ValueError,
+                    NotImplementedError, RuntimeError):
+                skipped.append({"name": candidate.name, "reason": "Could not be read from "
+                                                                 "the zip."})
+                continue
+            if total + len(data) > limits.total_bytes:
+                skipped.append({"name": candidate.name, "reason": "Over the limit of "
+                                f"{limits.mb(limits.total_bytes)} per request."})
+                continue
+            try:
+                written.append(_drive_call(client.write, locator, candidate.name, data,
+                                           candidate.content_type))
+            except ValidationError as exc:  # the drive refused the name
+                skipped.append({"name": candidate.name,
+                                "reason": first_message(exc.detail) or "Refused."})
+                continue
+            except DriveRefused as exc:  # pragma: no cover - _drive_call turns it into a 400
+                skipped.append({"name": candidate.name, "reason": str(exc)})
+                continue
+            names.add(candidate.name.lower())
+            total += len(data)
+        body = {"uploaded": file_rows(request, folder, written), "skipped": skipped}
+        if not written:
+            reasons = [f"{s['name']}: {s['reason']}" for s in skipped] or ["No file to take."]
+            return Response(error_body("invalid", f"Nothing was uploaded. {reasons[0]}",
+                                       {"files": reasons}) | {
+                "uploaded": [], "skipped": skipped}, status=status.HTTP_400_BAD_REQUEST)
+        return Response(DriveBulkUploadSerializer(body).data, status=status.HTTP_201_CREATED)
+
+    @staticmethod
+    def _candidates(uploads: list[Any], limits: _Limits,
+                    skipped: list[dict[str, str]]) -> Iterator[_Candidate]:
+        for upload in uploads:
+            name = str(upload.name or "upload")
+            if _is_zip(upload):
+                yield from _zip_members(upload, limits, skipped)
+                continue
+            if upload.size is None or upload.size > limits.file_bytes:
+                skipped.append({"name": name, "reason":
+                                f"A file may be at most {limits.mb(limits.file_bytes)}."})
+                continue
+            yield _Candidate(name=name, content_type=upload.content_type
+                             or "application/octet-stream", read=upload.read)
 
 
 class DriveFileApi(APIView):
