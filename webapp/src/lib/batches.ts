@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { apiClient } from '@/lib/api-client';
 import { isJobActive } from '@/lib/jobs';
+import { useSubmit } from '@/lib/submit';
 import type { Job } from '@/types/api';
 
 /** 202 answer of the card tools and drive syncs: one job per card (or per drive file). */
@@ -59,6 +60,11 @@ export const getInputUrls = (url: string): Promise<UrlItem[]> => apiClient.get<U
 /** POST a drive sync (Spinview, Flats, Remodel). */
 export const startSync = (url: string, body: Record<string, unknown>): Promise<BatchSubmitted> =>
   apiClient.post<BatchSubmitted>(url, body, { headers: { 'Idempotency-Key': idempotencyKey() } });
+
+/** A drive sync as a mutation: the job lists, activity and queues refresh when it settles. */
+export function useStartSync(url: string) {
+  return useSubmit((body: Record<string, unknown>) => startSync(url, body));
+}
 
 /** One key per click: a retried request (double click, flaky network) gives the same jobs. */
 export function idempotencyKey(): string {

@@ -5,6 +5,7 @@ import { apiClient } from '@/lib/api-client';
 import { idempotencyKey } from '@/lib/batches';
 import { jobKeys, useJob } from '@/lib/jobs';
 import { queueKeys } from '@/lib/queues';
+import { useSubmit } from '@/lib/submit';
 import type { Job, JobOutput } from '@/types/api';
 
 /**
@@ -30,16 +31,21 @@ export type DirectPhase = 'idle' | 'running' | 'done' | 'failed';
 
 export function useDirectJob(url: string, ticker: ProgressTicker = TRY_ON_TICKER) {
   const queryClient = useQueryClient();
-  const [jobId, setJobId] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
-  const [requestError, setRequestError] = useState<unknown>(null);
+  // The queued job is cached before the page learns its id, so the first poll starts from it.
+  const submit = useSubmit(async (body: Record<string, unknown>) => {
+    const submitted = await submitDirectJob(url, body);
+    queryClient.setQueryData(jobKeys.detail(submitted.id), submitted);
+    return submitted;
+  });
+  const jobId = submit.data?.id ?? null;
+  const requestError = submit.error;
   const [fallback, setFallback] = useState(0);
   const query = useJob(jobId);
   const job = jobId ? query.data : undefined;
 
   let phase: DirectPhase = 'idle';
   if (requestError) phase = 'failed';
-  else if (submitting) phase = 'running';
+  else if (submit.isPending) phase = 'running';
   else if (job) {
     if (job.status === 'succeeded') phase = 'done';
     else if (job.status === 'failed' || job.status === 'canceled') phase = 'failed';
@@ -64,34 +70,27 @@ export function useDirectJob(url: string, ticker: ProgressTicker = TRY_ON_TICKER
     return () => window.clearInterval(timer);
   }, [ticking, ticker]);
 
+  const { mutateAsync, reset: resetSubmit } = submit;
   const run = useCallback(
     async (body: Record<string, unknown>) => {
-      setRequestError(null);
-      setJobId(null);
+      resetSubmit();
       setFallback(0);
       shown.current = 0;
-      setSubmitting(true);
       try {
-        const submitted = await submitDirectJob(url, body);
-        queryClient.setQueryData(jobKeys.detail(submitted.id), submitted);
-        setJobId(submitted.id);
-        return submitted;
-      } catch (error) {
-        setRequestError(error);
+        return await mutateAsync(body);
+      } catch {
+        // the mutation holds the error: the phase says failed
         return null;
-      } finally {
-        setSubmitting(false);
       }
     },
-    [queryClient, url],
+    [mutateAsync, resetSubmit],
   );
 
   const reset = useCallback(() => {
-    setRequestError(null);
-    setJobId(null);
+    resetSubmit();
     setFallback(0);
     shown.current = 0;
-  }, []);
+  }, [resetSubmit]);
 
   // The bar never goes back: the spec's ticker may have climbed past the job's first real
   // figure while it waited in the queue, and then holds until the job passes it.

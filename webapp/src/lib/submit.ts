@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { activityKeys } from '@/lib/activity';
+import { apiClient } from '@/lib/api-client';
 import { jobKeys } from '@/lib/jobs';
 import { queueKeys } from '@/lib/queues';
 
@@ -18,4 +19,9 @@ export function useSubmit<TVariables, TData>(mutationFn: (variables: TVariables)
       for (const queryKey of [jobKeys.lists(), activityKeys.all, queueKeys.all]) void queryClient.invalidateQueries({ queryKey });
     },
   });
+}
+
+/** A tool's POST that answers with its result (the editorial, tech pack and lab tools) as a submission. */
+export function usePost<TAnswer, TBody = Record<string, unknown>>(url: string) {
+  return useSubmit((body: TBody) => apiClient.post<TAnswer>(url, body));
 }

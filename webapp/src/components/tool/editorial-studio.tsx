@@ -22,8 +22,8 @@ import {
   useCameraTemplates,
   useCountdown,
 } from '@/lib/editorial';
-import { apiClient } from '@/lib/api-client';
 import { statusText } from '@/lib/http-status';
+import { usePost } from '@/lib/submit';
 import '@/components/tool/studio.css';
 
 export type StudioField = 'sceneComposition' | 'poseAction' | 'lighting' | 'colorStyle' | 'cameraDetails' | 'outfitChanges' | 'modelFeatures';
@@ -87,8 +87,10 @@ export function EditorialStudio({ config }: { config: StudioConfig }) {
   const [state, dispatch] = useReducer(paramReducer<StudioField>, ALL_FIELDS, initialParamState);
   const [base, setBase] = useState('');
   const [reference, setReference] = useState('');
-  const [analyzing, setAnalyzing] = useState(false);
-  const [processing, setProcessing] = useState(false);
+  const analyzer = usePost<unknown>(config.analyzeUrl);
+  const generation = usePost<unknown>(config.generateUrl);
+  const analyzing = analyzer.isPending;
+  const processing = generation.isPending;
   const [template, setTemplate] = useState('Custom');
   const [results, setResults] = useState<string[]>([]);
   const [generatedFrom, setGeneratedFrom] = useState<Example[]>([]);
@@ -105,9 +107,8 @@ export function EditorialStudio({ config }: { config: StudioConfig }) {
       toast({ ...INVALID_URL, variant: 'destructive' });
       return;
     }
-    setAnalyzing(true);
     try {
-      const answer = await apiClient.post<unknown>(config.analyzeUrl, { image_reference: url });
+      const answer = await analyzer.mutateAsync({ image_reference: url });
       const first = (Array.isArray(answer) ? answer[0] : answer) as Record<string, unknown> | undefined;
       const analysis: Partial<FieldValues<StudioField>> = {};
       for (const [apiKey, field] of Object.entries(config.analysisKeys)) {
@@ -120,8 +121,6 @@ export function EditorialStudio({ config }: { config: StudioConfig }) {
       if (error instanceof TypeError) toast({ title: 'Webhook error', description: CORS_MESSAGE, variant: 'destructive' });
       else if (error instanceof ApiError) toast({ title: 'Webhook error', description: `HTTP ${error.status}: ${statusText(error)}`, variant: 'destructive' });
       else toast({ title: 'Webhook error', description: 'Analysis failed', variant: 'destructive' });
-    } finally {
-      setAnalyzing(false);
     }
   };
 
@@ -134,10 +133,9 @@ export function EditorialStudio({ config }: { config: StudioConfig }) {
     }
     const ref = isHttpUrl(reference) ? reference.trim() : '';
     const originalPrompt = config.promptFields.map((field) => values[field].trim()).filter(Boolean).join('\n');
-    setProcessing(true);
     setResults([]);
     try {
-      const answer = await apiClient.post<unknown>(config.generateUrl, config.buildBody(values, url, ref, originalPrompt));
+      const answer = await generation.mutateAsync(config.buildBody(values, url, ref, originalPrompt));
       const images = normaliseResults(answer, 3);
       if (!images.length) throw new Error(config.generationFallback);
       setResults(images);
@@ -145,8 +143,6 @@ export function EditorialStudio({ config }: { config: StudioConfig }) {
       toast(config.success);
     } catch (error) {
       toast({ title: 'Generation failed', description: errorDetail(error) ?? config.generationFallback, variant: 'destructive' });
-    } finally {
-      setProcessing(false);
     }
   };
 

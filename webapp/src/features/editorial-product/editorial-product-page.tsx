@@ -5,7 +5,7 @@ import { StatusBar } from '@/components/tool/status-bar';
 import { ToolPage } from '@/components/tool/tool-page';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { useToast } from '@/components/ui/toast';
-import { ApiError, apiClient } from '@/lib/api-client';
+import { ApiError } from '@/lib/api-client';
 import { downloadFile, normaliseResults, readFileDataUrl, stripDataPrefix, usePhotoPresets } from '@/lib/editorial';
 import {
   ASPECT_RATIOS,
@@ -29,6 +29,7 @@ import {
   stepScale,
   uploadAllowance,
 } from '@/features/editorial-product/canvas-geometry';
+import { usePost } from '@/lib/submit';
 import '@/components/tool/studio.css';
 
 export const ESTIMATED_TIME = 'Estimated time: ~30 seconds';
@@ -100,6 +101,8 @@ export function EditorialProductPage() {
   const [selected, setSelected] = useState<string | null>(null);
   const [description, setDescription] = useState('');
   const [preset, setPreset] = useState('');
+  const submit = usePost<unknown>('/api/editorial-product/');
+  // Stays on for half a second after the answer, so the bar is seen reaching 100.
   const [processing, setProcessing] = useState(false);
   const [progress, setProgress] = useState(0);
   const [results, setResults] = useState<string[]>([]);
@@ -253,7 +256,7 @@ export function EditorialProductPage() {
     const timer = window.setInterval(() => setProgress((value) => Math.min(90, value + Math.random() * 15)), PROGRESS_TICK_MS);
     try {
       const image = exportCanvas();
-      const answer = await apiClient.post<unknown>('/api/editorial-product/', { image, prompt: description.trim(), ...(preset ? { preset } : {}) });
+      const answer = await submit.mutateAsync({ image, prompt: description.trim(), ...(preset ? { preset } : {}) });
       const found = normaliseResults(answer && typeof answer === 'object' && !Array.isArray(answer) ? { result1: (answer as Record<string, unknown>).result1, result2: (answer as Record<string, unknown>).result2 } : null, 2);
       if (!found.length) throw new Error('Invalid response from server');
       window.clearInterval(timer);

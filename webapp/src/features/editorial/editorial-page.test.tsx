@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 import { mockFetch } from '@/testing/mock-fetch';
@@ -102,6 +102,8 @@ test('processing: validation, the countdown, the call body and three padded resu
   expect(within(screen.getByRole('region', { name: 'Ready to Process' })).getByText('FINALIZING...')).toBeInTheDocument();
   jest.useRealTimers();
 
+  // the request leaves from the submission's mutation, a few microtasks after the click
+  await waitFor(() => expect(calls.some((call) => call.url === '/api/editorial/generate')).toBe(true));
   const sent = bodyOf(calls.find((call) => call.url === '/api/editorial/generate')!);
   expect(sent).toMatchObject({ outfit: 'https://cdn.example/look.png', scene_composition: 'rooftop', lead: 'Generate a fashion editorial photograph.', original_prompt: 'rooftop' });
   await act(async () => answer({ ok: true, status: 200, text: async () => JSON.stringify({ result1: 'AAA', result2: 'BBB', notes: '' }) }));

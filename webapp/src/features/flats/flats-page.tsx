@@ -9,12 +9,11 @@ import { StatusBar } from '@/components/tool/status-bar';
 import { ToolPage } from '@/components/tool/tool-page';
 import { useToast } from '@/components/ui/toast';
 import { activityKeys } from '@/lib/activity';
-import { type BatchSubmitted, startSync, summarizeBatch, useBatchJobs } from '@/lib/batches';
+import { type BatchSubmitted, summarizeBatch, useBatchJobs, useStartSync } from '@/lib/batches';
 import { useToolDrives } from '@/lib/drives';
 import { statusText } from '@/lib/http-status';
 import { isJobActive } from '@/lib/jobs';
 import { useLibraryFit } from '@/lib/library-models';
-import { queueKeys } from '@/lib/queues';
 import { useToolChoices } from '@/lib/tools';
 import type { Drive } from '@/types/api';
 
@@ -41,6 +40,7 @@ const clock = (date: Date) => date.toLocaleTimeString([], { hour: '2-digit', min
 export function FlatsPage() {
   const { toast } = useToast();
   const queryClient = useQueryClient();
+  const startSync = useStartSync('/api/flats-catalog/sync');
   const [state, setState] = useState<SyncState>('idle');
   const [batch, setBatch] = useState<BatchSubmitted | null>(null);
   const [countdown, setCountdown] = useState(FLATS_COUNTDOWN_S);
@@ -80,7 +80,7 @@ export function FlatsPage() {
     setCountdown(FLATS_COUNTDOWN_S);
     setState('processing');
     try {
-      const submitted = await startSync('/api/flats-catalog/sync', {
+      const submitted = await startSync.mutateAsync({
         action: 'sync',
         timestamp: new Date().toISOString(),
         categories,
@@ -90,9 +90,6 @@ export function FlatsPage() {
       setState('error');
       const reason = statusText(error);
       toast({ title: 'Sync Failed', description: reason ? `Sync failed: ${reason}` : 'Sync failed', variant: 'destructive' });
-    } finally {
-      void queryClient.invalidateQueries({ queryKey: activityKeys.list('flats') });
-      void queryClient.invalidateQueries({ queryKey: queueKeys.all });
     }
   };
 

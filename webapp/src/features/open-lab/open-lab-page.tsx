@@ -2,8 +2,9 @@ import { type ChangeEvent, type ReactNode, useCallback, useEffect, useRef, useSt
 
 import { ToolPage } from '@/components/tool/tool-page';
 import { Spinner } from '@/components/ui/spinner';
-import { ApiError, apiClient } from '@/lib/api-client';
+import { ApiError } from '@/lib/api-client';
 import { downloadFile, readFileDataUrl, stripDataPrefix, toImageSrc } from '@/lib/editorial';
+import { usePost } from '@/lib/submit';
 import '@/components/tool/studio.css';
 
 export const MAX_ATTACHMENTS = 2;
@@ -48,7 +49,8 @@ export function OpenLabPage() {
   const [messages, setMessages] = useState<Message[]>([]);
   const [text, setText] = useState('');
   const [attachments, setAttachments] = useState<string[]>([]);
-  const [waiting, setWaiting] = useState(false);
+  const lab = usePost<{ result1?: string; result2?: string }, Record<string, string>>('/api/open-lab/');
+  const waiting = lab.isPending;
   const [menuOpen, setMenuOpen] = useState(false);
   const nextId = useRef(1);
   const endRef = useRef<HTMLDivElement>(null);
@@ -86,12 +88,11 @@ export function OpenLabPage() {
     add({ type: 'user', text: prompt, images, resultImages: [] });
     setText('');
     setAttachments([]);
-    setWaiting(true);
     try {
       const body: Record<string, string> = { prompt };
       if (images[0]) body.image = stripDataPrefix(images[0]);
       if (images[1]) body.image_2 = stripDataPrefix(images[1]);
-      const answer = await apiClient.post<{ result1?: string; result2?: string }>('/api/open-lab/', body);
+      const answer = await lab.mutateAsync(body);
       if (!answer?.result1 || !answer?.result2) throw new Error(GENERATION_FAILED);
       add({ type: 'assistant', text: 'Here are your results.', images: [], resultImages: [toImageSrc(answer.result1), toImageSrc(answer.result2)] });
     } catch (error) {
@@ -100,8 +101,6 @@ export function OpenLabPage() {
       // An instruction outside Open Lab's set: the server says why.
       else if (error instanceof ApiError && error.status === 422 && error.message) reply = error.message;
       add({ type: 'assistant', text: reply, images: [], resultImages: [] });
-    } finally {
-      setWaiting(false);
     }
   };
 

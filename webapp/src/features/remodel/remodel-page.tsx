@@ -1,4 +1,3 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 
 import { BatchProgress } from '@/components/tool/batch-progress';
@@ -7,13 +6,12 @@ import { JobLog } from '@/components/tool/job-log';
 import { EMPTY_LIBRARY, ModelLibraryNotice, RunBlockedReason } from '@/components/tool/model-library-notice';
 import { ToolPage } from '@/components/tool/tool-page';
 import { useToast } from '@/components/ui/toast';
-import { type BatchSubmitted, startSync, summarizeBatch, useBatchJobs } from '@/lib/batches';
+import { type BatchSubmitted, summarizeBatch, useBatchJobs, useStartSync } from '@/lib/batches';
 import { useToolDrives } from '@/lib/drives';
 import { formatEta } from '@/lib/format';
 import { statusText } from '@/lib/http-status';
 import { isJobActive } from '@/lib/jobs';
 import { fitOf, useLibraryFit, useLibraryModels } from '@/lib/library-models';
-import { queueKeys } from '@/lib/queues';
 
 /** Spec part 2, §9: about 15 s per image; status back to idle after 3 s; toast 10 s. */
 export const REMODEL_RESET_MS = 3000;
@@ -46,7 +44,7 @@ function RemodelStatusBar({ state, model, etaSeconds }: { state: RunState; model
 
 export function RemodelPage() {
   const { toast } = useToast();
-  const queryClient = useQueryClient();
+  const startSync = useStartSync('/api/remodel/process');
   const models = useLibraryModels();
   const [modelId, setModelId] = useState('');
   const [state, setState] = useState<RunState>('idle');
@@ -79,10 +77,9 @@ export function RemodelPage() {
     setBatch(null);
     setState('processing');
     try {
-      const submitted = await startSync('/api/remodel/process', { modelId: model.id, modelPicture: model.image });
+      const submitted = await startSync.mutateAsync({ modelId: model.id, modelPicture: model.image });
       setBatch(submitted);
       toast({ title: 'Generation Started!', description: 'This takes about 15 seconds per image.', duration: REMODEL_TOAST_MS });
-      void queryClient.invalidateQueries({ queryKey: queueKeys.all });
     } catch (error) {
       setState('idle');
       toast({ title: 'Generation Failed', description: `Generation failed: ${statusText(error)}`, variant: 'destructive' });

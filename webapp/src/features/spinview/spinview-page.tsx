@@ -1,4 +1,3 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 
 import { ActivityLog } from '@/components/tool/activity-log';
@@ -7,11 +6,10 @@ import { DriveLink } from '@/components/tool/drive-links';
 import { StatusBar } from '@/components/tool/status-bar';
 import { ToolPage } from '@/components/tool/tool-page';
 import { useToast } from '@/components/ui/toast';
-import { activityKeys } from '@/lib/activity';
-import { type BatchSubmitted, startSync } from '@/lib/batches';
+import { type BatchSubmitted, useStartSync } from '@/lib/batches';
 import { useToolDrives } from '@/lib/drives';
 import { statusText } from '@/lib/http-status';
-import { queueKeys, useToolQueue } from '@/lib/queues';
+import { useToolQueue } from '@/lib/queues';
 
 /** Complete or error go back to idle after 3 s (spec part 1, §4). */
 export const SPINVIEW_RESET_MS = 3000;
@@ -21,7 +19,7 @@ type SyncState = 'idle' | 'processing' | 'complete' | 'error';
 
 export function SpinviewPage() {
   const { toast } = useToast();
-  const queryClient = useQueryClient();
+  const startSync = useStartSync('/api/catalog-video/sync');
   const [state, setState] = useState<SyncState>('idle');
   const [batch, setBatch] = useState<BatchSubmitted | null>(null);
   const [lastSync, setLastSync] = useState<Date | null>(null);
@@ -41,7 +39,7 @@ export function SpinviewPage() {
     setState('processing');
     setErrorMessage(null);
     try {
-      const submitted = await startSync('/api/catalog-video/sync', { action: 'sync', timestamp: new Date().toISOString() });
+      const submitted = await startSync.mutateAsync({ action: 'sync', timestamp: new Date().toISOString() });
       setBatch(submitted);
       setLastSync(new Date());
       setState('complete');
@@ -50,9 +48,6 @@ export function SpinviewPage() {
       setState('error');
       setErrorMessage(error instanceof Error ? error.message : null);
       toast({ title: '❌ Sync Failed', description: `Sync failed: ${statusText(error)}`, variant: 'destructive' });
-    } finally {
-      void queryClient.invalidateQueries({ queryKey: activityKeys.list('spinview') });
-      void queryClient.invalidateQueries({ queryKey: queueKeys.all });
     }
   };
 

@@ -4,8 +4,9 @@ import { ToolPage } from '@/components/tool/tool-page';
 import { Markdown } from '@/components/ui/markdown';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { useToast } from '@/components/ui/toast';
-import { ApiError, apiClient } from '@/lib/api-client';
+import { ApiError } from '@/lib/api-client';
 import { readFileDataUrl, stripDataPrefix, toImageSrc } from '@/lib/editorial';
+import { usePost } from '@/lib/submit';
 import '@/components/tool/studio.css';
 
 export const LOCK_TEXT = 'DESCRIPTION IS ONLY NEEDED TO GENERATE THE TECH PACK DESCRIPTION';
@@ -39,8 +40,10 @@ export function TechPackPage() {
   const [imageState, setImageState] = useState<ImageState>('none');
   const [techPack, setTechPack] = useState('');
   const [result, setResult] = useState<string | null>(null);
-  const [generating, setGenerating] = useState(false);
-  const [processing, setProcessing] = useState(false);
+  const describing = usePost<{ description?: string }>('/api/tech-pack/description');
+  const packing = usePost<{ image?: string }>('/api/tech-pack/process');
+  const generating = describing.isPending;
+  const processing = packing.isPending;
   const [progress1, setProgress1] = useState(0);
   const [progress2, setProgress2] = useState(0);
   const [step1Done, setStep1Done] = useState(false);
@@ -71,10 +74,9 @@ export function TechPackPage() {
       toast({ title: 'Description Required', description: 'Please enter a text description before proceeding', variant: 'destructive' });
       return;
     }
-    setGenerating(true);
     setProgress1(0);
     try {
-      const answer = await apiClient.post<{ description?: string }>('/api/tech-pack/description', { description: text, ...(image ? { image: stripDataPrefix(image) } : {}) });
+      const answer = await describing.mutateAsync({ description: text, ...(image ? { image: stripDataPrefix(image) } : {}) });
       setTechPack(answer?.description ?? '');
       setProgress1(100);
       setStep1Done(true);
@@ -83,8 +85,6 @@ export function TechPackPage() {
     } catch (error) {
       setProgress1(0);
       toast({ title: '❌ Generation Failed', description: failure(error, 'An error occurred while generating the tech pack description'), variant: 'destructive' });
-    } finally {
-      setGenerating(false);
     }
   };
 
@@ -95,10 +95,9 @@ export function TechPackPage() {
       toast({ title: 'Step 1 Required', description: 'Please complete Step 1 before processing the tech pack', variant: 'destructive' });
       return;
     }
-    setProcessing(true);
     setProgress2(0);
     try {
-      const answer = await apiClient.post<{ image?: string }>('/api/tech-pack/process', { tech_pack: text, ...(image ? { image: stripDataPrefix(image) } : {}) });
+      const answer = await packing.mutateAsync({ tech_pack: text, ...(image ? { image: stripDataPrefix(image) } : {}) });
       if (!answer?.image) throw new Error('An error occurred while processing the tech pack');
       setResult(toImageSrc(answer.image));
       setProgress2(100);
@@ -107,8 +106,6 @@ export function TechPackPage() {
     } catch (error) {
       setProgress2(0);
       toast({ title: '❌ Processing Failed', description: failure(error, 'An error occurred while processing the tech pack'), variant: 'destructive' });
-    } finally {
-      setProcessing(false);
     }
   };
 
