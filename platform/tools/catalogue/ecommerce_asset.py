@@ -14,7 +14,7 @@ class EcommerceAssetInput(GarmentOutfitInput):
 SPECS = [
     ToolSpec("ecommerce-asset", "Ecommerce Asset", "ecommerce", "/catalog-asset", "V1.0",
              order=140, nav_group="ECOMMERCE", eta_text="about 1 minute", expected_seconds=60,
-             engine="ecommerce_asset", engine_path="workers.engines.tryon:ecommerce_asset",
+             engine="ecommerce_asset", engine_path="workers.engines.tryon.ecommerce_asset:run",
              input_serializer=EcommerceAssetInput,
              example={"garment_url": "https://cdn.example.com/accessories/scarf.jpg",
                       "outfit_url": "https://cdn.example.com/models/zoe.jpg"},

@@ -16,7 +16,7 @@ SPECS = [
     ToolSpec("garment-integration", "Garment Integration", "editorial", "/restyle-editorial",
              "V1.0", order=30, nav_group="EDITORIAL", eta_text="about 20 seconds",
              expected_seconds=20, engine="garment_integration",
-             engine_path="workers.engines.tryon:garment_integration",
+             engine_path="workers.engines.tryon.garment_integration:run",
              input_serializer=GarmentIntegrationInput,
              example={"garment_url": "https://cdn.example.com/garments/bag.jpg",
                       "outfit_url": "https://cdn.example.com/editorial/street.jpg"},

@@ -30,7 +30,7 @@ def restyle_output(job: Job, request: Request) -> dict[str, Any]:
 SPECS = [
     ToolSpec("restyle", "Restyle", "ecommerce", "/restyle-tool", "V1.0", order=110,
              nav_group="ECOMMERCE", eta_text="about 18 seconds", expected_seconds=18,
-             engine="restyle", engine_path="workers.engines.tryon:restyle",
+             engine="restyle", engine_path="workers.engines.tryon.restyle:run",
              input_serializer=RestyleInput,
              example={"garment_url": "https://cdn.example.com/garments/shirt.jpg",
                       "outfit_url": "https://cdn.example.com/looks/full.jpg"},

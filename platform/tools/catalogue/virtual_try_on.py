@@ -21,7 +21,7 @@ class TryOnInput(PairInput):
 SPECS = [
     ToolSpec("virtual-try-on", "Virtual Try-On", "commercial", "/virtual-try-on", "V1.0",
              order=210, eta_text="about 2 minutes", expected_seconds=120,
-             engine="virtual_try_on", engine_path="workers.engines.tryon:virtual_try_on",
+             engine="virtual_try_on", engine_path="workers.engines.tryon.virtual_try_on:run",
              input_serializer=TryOnInput,
              example={"garmentUrl": "https://cdn.example.com/garments/shirt.jpg",
                       "modelUrl": "https://cdn.example.com/models/zoe.jpg"},
