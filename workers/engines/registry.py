@@ -33,14 +33,14 @@ ENGINE_PATHS: dict[str, str] = {
     "refabric": "workers.engines.refabric:run",
     "reshape": "workers.engines.reshape:run",
     "rebody": "workers.engines.rebody:run",
-    "editorial_analyze": "workers.engines.adapters:editorial_analyze",
-    "tonelab_analyze": "workers.engines.adapters:tonelab_analyze",
+    "editorial_analyze": "workers.engines.editorial.analyze:editorial_run",
+    "tonelab_analyze": "workers.engines.editorial.analyze:tonelab_run",
     "editorial_generate": "workers.engines.editorial.generate:run",
     "tonelab_generate": "workers.engines.editorial.tonelab:run",
     "editorial_product": "workers.engines.product:run",
     "open_lab": "workers.engines.openlab:run",
     "techpack_describe": "workers.engines.techpack:describe_run",
-    "techpack_process": "workers.engines.adapters:techpack_process",
+    "techpack_process": "workers.engines.techpack.sheet:tech_pack_run",
 }
 
 

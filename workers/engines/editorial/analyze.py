@@ -25,6 +25,7 @@ import numpy as np
 
 from workers.engines.base import EngineError, EngineOutput, Progress
 from workers.engines.editorial.vocabulary import COLOUR_NAMES
+from workers.engines.imaging.resize import limit_side
 
 WORK_SIDE = 512  # analysis resolution: the detectors see 256 px anyway
 NOISE_SIDE = 1024  # grain is measured closer to native resolution
@@ -61,6 +62,16 @@ def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
         result = {k: result[k] for k in TONELAB_FIELDS}
     body = json.dumps(result, ensure_ascii=False, indent=2).encode("utf-8")
     return [EngineOutput(data=body, content_type="application/json", filename="analysis.json")]
+
+
+def editorial_run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
+    """The Editorial tool's entry: ``run`` with the five Editorial fields."""
+    return run({**params, "fields": "editorial"}, progress)
+
+
+def tonelab_run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
+    """The Tonelab tool's entry: ``run`` with the Tonelab fields only."""
+    return run({**params, "fields": "tonelab"}, progress)
 
 
 def analyze(rgb: np.ndarray) -> dict[str, str]:
@@ -112,11 +123,7 @@ def measure(rgb: np.ndarray) -> dict[str, Any]:
 
 
 def _resize_long(rgb: np.ndarray, side: int) -> np.ndarray:
-    h, w = rgb.shape[:2]
-    s = side / max(h, w)
-    if s >= 1.0:
-        return np.ascontiguousarray(rgb)
-    return cv2.resize(rgb, (max(1, round(w * s)), max(1, round(h * s))), interpolation=cv2.INTER_AREA)
+    return np.ascontiguousarray(limit_side(rgb, side)[0])
 
 
 def _visible(pose: Any, name: str, h: int, w: int) -> tuple[float, float] | None:

@@ -1,0 +1,113 @@
+"""Tech Pack Lab: a garment description (plus an optional photo) to a written tech pack, and a
+tech pack (plus the photo) to a one-page 16:9 sheet.
+
+- ``vocabulary``: the words and per-type tables (fabrics, care, points of measure, bill of
+  materials, construction, named colours).
+- ``describe``: step 1, ``describe_run``: the description to tech pack markdown.
+- ``sheet``: step 2, ``process_run``: the markdown back to a 1920x1080 sheet; ``tech_pack_run``
+  is the same under the tool spec's field name.
+
+The names below are what other engines and the tests read from ``workers.engines.techpack``.
+"""
+
+from workers.engines.techpack.describe import (
+    MAX_DESCRIPTION,
+    WORK_SIDE,
+    Analysis,
+    Colourway,
+    analyse,
+    bom_rows,
+    colour_name,
+    colours_from_text,
+    construction_key,
+    describe,
+    describe_run,
+    dominant_colours,
+    fabric_from_text,
+    garment_mask_small,
+    garment_type_from_text,
+    graded,
+    render_markdown,
+    type_noun,
+)
+from workers.engines.techpack.sheet import (
+    SHEET_SIZE,
+    Pack,
+    parse_pack,
+    process,
+    process_run,
+    render_sheet,
+    tech_pack_run,
+)
+from workers.engines.techpack.vocabulary import (
+    BOM,
+    CARE,
+    CONSTRUCTION,
+    CONSUMPTION,
+    DEFAULT_FABRIC,
+    FABRIC_BY_NAME,
+    FABRICS,
+    FIT_WORDS,
+    KIND_NOUNS,
+    NAMED_COLOURS,
+    NECK_WORDS,
+    POM,
+    POMS,
+    SECTION_TITLES,
+    SIZES,
+    SLEEVE_WORDS,
+    TYPE_CODE,
+    TYPE_LABEL,
+    TYPE_NOUNS,
+    TYPE_WORDS,
+    FabricSpec,
+)
+
+__all__ = [
+    "BOM",
+    "CARE",
+    "CONSTRUCTION",
+    "CONSUMPTION",
+    "DEFAULT_FABRIC",
+    "FABRICS",
+    "FABRIC_BY_NAME",
+    "FIT_WORDS",
+    "KIND_NOUNS",
+    "MAX_DESCRIPTION",
+    "NAMED_COLOURS",
+    "NECK_WORDS",
+    "POM",
+    "POMS",
+    "SECTION_TITLES",
+    "SHEET_SIZE",
+    "SIZES",
+    "SLEEVE_WORDS",
+    "TYPE_CODE",
+    "TYPE_LABEL",
+    "TYPE_NOUNS",
+    "TYPE_WORDS",
+    "WORK_SIDE",
+    "Analysis",
+    "Colourway",
+    "FabricSpec",
+    "Pack",
+    "analyse",
+    "bom_rows",
+    "colour_name",
+    "colours_from_text",
+    "construction_key",
+    "describe",
+    "describe_run",
+    "dominant_colours",
+    "fabric_from_text",
+    "garment_mask_small",
+    "garment_type_from_text",
+    "graded",
+    "parse_pack",
+    "process",
+    "process_run",
+    "render_markdown",
+    "render_sheet",
+    "tech_pack_run",
+    "type_noun",
+]
