@@ -63,6 +63,7 @@ def test_check_deploy_is_clean_with_production_settings(db: Any) -> None:
     env = dict(os.environ) | {
         "DJANGO_SETTINGS_MODULE": "config.settings", "DJANGO_DEBUG": "0",
         "DJANGO_SECRET_KEY": "x" * 20 + "prod-secret-from-the-environment-0123456789abcdef",
+        "PROVIDER_KEYS_SECRET": "y" * 20 + "provider-keys-secret-0123456789",
         "DJANGO_ALLOWED_HOSTS": "atelier.example", "SECURE_TLS": "1",
         "SECURE_SSL_REDIRECT": "1", "SECURE_HSTS_SECONDS": "31536000",
         "SECURE_PROXY_SSL_HEADER": "1",

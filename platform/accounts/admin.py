@@ -12,11 +12,12 @@ class OrganizationAdmin(admin.ModelAdmin):
 
 @admin.register(User)
 class PartnerUserAdmin(UserAdmin):
-    list_display = ["email", "organization", "is_staff", "is_active", "last_login"]
-    list_filter = ["organization", "is_staff", "is_active"]
+    list_display = ["email", "organization", "is_org_admin", "is_staff", "is_active",
+                    "last_login"]
+    list_filter = ["organization", "is_org_admin", "is_staff", "is_active"]
     fieldsets = (
         *(UserAdmin.fieldsets or ()),
-        ("Partner", {"fields": ("organization", "oidc_sub")}),
+        ("Partner", {"fields": ("organization", "is_org_admin", "oidc_sub")}),
     )
 
 

@@ -36,6 +36,10 @@ class User(AbstractUser):
     oidc_sub = models.CharField(max_length=255, null=True, blank=True, unique=True)
     # Opt-in: an e-mail with the summary when a batch this partner started completes.
     notify_batch_email = models.BooleanField(default=False)
+    # Manages the organisation's settings (its provider accounts); staff always may.
+    is_org_admin = models.BooleanField(
+        default=False, verbose_name="organisation admin",
+        help_text="May manage the organisation's settings, such as its provider accounts.")
 
 
 class ApiToken(models.Model):

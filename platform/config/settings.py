@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "tools",
     "drives",
     "webhooks",
+    "studio",
 ]
 
 MIDDLEWARE = [
@@ -165,6 +166,16 @@ from workers.providers.config import providers_parse  # noqa: E402
 
 ENGINE_PROVIDERS = providers_parse(env.json("ENGINE_PROVIDERS", default={}),
                                    fetch_allow=OUTBOUND_ALLOW)
+
+# --- Provider accounts of organisations (the studio tier) ----------------------------------
+# Encrypts their API keys at rest (Fernet): a Fernet key or any long random text; several,
+# comma-separated, to rotate (the first encrypts, all decrypt). Production must set it (the
+# studio.E001 check stops migrate and runserver without it); only the embedded defaults (DEBUG,
+# or the embedded SECRET_KEY) derive one from SECRET_KEY.
+PROVIDER_KEYS_SECRET = env.list("PROVIDER_KEYS_SECRET", default=[])
+if not PROVIDER_KEYS_SECRET and (
+        DEBUG or SECRET_KEY == "atelier-embedded-default-not-for-production"):  # noqa: S105
+    PROVIDER_KEYS_SECRET = [f"derived-from-secret-key:{SECRET_KEY}"]
 
 WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=10.0)
 # Deliveries failed in a row before an endpoint is switched off.

@@ -15,6 +15,7 @@ api: list[URLPattern | URLResolver] = [
     path("", include("tools.urls")),
     path("", include("drives.urls")),
     path("", include("webhooks.urls")),
+    path("", include("studio.urls")),
     *both("schema/", SpectacularAPIView.as_view(), "schema"),
     *both("docs/", SpectacularSwaggerView.as_view(url_name="schema"), "docs"),
 ]
