@@ -14,9 +14,10 @@ https, so it cannot be pointed at a given base URL per account (nor at a loopbac
   with ``{"detail": "..."}`` or a validation list ``{"detail": [{"loc", "msg"}]}``, shown as
   fal words it.
 
-Images go as base64 data URIs, which fal accepts wherever a model takes an image URL. The input
-field names depend on the model (``FAL_MODELS``); a model not listed gets Leffa's
-(human_image_url, garment_image_url). Configured ``options`` are merged into the input.
+Images go as base64 data URIs (fal documents URLs as what every model takes and data URIs as
+accepted by some; see docs/providers/fal.md). The input field names depend on the model
+(``FAL_MODELS``); a model not listed gets Leffa's (human_image_url, garment_image_url).
+Configured ``options`` are merged into the input.
 docs/providers/fal.md cites fal's documentation for every field.
 """
 
