@@ -12,6 +12,9 @@ from accounts.services import api_token_create
 from tests.support.factories import UserFactory
 from tests.support.processes import CeleryProcess, RedisServer, start_worker
 
+# The reliability suite's hooks and fixtures (tests/faults and tests/load), registered once.
+pytest_plugins = ["tests.faults.reliability"]
+
 
 @pytest.fixture(scope="session", autouse=True)
 def redis_server() -> Iterator[RedisServer]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -25,7 +24,16 @@ from typing import Any
 import requests
 from django.conf import settings
 
-from tests.support.processes import LOGS, REPO, CeleryProcess, _env, port_open, wait_for
+from tests.support.processes import (
+    LOGS,
+    REPO,
+    CeleryProcess,
+    _env,
+    port_open,
+    start_worker,
+    stop_group,
+    wait_for,
+)
 
 TEST_ID = os.environ.get("ATELIER_TEST_ID", "")
 SLEEP_URL = "/api/diagnostics/sleep"
@@ -94,13 +102,7 @@ class Gunicorn:
         return self
 
     def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(10)
+        stop_group(self.proc, grace=20)
 
 
 def start_fault_worker(queues: str, *, concurrency: int = 1, name: str | None = None,
@@ -108,30 +110,8 @@ def start_fault_worker(queues: str, *, concurrency: int = 1, name: str | None = 
     """A real Celery worker of the product's app with the fault switches of
     tests/faults/faultapp.py (storage that refuses writes, the loopback Google Drive, slow
     uploads), chosen by environment variables."""
-    name = name or f"fworker{TEST_ID}-{uuid.uuid4().hex[:6]}"
-    proc = _FaultCelery(
-        ["worker", "-Q", queues, "-c", str(concurrency), "-n", f"{name}@%h", "--pool",
-         "prefork", "--without-mingle", "--without-gossip"], name, env=env)
-    return proc.start("ready.")
-
-
-class _FaultCelery(CeleryProcess):
-    def start(self, ready_text: str, timeout: float = 60) -> CeleryProcess:
-        self.log.write_text("")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "tests.faults.faultapp", *self.args,
-             "--logfile", str(self.log), "--loglevel", "INFO"],
-            env=_env(self.env), cwd=REPO, start_new_session=True,
-            stdout=subprocess.DEVNULL, stderr=open(LOGS / f"{self.name}.stderr", "w"),
-        )
-
-        def ready() -> bool:
-            if self.proc is not None and self.proc.poll() is not None:
-                raise RuntimeError(f"{self.name} exited: see {self.log}")
-            return ready_text in self.log.read_text(errors="replace")
-
-        wait_for(ready, timeout, what=f"{self.name} to be ready")
-        return self
+    return start_worker(queues, concurrency=concurrency, env=env, app="tests.faults.faultapp",
+                        name=name or f"fworker{TEST_ID}-{uuid.uuid4().hex[:6]}")
 
 
 # --- partners over HTTP ---------------------------------------------------------------------

@@ -179,15 +179,30 @@ def _image_b64() -> str:
     return base64.b64encode(sorted(FIXTURES.glob("*.jpg"))[0].read_bytes()).decode()
 
 
-def test_client_disconnects_while_a_direct_tool_runs(procs: list[Any]) -> None:
-    """A partner calls a direct tool (it waits for the job) and hangs up before the job ends:
-    the job finishes and its result stays reachable."""
+DIRECT_PATH = "/api/editorial-product/"
+
+
+def _direct_tool_stack(procs: list[Any]) -> tuple[Any, str, Gunicorn, Partner]:
+    """One staff partner, gunicorn and an interactive and a drivesync worker with beat:
+    (user, token, web server, the partner, whose ``log`` has every call it makes)."""
     (user, token), = make_partners(1, staff=True)
     web = Gunicorn().start()
     procs += [web, start_worker(queues="interactive", concurrency=1),
               start_worker(queues="drivesync", concurrency=1), start_beat()]
-    log = HttpLog()
-    partner = Partner(web.url, token, log)
+    return user, token, web, Partner(web.url, token, HttpLog())
+
+
+def _hang_up(web: Gunicorn, token: str, body: dict[str, Any], key: str) -> None:
+    """Call the direct tool and give up after half a second: requests.Timeout when the
+    server had not answered by then."""
+    requests.post(web.url + DIRECT_PATH, json=body, timeout=(5, 0.5),
+                  headers={"Authorization": f"Bearer {token}", "Idempotency-Key": key})
+
+
+def test_client_disconnects_while_a_direct_tool_runs(procs: list[Any]) -> None:
+    """A partner calls a direct tool (it waits for the job) and hangs up before the job ends:
+    the job finishes and its result stays reachable."""
+    user, token, web, partner = _direct_tool_stack(procs)
     count = env_int("FAULTS_DISCONNECTS", 3)
     # a diagnostic job ahead keeps the worker busy, so the hang-ups happen mid-request
     blocker, _ = partner.submit({"seconds": 2.0})
@@ -196,8 +211,7 @@ def test_client_disconnects_while_a_direct_tool_runs(procs: list[Any]) -> None:
     hung_up = 0
     for key in keys:
         try:
-            requests.post(web.url + "/api/editorial-product/", json=body, timeout=(5, 0.5),
-                          headers={"Authorization": f"Bearer {token}", "Idempotency-Key": key})
+            _hang_up(web, token, body, key)
         except requests.Timeout:
             hung_up += 1  # the client gave up and closed its connection
     jobs = list(Job.objects.filter(organization=user.organization,
@@ -228,26 +242,20 @@ def test_client_disconnects_while_a_direct_tool_runs(procs: list[Any]) -> None:
     assert hung_up == count and open_at_hangup == count
     assert tally.lost == 0 and tally.duplicated == 0
     assert tally.succeeded == count and reachable == count
-    assert log.server_errors() == []
+    assert partner.log.server_errors() == []
 
 
 def test_a_client_retrying_after_a_disconnect_gets_the_same_job(procs: list[Any]) -> None:
     """The client that hung up sends the same request again with the same Idempotency-Key
     (as the API docs invite): it must get the job it started, not a conflict or a second
     job."""
-    (user, token), = make_partners(1, staff=True)
-    web = Gunicorn().start()
-    procs += [web, start_worker(queues="interactive", concurrency=1),
-              start_worker(queues="drivesync", concurrency=1), start_beat()]
-    log = HttpLog()
-    partner = Partner(web.url, token, log)
+    user, token, web, partner = _direct_tool_stack(procs)
     blocker, _ = partner.submit({"seconds": 1.0})
     key = uuid.uuid4().hex
     body = {"image": _image_b64(), "prompt": "studio packshot, soft light"}
     with pytest.raises(requests.Timeout):
-        requests.post(web.url + "/api/editorial-product/", json=body, timeout=(5, 0.5),
-                      headers={"Authorization": f"Bearer {token}", "Idempotency-Key": key})
-    again = partner.call("POST", "/api/editorial-product/", json=body,
+        _hang_up(web, token, body, key)
+    again = partner.call("POST", DIRECT_PATH, json=body,
                          headers={"Idempotency-Key": key, "Prefer": "respond-async"})
     jobs = list(Job.objects.filter(organization=user.organization,
                                    tool="editorial-product.generate"))

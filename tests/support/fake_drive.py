@@ -40,9 +40,11 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
+
+from tests.support.loopback import LoopbackServer, respond
 
 FOLDER_MIME = "application/vnd.google-apps.folder"
 CHUNK_GRANULARITY = 256 * 1024
@@ -102,8 +104,7 @@ class FakeDrive:
     def __init__(self, *, my_drive_quota_bytes: int = 0) -> None:
         self.my_drive_quota_bytes = my_drive_quota_bytes
         self._lock = threading.RLock()
-        self._server: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
+        self._server: LoopbackServer | None = None
         self.base_url = ""
         self.reset()
 
@@ -111,21 +112,13 @@ class FakeDrive:
 
     def start(self) -> str:
         handler = type("Handler", (_Handler,), {"fake": self})
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        self._server.daemon_threads = True
-        host, port = self._server.server_address[:2]
-        self.base_url = f"http://{host}:{port}/"
-        self._thread = threading.Thread(target=self._server.serve_forever,
-                                        name="fake-drive", daemon=True)
-        self._thread.start()
+        self._server = LoopbackServer(handler, name="fake-drive")
+        self.base_url = f"{self._server.origin}/"
         return self.base_url
 
     def stop(self) -> None:
         if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-        if self._thread is not None:
-            self._thread.join(5)
+            self._server.stop()
 
     def reset(self) -> None:
         with self._lock:
@@ -543,14 +536,7 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             payload, ctype = json.dumps(body).encode(), "application/json; charset=UTF-8"
         self.fake.log(endpoint, self.command, self.path, status)
-        self.send_response(status)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(payload)))
-        for key, value in (extra or {}).items():
-            self.send_header(key, value)
-        self.end_headers()
-        if payload:
-            self.wfile.write(payload)
+        respond(self, status, payload, ctype, extra)
 
     def _error(self, endpoint: str, exc: DriveHttpError) -> None:
         domain = "usageLimits" if exc.status in (403, 429) and "Limit" in exc.reason \
@@ -636,19 +622,18 @@ class _QueryParser:
         return got_text
 
     def parse_or(self) -> Predicate:
-        left = self.parse_and()
-        while self.peek() == ("word", "or"):
-            self.pos += 1
-            right, prev = self.parse_and(), left
-            left = lambda f, a=prev, b=right: a(f) or b(f)  # noqa: E731
-        return left
+        return self._chain("or", self.parse_and, lambda a, b: lambda f: a(f) or b(f))
 
     def parse_and(self) -> Predicate:
-        left = self.parse_not()
-        while self.peek() == ("word", "and"):
+        return self._chain("and", self.parse_not, lambda a, b: lambda f: a(f) and b(f))
+
+    def _chain(self, word: str, operand: Callable[[], Predicate],
+               join: Callable[[Predicate, Predicate], Predicate]) -> Predicate:
+        """Operands joined left to right by ``word`` ("a or b or c")."""
+        left = operand()
+        while self.peek() == ("word", word):
             self.pos += 1
-            right, prev = self.parse_not(), left
-            left = lambda f, a=prev, b=right: a(f) and b(f)  # noqa: E731
+            left = join(left, operand())
         return left
 
     def parse_not(self) -> Predicate:

@@ -18,17 +18,18 @@ import base64
 import io
 import itertools
 import json
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from email import policy
 from email.parser import BytesParser
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from PIL import Image
+
+from tests.support.loopback import respond, serving
 
 Fault = str | tuple[Any, ...]
 
@@ -141,13 +142,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _send(self, status: int, body: Any, headers: dict[str, str] | None = None,
               content_type: str = "application/json") -> None:
         data = body if isinstance(body, bytes) else json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(data)))
-        for k, v in (headers or {}).items():
-            self.send_header(k, v)
-        self.end_headers()
-        self.wfile.write(data)
+        respond(self, status, data, content_type, headers)
 
     def _error(self, status: int, message: str, **extra: Any) -> None:
         self._send(status, {"error": {"message": message, "type": "invalid_request_error",
@@ -302,18 +297,10 @@ class _TryOnHandler(_Handler):
 @contextmanager
 def _serve(handler: type[_Handler], state: FakeServer) -> Iterator[Any]:
     handler_cls = type(f"Bound{handler.__name__}", (handler,), {"state": state})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler_cls)
-    server.daemon_threads = True
-    state.origin = f"http://127.0.0.1:{server.server_port}"
-    state.url = f"{state.origin}/v1"
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
-                              daemon=True)
-    thread.start()
-    try:
+    with serving(handler_cls) as server:
+        state.origin = server.origin
+        state.url = f"{state.origin}/v1"
         yield state
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 @contextmanager

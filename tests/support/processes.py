@@ -83,7 +83,9 @@ def _env(extra: dict[str, str] | None = None) -> dict[str, str]:
 class CeleryProcess:
     """A real `celery worker` or `celery beat` process in its own process group."""
 
-    def __init__(self, args: list[str], name: str, env: dict[str, str] | None = None) -> None:
+    def __init__(self, args: list[str], name: str, env: dict[str, str] | None = None, *,
+                 app: str = "config.celery_app") -> None:
+        self.app = app
         self.name = name
         self.args = args
         self.env = env
@@ -94,7 +96,7 @@ class CeleryProcess:
     def start(self, ready_text: str, timeout: float = 60) -> CeleryProcess:
         self.log.write_text("")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config.celery_app", *self.args,
+            [sys.executable, "-m", "celery", "-A", self.app, *self.args,
              "--logfile", str(self.log), "--loglevel", "INFO"],
             env=_env(self.env), cwd=REPO, start_new_session=True,
             stdout=subprocess.DEVNULL, stderr=open(LOGS / f"{self.name}.stderr", "w"),
@@ -110,25 +112,37 @@ class CeleryProcess:
 
     def kill(self) -> None:
         """SIGKILL the whole process group: the worker and its pool, with no goodbye."""
-        if self.proc and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(10)
+        kill_group(self.proc)
 
     def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(30)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        stop_group(self.proc, grace=30)
+
+
+def kill_group(proc: subprocess.Popen[bytes] | None) -> None:
+    """SIGKILL a process started with ``start_new_session``, and everything it started."""
+    if proc and proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+
+
+def stop_group(proc: subprocess.Popen[bytes] | None, *, grace: float) -> None:
+    """SIGTERM the process group; SIGKILL it if it is still there after ``grace`` seconds."""
+    if proc and proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(grace)
+        except subprocess.TimeoutExpired:
+            kill_group(proc)
 
 
 def start_worker(queues: str = "interactive,batch,video,drivesync,webhooks", concurrency: int = 2,
-                 name: str | None = None, env: dict[str, str] | None = None) -> CeleryProcess:
+                 name: str | None = None, env: dict[str, str] | None = None, *,
+                 app: str = "config.celery_app") -> CeleryProcess:
+    """A prefork worker of ``app`` (the product's Celery app unless told) on ``queues``."""
     name = name or f"worker-{uuid.uuid4().hex[:6]}"
     proc = CeleryProcess(
         ["worker", "-Q", queues, "-c", str(concurrency), "-n", f"{name}@%h", "--pool", "prefork",
-         "--without-mingle", "--without-gossip"], name, env=env,
+         "--without-mingle", "--without-gossip"], name, env=env, app=app,
     )
     return proc.start("ready.")
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from tests.support.loopback import serving
 
 
 @dataclass
@@ -45,12 +46,6 @@ def receiver() -> Iterator[Receiver]:
         def log_message(self, *args: Any) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    state.url = f"http://127.0.0.1:{server.server_port}/hooks/atelier"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(Handler) as server:
+        state.url = f"{server.origin}/hooks/atelier"
         yield state
-    finally:
-        server.shutdown()
-        server.server_close()
