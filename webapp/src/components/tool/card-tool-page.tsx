@@ -22,11 +22,24 @@ import {
 import { useToolDrives } from '@/lib/drives';
 import { useLibraryFit } from '@/lib/library-models';
 import { CARD_LIMITS } from '@/lib/limited-list';
+import { useToolsBySlug } from '@/lib/tools';
 
 /** Every card has an image (Recolor's garment, Earfit's ring, Baghold's bag) and its fields. */
 export type ImageCard = { id: string; imageUrl: string };
 
-type Fields<C extends ImageCard> = (card: C, update: (patch: Partial<Omit<C, 'id'>>) => void) => ReactNode;
+/** A dropdown of the card whose options are the catalogue's choices for one API field. */
+export type CardSelect<C extends ImageCard> = {
+  key: Exclude<keyof C, 'id' | 'imageUrl'> & string;
+  /** The API field whose catalogue choices are the options. */
+  choices: string;
+  /** The select's id after the card's. */
+  id: string;
+  label: string;
+  placeholder: string;
+  optionLabel?: (value: string) => string;
+};
+
+type Fields<C extends ImageCard> = (card: C, update: (patch: Partial<Omit<C, 'id'>>) => void, select: (key: CardSelect<C>['key']) => ReactNode) => ReactNode;
 
 type CardToolPageProps<C extends ImageCard> = {
   slug: string;
@@ -45,8 +58,10 @@ type CardToolPageProps<C extends ImageCard> = {
   fromUrl?: (imageUrl: string) => Omit<C, 'id'>;
   /** The image field's label; null when `fields` draws the image field itself. */
   imageLabel?: string | null;
-  /** The card's fields after its image URL. */
-  fields: Fields<C>;
+  /** The card's dropdowns; after the image URL unless `fields` places them. */
+  selects?: CardSelect<C>[];
+  /** The card's fields after its image URL; `select(key)` draws one of `selects`. */
+  fields?: Fields<C>;
   isComplete: (card: C) => boolean;
   /** What the API gets for a complete card. */
   toPayload: (card: C) => Record<string, unknown>;
@@ -87,6 +102,7 @@ export function CardToolPage<C extends ImageCard>({
   initial,
   fromUrl,
   imageLabel = 'Image URL',
+  selects = [],
   fields,
   isComplete,
   toPayload,
@@ -120,6 +136,24 @@ export function CardToolPage<C extends ImageCard>({
   const { blocked } = useLibraryFit(slug, { enabled: library !== undefined });
   const complete = cards.items.filter(isComplete);
   const [outputDrive] = useToolDrives(slug, 'output');
+  const choices = useToolsBySlug().get(slug)?.choices ?? {};
+  const update = (card: C) => (patch: Partial<Omit<C, 'id'>>) => cards.update(card.id, patch);
+  const select = (card: C) => (key: CardSelect<C>['key']) => {
+    const spec = selects.find((entry) => entry.key === key);
+    if (!spec) return null;
+    return (
+      <SelectField
+        key={key}
+        id={`${card.id}-${spec.id}`}
+        label={spec.label}
+        placeholder={spec.placeholder}
+        value={String(card[key])}
+        options={choices[spec.choices] ?? []}
+        optionLabel={spec.optionLabel}
+        onChange={(value) => update(card)({ [key]: value } as Partial<Omit<C, 'id'>>)}
+      />
+    );
+  };
 
   const run = () => {
     if (complete.length === 0) {
@@ -182,7 +216,7 @@ export function CardToolPage<C extends ImageCard>({
                   onChange={(imageUrl) => cards.update(card.id, { imageUrl } as Partial<Omit<C, 'id'>>)}
                 />
               ) : null}
-              {fields(card, (patch) => cards.update(card.id, patch))}
+              {fields ? fields(card, update(card), select(card)) : selects.map((spec) => select(card)(spec.key))}
               <CardErrors messages={batch.fieldErrors.get(card.id)} />
             </>
           )}

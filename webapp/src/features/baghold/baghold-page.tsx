@@ -1,10 +1,9 @@
-import { CardToolPage, SelectField } from '@/components/tool/card-tool-page';
+import { type CardSelect, CardToolPage } from '@/components/tool/card-tool-page';
 import { ImagePreview } from '@/components/tool/image-url-input';
 import type { ToastInput } from '@/components/ui/toast';
 import type { BatchSubmitted } from '@/lib/batches';
 import { statusText } from '@/lib/http-status';
 import { type LibraryModel, fitOf, useLibraryModels } from '@/lib/library-models';
-import { useToolChoices } from '@/lib/tools';
 
 export const INVALID_IMAGE_URL = 'Invalid image URL';
 
@@ -43,6 +42,7 @@ const processingStartedToast = (batch: BatchSubmitted): ToastInput => ({
 });
 const TOASTS = { failure: processingFailedToast, success: processingStartedToast, urls: urlsToast, urlsFailed: urlsFailedToast };
 const readyCount = (ready: number, total: number) => `${ready} of ${total} ${total === 1 ? 'bag' : 'bags'} ready`;
+const SELECTS: CardSelect<BagCard>[] = [{ key: 'gender', choices: 'Gender', id: 'gender', label: 'Gender', placeholder: 'Select gender' }];
 const bagLabel = (index: number) => `Bag Holder ${index + 1}`;
 
 /**
@@ -67,7 +67,6 @@ const DIMENSIONS = [
 ] as const;
 
 export function BagholdPage() {
-  const genders = useToolChoices('baghold', 'Gender');
   const library = useLibraryModels().data ?? [];
 
   return (
@@ -105,7 +104,8 @@ export function BagholdPage() {
       overlayMessage="This takes about 90 seconds per bag."
       startNewLabel="Start New Session"
       toasts={TOASTS}
-      fields={(card, update) => {
+      selects={SELECTS}
+      fields={(card, update, select) => {
         const url = card.imageUrl.trim();
         const invalid = url !== '' && !isBagImageUrl(url);
         const carryNote = shoulderCarryNote(library, card);
@@ -138,14 +138,7 @@ export function BagholdPage() {
                   />
                 </div>
               ))}
-              <SelectField
-                id={`${card.id}-gender`}
-                label="Gender"
-                placeholder="Select gender"
-                value={card.gender}
-                options={genders}
-                onChange={(gender) => update({ gender })}
-              />
+              {select('gender')}
             </div>
             {carryNote ? (
               <p className="field-hint notice-warning" role="note">

@@ -1,10 +1,11 @@
-import { CardToolPage, SelectField } from '@/components/tool/card-tool-page';
-import { useToolChoices } from '@/lib/tools';
+import { type CardSelect, CardToolPage } from '@/components/tool/card-tool-page';
 
 export const DEFAULT_COLOR = '#dac9b9';
 export const RECOLOR_INCOMPLETE = 'Please fill in at least one complete card (URL, color, and garment type)';
 
 type RecolorCard = { id: string; imageUrl: string; targetColor: string; garmentType: string };
+
+const SELECTS: CardSelect<RecolorCard>[] = [{ key: 'garmentType', choices: 'garment_type', id: 'garment', label: 'Garment Type', placeholder: 'Select garment type' }];
 
 const blank = (): Omit<RecolorCard, 'id'> => ({ imageUrl: '', targetColor: DEFAULT_COLOR, garmentType: '' });
 
@@ -19,7 +20,6 @@ export function pickerColor(text: string): string {
 const isComplete = (card: RecolorCard) => Boolean(card.imageUrl.trim() && card.targetColor.trim() && card.garmentType);
 
 export function RecolorPage() {
-  const garments = useToolChoices('recolor', 'garment_type');
   return (
     <CardToolPage<RecolorCard>
       slug="recolor"
@@ -36,7 +36,8 @@ export function RecolorPage() {
       isComplete={isComplete}
       incomplete={RECOLOR_INCOMPLETE}
       toPayload={(card) => ({ image_url: card.imageUrl.trim(), target_color: card.targetColor.trim(), garment_type: card.garmentType })}
-      fields={(card, update) => (
+      selects={SELECTS}
+      fields={(card, update, select) => (
         <>
           <div className="field">
             <label htmlFor={`${card.id}-color`}>Target Color</label>
@@ -56,14 +57,7 @@ export function RecolorPage() {
               />
             </div>
           </div>
-          <SelectField
-            id={`${card.id}-garment`}
-            label="Garment Type"
-            placeholder="Select garment type"
-            value={card.garmentType}
-            options={garments}
-            onChange={(garmentType) => update({ garmentType })}
-          />
+          {select('garmentType')}
         </>
       )}
     />

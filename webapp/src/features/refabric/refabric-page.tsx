@@ -1,9 +1,14 @@
-import { CardToolPage, SelectField } from '@/components/tool/card-tool-page';
-import { useToolChoices } from '@/lib/tools';
+import { type CardSelect, CardToolPage } from '@/components/tool/card-tool-page';
 
 export const REFABRIC_INCOMPLETE = 'Please fill in at least one complete card (URL, fabric type, material finish, and garment type)';
 
 type RefabricCard = { id: string; imageUrl: string; reFabric: string; materialFinish: string; targetGarment: string };
+
+const SELECTS: CardSelect<RefabricCard>[] = [
+  { key: 'reFabric', choices: 're_fabric', id: 'fabric', label: 'Fabric Type', placeholder: 'Select fabric' },
+  { key: 'materialFinish', choices: 'material_finish', id: 'finish', label: 'Material Finish', placeholder: 'Select finish' },
+  { key: 'targetGarment', choices: 'target_garment', id: 'garment', label: 'Garment Type', placeholder: 'Select garment type' },
+];
 
 const blank = (): Omit<RefabricCard, 'id'> => ({ imageUrl: '', reFabric: '', materialFinish: '', targetGarment: '' });
 const isComplete = (card: RefabricCard) => Boolean(card.imageUrl.trim() && card.reFabric && card.materialFinish && card.targetGarment);
@@ -11,9 +16,6 @@ const isComplete = (card: RefabricCard) => Boolean(card.imageUrl.trim() && card.
 const ready = (cards: RefabricCard[]) => cards.some((card) => card.imageUrl.trim() && card.reFabric);
 
 export function RefabricPage() {
-  const fabrics = useToolChoices('refabric', 're_fabric');
-  const finishes = useToolChoices('refabric', 'material_finish');
-  const garments = useToolChoices('refabric', 'target_garment');
   return (
     <CardToolPage<RefabricCard>
       slug="refabric"
@@ -36,27 +38,7 @@ export function RefabricPage() {
         material_finish: card.materialFinish,
         target_garment: card.targetGarment,
       })}
-      fields={(card, update) => (
-        <>
-          <SelectField id={`${card.id}-fabric`} label="Fabric Type" placeholder="Select fabric" value={card.reFabric} options={fabrics} onChange={(reFabric) => update({ reFabric })} />
-          <SelectField
-            id={`${card.id}-finish`}
-            label="Material Finish"
-            placeholder="Select finish"
-            value={card.materialFinish}
-            options={finishes}
-            onChange={(materialFinish) => update({ materialFinish })}
-          />
-          <SelectField
-            id={`${card.id}-garment`}
-            label="Garment Type"
-            placeholder="Select garment type"
-            value={card.targetGarment}
-            options={garments}
-            onChange={(targetGarment) => update({ targetGarment })}
-          />
-        </>
-      )}
+      selects={SELECTS}
     />
   );
 }

@@ -1,5 +1,5 @@
 import { type Change, ChangeList, blankChange } from '@/components/tool/card-grid';
-import { CardToolPage, SelectField } from '@/components/tool/card-tool-page';
+import { type CardSelect, CardToolPage } from '@/components/tool/card-tool-page';
 import { useToolChoices } from '@/lib/tools';
 
 /** The garments are sent lower-cased and shown with each word capitalised: 't-shirt' is 'T-Shirt'. */
@@ -8,13 +8,16 @@ export const RESHAPE_INCOMPLETE = 'Please fill in at least one complete card (UR
 
 type ReshapeCard = { id: string; imageUrl: string; targetGarment: string; changes: Change[] };
 
+const SELECTS: CardSelect<ReshapeCard>[] = [
+  { key: 'targetGarment', choices: 'target_garment', id: 'garment', label: 'Target Garment', placeholder: 'Select garment', optionLabel: garmentLabel },
+];
+
 const blank = (): Omit<ReshapeCard, 'id'> => ({ imageUrl: '', targetGarment: '', changes: [blankChange()] });
 const completeChanges = (card: ReshapeCard) => card.changes.filter((change) => change.place && change.instruction.trim());
 const isComplete = (card: ReshapeCard) => Boolean(card.imageUrl.trim() && card.targetGarment && completeChanges(card).length > 0);
 
 export function ReshapePage() {
   const areas = useToolChoices('reshape', 'place');
-  const garments = useToolChoices('reshape', 'target_garment');
   return (
     <CardToolPage<ReshapeCard>
       slug="reshape"
@@ -36,17 +39,10 @@ export function ReshapePage() {
         // only complete changes are sent
         changes: completeChanges(card).map((change) => ({ place: change.place, instruction: change.instruction.trim() })),
       })}
-      fields={(card, update) => (
+      selects={SELECTS}
+      fields={(card, update, select) => (
         <>
-          <SelectField
-            id={`${card.id}-garment`}
-            label="Target Garment"
-            placeholder="Select garment"
-            value={card.targetGarment}
-            options={garments}
-            optionLabel={garmentLabel}
-            onChange={(targetGarment) => update({ targetGarment })}
-          />
+          {select('targetGarment')}
           <ChangeList changes={card.changes} places={areas} onChange={(changes) => update({ changes })} />
         </>
       )}
