@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 
 from studio.crypto import key_encrypt
-from studio.kinds import ProviderKind
+from studio.kinds import ProviderKind, default_base_url
 from studio.models import ProviderAccount
 from studio.services import (
     AccountInvalid,
@@ -36,20 +36,19 @@ class ProviderAccountForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        kind = data.get("kind") or (self.instance.kind if self.instance.pk else None)
+        adding = self.instance._state.adding  # (the UUID pk is set before the first save)
+        kind = data.get("kind") or (None if adding else self.instance.kind)
         if kind not in ProviderKind.values:
             return data
-        if self.instance.pk and kind != self.instance.kind:
+        if not adding and kind != self.instance.kind:
             self.add_error("kind", "The kind of an account is fixed: add a new account.")
             return data
-        from studio.kinds import default_base_url
-
         checks = [
             ("base_url", lambda v: base_url_check(v or default_base_url(kind))),
             ("models", lambda v: models_check(kind, _mapping(v))),
             ("tools", lambda v: tools_check(kind, _slugs(v))),
         ]
-        if data.get("api_key") or not self.instance.pk:
+        if data.get("api_key") or adding:
             checks.append(("api_key", lambda v: api_key_check(kind, v or "")))
         for name, check in checks:
             try:

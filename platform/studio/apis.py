@@ -100,7 +100,7 @@ class ConnectionAnswerSerializer(serializers.Serializer):
 
 class KindSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=ProviderKind.choices)
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a field, not Field.label
     default_base_url = serializers.CharField()
     tools = serializers.ListField(child=serializers.CharField(),
                                  help_text="The tools this kind of provider can run.")
