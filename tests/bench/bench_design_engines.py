@@ -8,19 +8,17 @@ from __future__ import annotations
 
 import io
 import os
-import time
-from collections.abc import Callable
-from pathlib import Path
+from collections.abc import Callable, Iterator
 
 import cv2
 import numpy as np
 import pytest
 from PIL import Image
 
+from tests.bench.engine_timing import FIXTURES, first_and_median, single_core
 from workers.engines import flatdraw, openlab, product, techpack
 from workers.engines.imaging.cutout import cut_out_product
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "fashion"
 REPEAT = int(os.environ.get("BENCH_DESIGN_REPEAT", "3"))
 
 
@@ -29,24 +27,13 @@ def _nop(*_a: object, **_k: object) -> None:
 
 
 @pytest.fixture(autouse=True)
-def one_core() -> object:
-    before = os.sched_getaffinity(0)
-    os.sched_setaffinity(0, {min(before)})
-    cv2.setNumThreads(1)
-    yield
-    os.sched_setaffinity(0, before)
+def one_core() -> Iterator[None]:
+    with single_core(opencv_threads=1):
+        yield
 
 
 def _time(label: str, quoted_s: float, call: Callable[[], object]) -> None:
-    start = time.perf_counter()
-    call()
-    first = time.perf_counter() - start
-    runs = []
-    for _ in range(REPEAT):
-        start = time.perf_counter()
-        call()
-        runs.append(time.perf_counter() - start)
-    per = sorted(runs)[len(runs) // 2]
+    first, per = first_and_median(call, REPEAT)
     print(
         f"\n{label:<34} {per:7.2f} s per call (first {first:.2f} s)   spec {quoted_s:4.0f} s   x{quoted_s / per:6.1f} faster"
     )

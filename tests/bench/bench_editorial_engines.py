@@ -7,55 +7,36 @@ faster (3.5 s). The first call loads the mediapipe graphs and is reported apart.
 from __future__ import annotations
 
 import os
-import time
-from collections.abc import Callable
-from pathlib import Path
+from collections.abc import Callable, Iterator
 
 import pytest
 
+from tests.bench.engine_timing import first_and_median, fixture_bytes, single_core
 from workers.engines.editorial import analyze, generate, tonelab
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "fashion"
 REPEAT = int(os.environ.get("BENCH_EDITORIAL_REPEAT", "3"))
 SPEC_S = 35.0
 
 
 @pytest.fixture(autouse=True)
-def one_core() -> object:
-    before = os.sched_getaffinity(0)
-    os.sched_setaffinity(0, {min(before)})
-    yield
-    os.sched_setaffinity(0, before)
-
-
-def _photo(name: str) -> bytes:
-    path = FIXTURES / name
-    if not path.exists():
-        pytest.skip(f"{path} is not on this machine")
-    return path.read_bytes()
+def one_core() -> Iterator[None]:
+    with single_core():
+        yield
 
 
 def _time(label: str, call: Callable[[], object]) -> None:
-    start = time.perf_counter()
-    call()
-    first = time.perf_counter() - start
-    runs = []
-    for _ in range(REPEAT):
-        start = time.perf_counter()
-        call()
-        runs.append(time.perf_counter() - start)
-    per_call = sorted(runs)[len(runs) // 2]
+    first, per_call = first_and_median(call, REPEAT)
     print(f"\n{label:<22} {per_call:6.2f} s per call (first call {first:.2f} s)   spec {SPEC_S:.0f} s   x{SPEC_S / per_call:5.1f} faster   goal x10")
 
 
 def bench_editorial_analysis() -> None:
-    params = {"image": _photo("model/051918_0.jpg"), "fields": "editorial"}
+    params = {"image": fixture_bytes("model/051918_0.jpg"), "fields": "editorial"}
     _time("Editorial analysis", lambda: analyze.run(params, lambda *a, **k: None))
 
 
 def bench_editorial_generation() -> None:
     params = {
-        "image": _photo("model/051918_0.jpg"),
+        "image": fixture_bytes("model/051918_0.jpg"),
         "scene_composition": "full body, city street at night",
         "pose_action": "walking",
         "lighting": "low key, rim light from the right",
@@ -67,8 +48,8 @@ def bench_editorial_generation() -> None:
 
 def bench_tonelab() -> None:
     params = {
-        "image": _photo("model/049205_0.jpg"),
-        "reference": _photo("model/01861_00.jpg"),
+        "image": fixture_bytes("model/049205_0.jpg"),
+        "reference": fixture_bytes("model/01861_00.jpg"),
         "lighting": "golden hour from the left",
         "color_style": "warm",
         "camera_details": "Warm 70s Film Look",

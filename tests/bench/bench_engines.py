@@ -9,30 +9,18 @@ Run: make bench, or
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable
-from pathlib import Path
 
-import cv2
 import numpy as np
 from PIL import Image
 
+from tests.bench.engine_timing import FIXTURES, best_of, pin_one_core
 from workers.engines.imaging.decode import decode_image, encode_jpeg, encode_png
 from workers.engines.recolor import run as recolor_run
 from workers.engines.refabric import run as refabric_run
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "fashion"
 REPEAT = int(os.environ.get("BENCH_ENGINE_REPEAT", "3"))
 SIDES = (1024, 2048)
-
-
-def _one_core() -> None:
-    # The worker runs one engine per process with prefork concurrency = cores: measure that.
-    cv2.setNumThreads(1)
-    try:
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-    except (AttributeError, OSError):
-        pass
 
 
 def _jpeg_at(name: str, side: int) -> bytes:
@@ -45,12 +33,7 @@ def _jpeg_at(name: str, side: int) -> bytes:
 
 def _best(fn: Callable[[], object]) -> float:
     fn()  # warm up: mediapipe graphs, imports
-    times = []
-    for _ in range(REPEAT):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+    return best_of(fn, REPEAT)
 
 
 def _baseline(data: bytes) -> Callable[[], object]:
@@ -67,7 +50,7 @@ def _print(label: str, side: int, base: float, engine: float) -> None:
 
 
 def bench_decode_encode() -> None:
-    _one_core()
+    pin_one_core()
     for side in SIDES:
         data = _jpeg_at("model/049205_0", side)
         t = _best(_baseline(data))
@@ -75,7 +58,7 @@ def bench_decode_encode() -> None:
 
 
 def bench_recolor() -> None:
-    _one_core()
+    pin_one_core()
     for name, garment in (("garment/00055_00", "polo"), ("model/049205_0", "trousers")):
         for side in SIDES:
             data = _jpeg_at(name, side)
@@ -86,7 +69,7 @@ def bench_recolor() -> None:
 
 
 def bench_refabric() -> None:
-    _one_core()
+    pin_one_core()
     for name, garment, fabric, finish in (
         ("garment/051988_1", "trousers", "denim", "textured"),
         ("model/049205_0", "tshirt", "tulle", "sheer"),

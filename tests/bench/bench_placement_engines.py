@@ -7,46 +7,27 @@ the mediapipe graphs and is reported apart.
 from __future__ import annotations
 
 import os
-import time
-from collections.abc import Callable
-from pathlib import Path
+from collections.abc import Callable, Iterator
 
 import pytest
 
+from tests.bench.engine_timing import first_and_median, fixture_bytes, single_core
 from tests.engines.placement_support import png
 from tests.engines.synthetic_products import bag_shot, earring_shot
 from workers.engines import baghold, earfit, remodel, spinview
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "fashion"
 REPEAT = int(os.environ.get("BENCH_PLACEMENT_REPEAT", "3"))
 
 
 @pytest.fixture(autouse=True)
-def one_core() -> object:
+def one_core() -> Iterator[None]:
     # ffmpeg and mediapipe inherit the affinity: the figures are for a single core.
-    before = os.sched_getaffinity(0)
-    os.sched_setaffinity(0, {min(before)})
-    yield
-    os.sched_setaffinity(0, before)
-
-
-def _photo(name: str) -> bytes:
-    path = FIXTURES / name
-    if not path.exists():
-        pytest.skip(f"{path} is not on this machine")
-    return path.read_bytes()
+    with single_core():
+        yield
 
 
 def _time(label: str, quoted_s: float, call: Callable[[], object]) -> None:
-    start = time.perf_counter()
-    call()
-    first = time.perf_counter() - start
-    runs = []
-    for _ in range(REPEAT):
-        start = time.perf_counter()
-        call()
-        runs.append(time.perf_counter() - start)
-    per_item = sorted(runs)[len(runs) // 2]
+    first, per_item = first_and_median(call, REPEAT)
     print(
         f"\n{label:<10} {per_item:7.2f} s per item (first call {first:.2f} s)   spec {quoted_s:5.0f} s   x{quoted_s / per_item:6.1f} faster"
     )
@@ -56,7 +37,7 @@ def bench_earfit() -> None:
     params = {
         "ring_image": png(earring_shot(600, 1200)),
         "ring_height_in": 1.5,
-        "model_image": _photo("model/model_3.png"),
+        "model_image": fixture_bytes("model/model_3.png"),
         "model_name": "Ana",
     }
     _time("Earfit", 17, lambda: earfit.run(params, lambda *a: None))
@@ -70,7 +51,7 @@ def bench_baghold() -> None:
         "height": 24,
         "depth": 12,
         "gender": "Female",
-        "model_image": _photo("model/model_9.png"),
+        "model_image": fixture_bytes("model/model_9.png"),
         "model_height_cm": 170,
     }
     _time("Baghold", 90, lambda: baghold.run(params, lambda *a: None))
@@ -78,7 +59,7 @@ def bench_baghold() -> None:
 
 def bench_spinview() -> None:
     views = [
-        _photo(f"garment/{n}")
+        fixture_bytes(f"garment/{n}")
         for n in ("00055_00.jpg", "00126_00.jpg", "00151_00.jpg", "03244_00.jpg")
     ]
     params = {"views": views, "seconds": 6, "fps": 24, "size": 1080}
@@ -87,8 +68,8 @@ def bench_spinview() -> None:
 
 def bench_remodel() -> None:
     params = {
-        "image": _photo("model/02849_00.jpg"),
-        "model_face": _photo("model/model_1.png"),
+        "image": fixture_bytes("model/02849_00.jpg"),
+        "model_face": fixture_bytes("model/model_1.png"),
         "model_name": "Mia",
     }
     _time("Remodel", 15, lambda: remodel.run(params, lambda *a: None))

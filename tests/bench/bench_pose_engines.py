@@ -8,17 +8,15 @@ from __future__ import annotations
 
 import io
 import os
-import time
-from pathlib import Path
 
 import cv2
 import numpy as np
 from PIL import Image
 
+from tests.bench.engine_timing import FIXTURES, best_of, pin_one_core
 from workers.engines import rebody, reshape
 from workers.engines.imaging.decode import decode_image, encode_png
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "fashion"
 REPEAT = int(os.environ.get("BENCH_REPEAT", "3"))
 
 
@@ -36,36 +34,21 @@ def _jpeg_at(rgb: np.ndarray, side: int) -> bytes:
     return buf.getvalue()
 
 
-def _best(fn, repeat: int = REPEAT) -> float:  # type: ignore[no-untyped-def]
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
-
-
-def _one_core() -> None:
-    cv2.setNumThreads(1)
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
-
-
 def _baseline(data: bytes) -> float:
     def plain() -> None:
         rgb, alpha = decode_image(data)
         encode_png(rgb, alpha)
 
-    return _best(plain)
+    return best_of(plain, REPEAT)
 
 
 def _report(tool: str, cases: list[tuple[str, bytes, dict]], engine) -> None:  # type: ignore[no-untyped-def]
-    _one_core()
+    pin_one_core()
     print()
     for label, data, extra in cases:
         engine({"image": data, **extra}, lambda *_: None)  # warm: detectors built once per process
         base = _baseline(data)
-        took = _best(lambda d=data, x=extra: engine({"image": d, **x}, lambda *_: None))
+        took = best_of(lambda d=data, x=extra: engine({"image": d, **x}, lambda *_: None), REPEAT)
         print(
             f"{tool:8s} {label:34s} {took:6.3f} s   decode+encode {base:6.3f} s   "
             f"engine only {took - base:6.3f} s"

@@ -8,31 +8,21 @@ call loads the mediapipe graphs and is reported apart.
 from __future__ import annotations
 
 import os
-import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.bench.engine_timing import FIXTURES, first_and_median, fixture_bytes, single_core
 from workers.engines import flats, tryon
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "fashion"
 REPEAT = int(os.environ.get("BENCH_TRYON_REPEAT", "3"))
 
 
 @pytest.fixture(autouse=True)
-def one_core() -> object:
-    before = os.sched_getaffinity(0)
-    os.sched_setaffinity(0, {min(before)})
-    yield
-    os.sched_setaffinity(0, before)
-
-
-def _photo(name: str, base: Path = FIXTURES) -> bytes:
-    path = base / name
-    if not path.exists():
-        pytest.skip(f"{path} is not on this machine")
-    return path.read_bytes()
+def one_core() -> Iterator[None]:
+    with single_core():
+        yield
 
 
 def _noop(*_a: object, **_k: object) -> None:
@@ -40,15 +30,7 @@ def _noop(*_a: object, **_k: object) -> None:
 
 
 def _time(label: str, quoted_s: float, call: Callable[[], object]) -> None:
-    start = time.perf_counter()
-    call()
-    first = time.perf_counter() - start
-    runs = []
-    for _ in range(REPEAT):
-        start = time.perf_counter()
-        call()
-        runs.append(time.perf_counter() - start)
-    per_item = sorted(runs)[len(runs) // 2]
+    first, per_item = first_and_median(call, REPEAT)
     print(
         f"\n{label:<20} {per_item:7.2f} s per item (first call {first:.2f} s)   spec {quoted_s:5.0f} s"
         f"   x{quoted_s / per_item:6.1f} faster"
@@ -56,29 +38,29 @@ def _time(label: str, quoted_s: float, call: Callable[[], object]) -> None:
 
 
 def bench_virtual_try_on() -> None:
-    p = {"model": _photo("model/02849_00.jpg"), "garment": _photo("garment/050191_1.jpg")}
+    p = {"model": fixture_bytes("model/02849_00.jpg"), "garment": fixture_bytes("garment/050191_1.jpg")}
     _time("Virtual Try-On", 120, lambda: tryon.virtual_try_on(p, _noop))
 
 
 def bench_restyle() -> None:
-    p = {"outfit": _photo("model/051918_0.jpg"), "garment": _photo("garment/00055_00.jpg")}
+    p = {"outfit": fixture_bytes("model/051918_0.jpg"), "garment": fixture_bytes("garment/00055_00.jpg")}
     _time("Restyle", 18, lambda: tryon.restyle(p, _noop))
 
 
 def bench_garment_integration() -> None:
-    p = {"outfit": _photo("model/052964_0.jpg"), "garment": _photo("garment/050181_1.jpg")}
+    p = {"outfit": fixture_bytes("model/052964_0.jpg"), "garment": fixture_bytes("garment/050181_1.jpg")}
     _time("Garment Integration", 20, lambda: tryon.garment_integration(p, _noop))
 
 
 def bench_ecommerce_asset() -> None:
-    p = {"outfit": _photo("model/049205_0.jpg"),
-         "garment": _photo("accessory/bag_053514_0.jpg", FIXTURES), "kind": "bag"}
+    p = {"outfit": fixture_bytes("model/049205_0.jpg"),
+         "garment": fixture_bytes("accessory/bag_053514_0.jpg", FIXTURES), "kind": "bag"}
     _time("Ecommerce Asset", 60, lambda: tryon.ecommerce_asset(p, _noop))
 
 
 def bench_flats() -> None:
     def item(name: str, base: Path = FIXTURES) -> dict[str, bytes]:
-        data = _photo(name, base)
+        data = fixture_bytes(name, base)
         return {"FRONT": data, "BACK": data}
 
     p = {
@@ -86,6 +68,6 @@ def bench_flats() -> None:
         "bottom": item("garment/051827_1.jpg"),
         "overlayer": item("garment/049805_1.jpg"),
         "shoes": item("shoes/shoes_049205_0.jpg", FIXTURES),
-        "model": _photo("model/049205_0.jpg"),
+        "model": fixture_bytes("model/049205_0.jpg"),
     }
     _time("Flats (3 outputs)", 150, lambda: flats.run(p, _noop))
