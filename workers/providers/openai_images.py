@@ -1,5 +1,10 @@
 """OpenAI-compatible image API adapter (OpenAI itself, gateways, self-hosted servers).
 
+Spoken through OpenAI's official library (``openai``: ``OpenAI(base_url=...)`` and its
+``post``, on ProviderCall's httpx transport, so the deadline, 429 and error rules are the other
+adapters'); the request bodies are ours, because OpenAI-compatible servers differ in the
+multipart name of the input images (``image_field``) and in taking ``response_format``.
+
 Text-only calls go to ``POST {base_url}/images/generations`` (JSON: model, prompt, n, size,
 response_format); calls with input images go to ``POST {base_url}/images/edits`` (multipart:
 one ``image[]`` part per input image, prompt, model, n, size, optionally mask). Results are read
@@ -222,6 +227,26 @@ def _response_format(config: ProviderConfig) -> str | None:
     return config.response_format or None
 
 
+def openai_client(config: ProviderConfig, call: ProviderCall) -> Any:
+    """OpenAI's library on this call's transport (its own retries off: ProviderCall's rules)."""
+    import openai
+
+    return openai.OpenAI(api_key=config.api_key or "-", base_url=config.root, max_retries=0,
+                         timeout=float(config.timeout), http_client=call.http_client())
+
+
+def _post(call: ProviderCall, client: Any, path: str, **kwargs: Any) -> Any:
+    """POST through the library; the decoded JSON answer."""
+    import httpx
+
+    response = call.sdk(lambda: client.post(path, cast_to=httpx.Response, **kwargs))
+    try:
+        return json.loads(response.content)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ProviderHttpError("provider_error", "The image provider answered with something "
+                                "other than JSON.", response.status_code) from exc
+
+
 def openai_images(config: ProviderConfig, engine: str, params: Mapping[str, Any],
                   progress: Progress) -> list[EngineOutput]:
     """Run one tool's job on an OpenAI-compatible image API."""
@@ -248,18 +273,24 @@ def openai_images(config: ProviderConfig, engine: str, params: Mapping[str, Any]
 
     with ProviderCall(config, progress, label="image provider") as call:
         call.report(5, "Sending the request to the image provider")
-        if images:
-            files = []
-            for k, (_name, data) in enumerate(images):
-                kind = image_type(data) or ("application/octet-stream", "png")
-                files.append((config.image_field, (f"image-{k + 1}.{kind[1]}", data, kind[0])))
-            mask = input_bytes(params, "mask")
-            if mask is not None:
-                files.append(("mask", ("mask.png", mask, "image/png")))
-            form = {k: v if isinstance(v, str) else json.dumps(v) for k, v in fields.items()}
-            answer = call.request("POST", "/images/edits", data=form, files=files)
-        else:
-            answer = call.request("POST", "/images/generations", json=fields)
+        client = openai_client(config, call)
+        try:
+            if images:
+                files = []
+                for k, (_name, data) in enumerate(images):
+                    kind = image_type(data) or ("application/octet-stream", "png")
+                    files.append((config.image_field,
+                                  (f"image-{k + 1}.{kind[1]}", data, kind[0])))
+                mask = input_bytes(params, "mask")
+                if mask is not None:
+                    files.append(("mask", ("mask.png", mask, "image/png")))
+                form = {k: v if isinstance(v, str) else json.dumps(v) for k, v in fields.items()}
+                answer = _post(call, client, "/images/edits", body=form, files=files,
+                               options={"headers": {"Content-Type": "multipart/form-data"}})
+            else:
+                answer = _post(call, client, "/images/generations", body=fields)
+        finally:
+            client.close()
         call.report(80, "Reading the results")
         items = answer.get("data") if isinstance(answer, dict) else None
         if not isinstance(items, list) or not items:

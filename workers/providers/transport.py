@@ -42,6 +42,10 @@ class ProviderTransport(httpx.BaseTransport):
     def _handle(self, request: httpx.Request) -> httpx.Response:
         call = self.call
         attempt = 0
+        if "authorization" in request.headers:  # one spelling on the wire, whatever the library's
+            value = request.headers["authorization"]
+            del request.headers["authorization"]
+            request.headers["Authorization"] = value
         while True:
             connect, read = call.request_timeout()
             request.extensions["timeout"] = {"connect": connect, "read": read,
