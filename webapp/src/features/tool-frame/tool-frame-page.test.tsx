@@ -74,3 +74,39 @@ test('a locked tool shows no gallery', async () => {
   expect(await screen.findByRole('alert')).toHaveTextContent('This tool is not enabled for your organisation.');
   expect(screen.queryByRole('region', { name: 'Examples' })).not.toBeInTheDocument();
 });
+
+test('the routes are the catalogue\'s: a tool served at another path opens there, and its old path is the 404', async () => {
+  jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  mockTool([], catalogue({ recolor: { route: '/recolor-studio' } }));
+  const first = renderApp('/recolor-studio');
+  expect(await screen.findByRole('heading', { level: 1, name: /^Recolor/ })).toBeInTheDocument();
+  first.unmount();
+
+  renderApp('/recoloring');
+  expect(await screen.findByRole('heading', { name: '404' })).toBeInTheDocument();
+});
+
+test('a catalogue tool without a page of its own gets the tool frame', async () => {
+  mockTool([], catalogue({ pattern: { locked: false, route: '/pattern-preview', badge: 'Beta' } }));
+  renderApp('/pattern-preview');
+
+  expect(await screen.findByRole('heading', { level: 1, name: 'Pattern Beta' })).toBeInTheDocument();
+  expect(screen.getByText("This tool's workspace opens in an upcoming release.")).toBeInTheDocument();
+});
+
+test('while the catalogue loads a tool route shows the loading state, never the 404', async () => {
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  mockTool([]);
+  const answered = globalThis.fetch;
+  globalThis.fetch = (async (...args: Parameters<typeof fetch>) => {
+    if (String(args[0]) === '/api/tools/') await gate;
+    return answered(...args);
+  }) as typeof fetch;
+  renderApp('/recoloring');
+
+  expect(await screen.findByRole('status', { name: 'Loading' })).toBeInTheDocument();
+  expect(screen.queryByRole('heading', { name: '404' })).not.toBeInTheDocument();
+  release();
+  expect(await screen.findByRole('heading', { level: 1, name: /^Recolor/ })).toBeInTheDocument();
+});
