@@ -21,6 +21,9 @@ const ComingSoonPage = lazy(() =>
   import(/* webpackChunkName: "route-coming-soon" */ '@/features/coming-soon/coming-soon-page').then((m) => ({ default: m.ComingSoonRoute })),
 );
 const JobsPage = lazy(() => import(/* webpackChunkName: "route-jobs" */ '@/features/jobs/jobs-page').then((m) => ({ default: m.JobsPage })));
+const SettingsPage = lazy(() =>
+  import(/* webpackChunkName: "route-settings" */ '@/features/settings/settings-page').then((m) => ({ default: m.SettingsPage })),
+);
 const NotFoundPage = lazy(() =>
   import(/* webpackChunkName: "route-not-found" */ '@/features/not-found/not-found-page').then((m) => ({ default: m.NotFoundPage })),
 );
@@ -51,6 +54,7 @@ export function AppRoutes() {
         <Route element={<RequireAuth />}>
           <Route index element={<HomePage />} />
           <Route path="/jobs" element={<JobsPage />} />
+          <Route path="/settings" element={<SettingsPage />} />
           <Route path="/drives/:folder" element={<DriveBrowserPage />} />
           <Route path="/re-pattern" element={<ComingSoonPage page="re-pattern" />} />
           <Route path="/reface" element={<ComingSoonPage page="reface" />} />

@@ -42,6 +42,9 @@ export function UserMenu({ me }: { me: Me }) {
           <Link to="/jobs" className="menu-item" role="menuitem" onClick={close}>
             Job history
           </Link>
+          <Link to="/settings" className="menu-item" role="menuitem" onClick={close}>
+            Settings
+          </Link>
           <button
             type="button"
             className="menu-item"

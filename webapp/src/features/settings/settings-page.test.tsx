@@ -5,7 +5,8 @@ import type { ConnectionAnswer, ProviderAccount, ProviderCatalogue } from '@/fea
 import { SettingsPage } from '@/features/settings/settings-page';
 import { catalogue } from '@/testing/catalogue';
 import { type MockResponse, mockFetch } from '@/testing/mock-fetch';
-import { renderComponent } from '@/testing/render-app';
+import { renderApp, renderComponent } from '@/testing/render-app';
+import { toolPageRoutes } from '@/testing/tool-mocks';
 
 const CATALOGUE = (canManage: boolean): ProviderCatalogue => ({
   can_manage: canManage,
@@ -198,4 +199,21 @@ test('the list is asked again after a save (no stale accounts)', async () => {
   await userEvent.type(screen.getByLabelText('API key'), 'k-1234');
   await userEvent.click(screen.getByRole('button', { name: 'Add account' }));
   await waitFor(() => expect(calls.filter((c) => c.method === 'GET' && c.url === '/api/providers/').length).toBe(before + 1));
+});
+
+test('the user menu leads to /settings', async () => {
+  mockFetch(
+    toolPageRoutes({
+      'GET /api/providers/catalogue/': { body: CATALOGUE(true) },
+      'GET /api/providers/': { body: [account()] },
+    }),
+  );
+  const { getRouter } = renderApp('/');
+
+  await userEvent.click(await screen.findByRole('button', { name: 'ana@maison.example' }));
+  await userEvent.click(screen.getByRole('menuitem', { name: 'Settings' }));
+
+  expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeInTheDocument();
+  expect(getRouter().location.pathname).toBe('/settings');
+  expect(await screen.findByText('•••• K3Y9')).toBeInTheDocument();
 });
