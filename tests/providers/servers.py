@@ -231,6 +231,8 @@ class _FalHandler(_QueueHandler):
             if status == "IN_QUEUE":
                 answer["queue_position"] = max(0, 2 - self.state.jobs[job_id])
             answer["response_url"] = f"{self.state.origin}/{root}/requests/{job_id}"
+            if status == "COMPLETED":
+                answer["metrics"] = {"inference_time": 1.5}
             return self._send(202 if status != "COMPLETED" else 200, answer)
         if tail:
             return self._send(404, self.error_body(404, "Not found"))

@@ -143,3 +143,9 @@ def test_fal_cannot_run_other_tools(fal_server: FakeFal, progress: Progress) -> 
     with pytest.raises(EngineError):
         fal_run(config(fal_server), "recolor", {"image": GARMENT}, progress)
     assert not fal_server.calls
+
+
+def test_fals_inference_time_is_the_runs_usage(fal_server: FakeFal, progress: Progress) -> None:
+    engine = engine_for("virtual_try_on", {"virtual_try_on": config(fal_server)})
+    engine(TRYON, progress)
+    assert engine.usage == {"seconds": 1.5}  # type: ignore[attr-defined]

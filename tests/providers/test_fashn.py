@@ -271,3 +271,10 @@ def test_the_old_tryon_provider_name_speaks_the_new_protocol(fashn_server: FakeF
     assert len(engine(TRYON, progress)) == 1
     assert fashn_server.api_calls("/v1/run")[0].json["model_name"] == "tryon-v1.6"
     assert engine.made_by == "fashn:tryon-v1.6"  # type: ignore[attr-defined]
+
+
+def test_the_credits_fashn_reports_are_the_runs_usage(fashn_server: FakeFashn,
+                                                      progress: Progress) -> None:
+    engine = engine_for("virtual_try_on", {"virtual_try_on": config(fashn_server)})
+    engine(TRYON, progress)
+    assert engine.usage == {"credits": 1.0}  # type: ignore[attr-defined]

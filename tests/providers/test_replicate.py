@@ -135,3 +135,12 @@ def test_a_cancel_stops_polling(replicate_server: FakeReplicate) -> None:
     replicate_server.statuses = ["processing"]
     with pytest.raises(Canceled):
         replicate_run(config(replicate_server), "virtual_try_on", TRYON, Progress(stop_after=6))
+
+
+def test_replicates_predict_time_is_the_runs_usage(replicate_server: FakeReplicate,
+                                                   progress: Progress) -> None:
+    from workers.providers.select import engine_for
+
+    engine = engine_for("virtual_try_on", {"virtual_try_on": config(replicate_server)})
+    engine(TRYON, progress)
+    assert engine.usage == {"seconds": 4.2}  # type: ignore[attr-defined]

@@ -137,3 +137,10 @@ def test_the_service_account_can_come_as_an_object(vertex_server: FakeVertex) ->
     assert parsed["virtual_try_on"].base_url == \
         "https://us-central1-aiplatform.googleapis.com/v1"
     assert vertex_server.private_key not in repr(parsed)
+
+
+def test_the_images_made_are_the_runs_usage(vertex_server: FakeVertex,
+                                            progress: Progress) -> None:
+    engine = engine_for("virtual_try_on", {"virtual_try_on": config(vertex_server, n=2)})
+    engine(TRYON, progress)
+    assert engine.usage == {"images": 2.0}  # type: ignore[attr-defined]

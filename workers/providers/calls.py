@@ -32,6 +32,7 @@ import json
 import random
 import time
 from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from email.utils import parsedate_to_datetime
 from typing import Any, TypeVar
 
@@ -44,6 +45,23 @@ USER_AGENT = "Atelier-Provider/1.0"
 MAX_MESSAGE = 500
 T = TypeVar("T")
 _BEARER = object()
+
+# What the provider reports a run cost ({"credits": 1}, {"seconds": 4.2}, {"images": 2},
+# {"tokens": 1234}), gathered for the engine that runs the adapter (select.ProviderEngine).
+RUN_USAGE: ContextVar[dict[str, float] | None] = ContextVar("provider_run_usage", default=None)
+
+
+def add_usage(kind: str, amount: Any) -> None:
+    """Count what the provider says a run cost, when someone is collecting it."""
+    usage = RUN_USAGE.get()
+    if usage is None:
+        return
+    try:
+        value = float(amount)
+    except (TypeError, ValueError):
+        return
+    if value >= 0:
+        usage[kind] = usage.get(kind, 0.0) + value
 
 
 class ProviderHttpError(EngineError):

@@ -32,6 +32,7 @@ from workers.engines.base import EngineError, EngineOutput, Progress
 from workers.providers.calls import (
     ProviderCall,
     ProviderHttpError,
+    add_usage,
     data_url,
     input_bytes,
     outputs_named,
@@ -125,7 +126,10 @@ def fal_run(config: ProviderConfig, engine: str, params: Mapping[str, Any],
         if not isinstance(request_id, str) or not request_id:
             raise ProviderHttpError("provider_error", "fal did not return a request id.")
         base = f"/{request_root(model)}/requests/{quote(request_id, safe='')}"
-        call.poll(lambda: call.request("GET", base + "/status"), _state)
+        final = call.poll(lambda: call.request("GET", base + "/status"), _state)
+        metrics = final.get("metrics") if isinstance(final, dict) else None
+        if isinstance(metrics, dict):
+            add_usage("seconds", metrics.get("inference_time"))
         call.report(88, "Reading the result")
         result = call.request("GET", base)
         urls = _image_urls(result)

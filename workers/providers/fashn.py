@@ -32,6 +32,7 @@ from workers.engines.base import EngineError, EngineOutput, Progress
 from workers.providers.calls import (
     ProviderCall,
     ProviderHttpError,
+    add_usage,
     data_url,
     input_bytes,
     outputs_named,
@@ -42,6 +43,7 @@ from workers.providers.config import TRYON_CATEGORIES, ProviderConfig
 KIND = "fashn"
 LABEL = "FASHN API"
 TRYON_MODEL = "tryon-v1.6"
+CREDITS_HEADER = "x-fashn-credits-used"  # credits the prediction cost, on its final status
 RUNNING = {"starting": "starting", "in_queue": "queued", "processing": "running"}
 
 # engine name → (person parameter, output file stem) for the try-on family; the garment is
@@ -181,7 +183,11 @@ def _predict(call: ProviderCall, client: Any, model: str, inputs: dict[str, Any]
     prediction_id = str(submitted.id)
 
     def status() -> Any:
-        return call.sdk(lambda: client.predictions.status(prediction_id))
+        raw = call.sdk(lambda: client.predictions.with_raw_response.status(prediction_id))
+        answer = raw.parse()
+        if str(getattr(answer, "status", "")) == "completed":
+            add_usage("credits", raw.headers.get(CREDITS_HEADER))
+        return answer
 
     final = call.poll(status, _state)
     output = final.output

@@ -48,6 +48,7 @@ from workers.providers.calls import (  # noqa: F401 - re-exported: their old imp
     USER_AGENT,
     ProviderCall,
     ProviderHttpError,
+    add_usage,
     checked_image,
     data_url,
     image_type,
@@ -292,6 +293,9 @@ def openai_images(config: ProviderConfig, engine: str, params: Mapping[str, Any]
         finally:
             client.close()
         call.report(80, "Reading the results")
+        usage = answer.get("usage") if isinstance(answer, dict) else None
+        if isinstance(usage, dict):
+            add_usage("tokens", usage.get("total_tokens"))
         items = answer.get("data") if isinstance(answer, dict) else None
         if not isinstance(items, list) or not items:
             raise EngineError("provider_error", "The image provider returned no images.")

@@ -27,6 +27,7 @@ from workers.engines.base import EngineError, EngineOutput, Progress
 from workers.providers.calls import (
     ProviderCall,
     ProviderHttpError,
+    add_usage,
     data_url,
     input_bytes,
     outputs_named,
@@ -109,6 +110,9 @@ def replicate_run(config: ProviderConfig, engine: str, params: Mapping[str, Any]
             prediction_id = prediction.id
             prediction = call.poll(lambda: call.sdk(lambda: client.predictions.get(prediction_id)),
                                    _tracking(call))
+        metrics = getattr(prediction, "metrics", None)
+        if isinstance(metrics, dict):
+            add_usage("seconds", metrics.get("predict_time"))
         urls = _output_urls(prediction.output)
         if not urls:
             raise ProviderHttpError("provider_error", "Replicate returned no images.")

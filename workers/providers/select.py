@@ -14,6 +14,8 @@ A ProviderEngine says who made a run's outputs: ``made_by`` ("fashn:tryon-v1.6",
 "fal:fal-ai/leffa/virtual-tryon", "vertex:virtual-try-on-preview-08-04", "replicate:<model>",
 "openai:<model>") and ``tier`` ("studio"); after a run that fell back to the local engine they
 are "local" and "preview" (the worker reads them after the run; each job gets its own engine).
+``usage`` holds what the provider reported the run cost: FASHN ``credits``, Replicate and fal
+``seconds`` of model time, Vertex AI ``images``, OpenAI ``tokens`` (empty when it says nothing).
 
 providers_config maps engine names to ProviderConfig objects (settings parse them once with
 workers.providers.config.providers_parse) or to the raw JSON objects (parsed here).
@@ -29,6 +31,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from workers.engines.base import Engine, EngineError, EngineOutput, Progress
+from workers.providers.calls import RUN_USAGE
 from workers.providers.catalog import provider_supports
 from workers.providers.config import ProviderConfig, provider_config
 
@@ -88,6 +91,7 @@ class ProviderEngine:
         self._run = provider_engine(engine, config)
         self.made_by = provider_made_by(engine, config)
         self.tier = STUDIO
+        self.usage: dict[str, float] = {}  # what the provider reported the last run cost
 
     def __repr__(self) -> str:
         return (f"ProviderEngine({self.engine!r}, provider={self.provider!r}, "
@@ -96,6 +100,8 @@ class ProviderEngine:
     def __call__(self, params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
         self.made_by = provider_made_by(self.engine, self.config, params)
         self.tier = STUDIO
+        self.usage = {}
+        token = RUN_USAGE.set(self.usage)
         try:
             return self._run(params, progress)
         except EngineError as exc:
@@ -110,6 +116,8 @@ class ProviderEngine:
             progress(0, "The provider failed; running the local engine")
             self.made_by, self.tier = "local", PREVIEW
             return local(params, progress)
+        finally:
+            RUN_USAGE.reset(token)
 
 
 def engine_for(tool_engine_name: str, providers_config: Mapping[str, Any] | None,

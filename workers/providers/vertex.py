@@ -27,7 +27,13 @@ from typing import Any
 from urllib.parse import quote, urlsplit
 
 from workers.engines.base import EngineError, EngineOutput, Progress
-from workers.providers.calls import ProviderCall, ProviderHttpError, input_bytes, outputs_named
+from workers.providers.calls import (
+    ProviderCall,
+    ProviderHttpError,
+    add_usage,
+    input_bytes,
+    outputs_named,
+)
 from workers.providers.catalog import KIND_ENGINES
 from workers.providers.config import ProviderConfig
 from workers.providers.fashn import TRYON_TOOLS
@@ -174,6 +180,7 @@ def vertex_run(config: ProviderConfig, engine: str, params: Mapping[str, Any],
         if not images:
             raise ProviderHttpError("provider_error", call.scrub(
                 "; ".join(filtered) or "Vertex AI returned no images."))
+    add_usage("images", len(images))
     outputs = outputs_named(images, TRYON_TOOLS[engine][1], LABEL)
     progress(100)
     return outputs
