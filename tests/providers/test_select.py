@@ -279,6 +279,7 @@ def test_config_and_select_do_not_import_each_other() -> None:
 
     code = ("import sys; import workers.providers.config; "
             "assert 'workers.providers.select' not in sys.modules; "
+            "assert 'requests' not in sys.modules; "  # settings import config: kept light
             "import workers.providers.select; print('ok')")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=False, env={"PYTHONPATH": "platform:."},
