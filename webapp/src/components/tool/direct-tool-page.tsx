@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
 import { ImageUrlInput } from '@/components/tool/image-url-input';
 import { JobLog } from '@/components/tool/job-log';
@@ -11,32 +11,41 @@ import { ApiError } from '@/lib/api-client';
 import { type ProgressTicker, TRY_ON_TICKER, useDirectJob } from '@/lib/direct-jobs';
 import type { Job } from '@/types/api';
 
+import COPY from '@/components/tool/direct-tools.json';
+
 export const WAITING_LINE = 'Waiting for input URLs…';
 export const GENERATING_LINE = 'Generating…';
 export const REQUEST_SENT_LINE = 'Request sent. Waiting for result…';
 export const GENERATION_FAILED_LINE = 'Generation failed.';
 export const NETWORK_LINE = 'Network or server issue.';
 
-type DirectToolPageProps = {
-  slug: string;
+/** A direct tool's page copy and request shape (direct-tools.json, by slug). */
+type DirectToolCopy = {
   endpoint: string;
   /** The two URL inputs, in the page's order. */
-  labels: [string, string];
-  toBody: (first: string, second: string) => Record<string, unknown>;
+  labels: string[];
+  /** The request's field for each input, in the same order. */
+  fields: string[];
   /** Logged as SYSTEM ALERT when a URL is missing; null: Run is disabled instead (Restyle). */
   missingMessage: string | null;
   readyLine?: string;
   exceptionLine?: string;
-  runLabel: string;
+  runLabel?: string;
   newLabel: string;
-  downloadLabel: string;
-  ticker?: ProgressTicker;
-  prep: ReactNode;
+  downloadLabel?: string;
   /** Full-screen overlay while running (Garment Integration). */
   overlay?: { title: string; message: string };
+  resultAlt: string;
+  prep: string;
+};
+
+const DIRECT_TOOLS = COPY as Record<string, DirectToolCopy>;
+
+type DirectToolPageProps = {
+  slug: string;
+  ticker?: ProgressTicker;
   /** Restyle tells the outcome in toasts instead of a system log. */
   toasts?: { failed: (reason: string, error: unknown) => ToastInput; complete: ToastInput };
-  resultAlt: string;
 };
 
 /** Why a request or job failed, as the log and toasts say it. */
@@ -49,23 +58,21 @@ export function failureLines(error: unknown, job: Job | undefined, exceptionLine
 }
 
 /** Restyle, Virtual Try-On, Ecommerce Asset and Garment Integration: two URLs in, one image out. */
-export function DirectToolPage({
-  slug,
-  endpoint,
-  labels,
-  toBody,
-  missingMessage,
-  readyLine = 'Preview ready.',
-  exceptionLine = 'Generation threw an exception.',
-  runLabel,
-  newLabel,
-  downloadLabel,
-  ticker = TRY_ON_TICKER,
-  prep,
-  overlay,
-  toasts,
-  resultAlt,
-}: DirectToolPageProps) {
+export function DirectToolPage({ slug, ticker = TRY_ON_TICKER, toasts }: DirectToolPageProps) {
+  const {
+    endpoint,
+    labels,
+    fields,
+    missingMessage,
+    readyLine = 'Preview ready.',
+    exceptionLine = 'Generation threw an exception.',
+    runLabel = 'Run',
+    newLabel,
+    downloadLabel = 'Download Image',
+    overlay,
+    resultAlt,
+    prep,
+  } = DIRECT_TOOLS[slug];
   const { toast } = useToast();
   const [first, setFirst] = useState('');
   const [second, setSecond] = useState('');
@@ -100,7 +107,7 @@ export function DirectToolPage({
       { level: 'log', text: GENERATING_LINE },
       { level: 'log', text: REQUEST_SENT_LINE },
     ]);
-    void direct.run(toBody(first.trim(), second.trim()));
+    void direct.run({ [fields[0]]: first.trim(), [fields[1]]: second.trim() });
   };
 
   const startNew = () => {
@@ -114,7 +121,9 @@ export function DirectToolPage({
   return (
     <ToolPage slug={slug} busy={running}>
       <div className="tool-workspace direct-tool">
-        <div className="prep-note">{prep}</div>
+        <div className="prep-note">
+          <p>{prep}</p>
+        </div>
         <div className="direct-grid">
           <section className="direct-inputs" aria-label="Inputs">
             <ImageUrlInput label={labels[0]} value={first} onChange={setFirst} disabled={running} />

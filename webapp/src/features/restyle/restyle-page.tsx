@@ -8,20 +8,5 @@ const toasts = {
 };
 
 export function RestylePage() {
-  return (
-    <DirectToolPage
-      slug="restyle"
-      endpoint="/api/restyle/garment-restyle"
-      labels={['Full Body Outfit', 'Garment Shot']}
-      toBody={(outfit, garment) => ({ garment_url: garment, outfit_url: outfit })}
-      missingMessage={null}
-      runLabel="Run Restyle"
-      newLabel="New Restyle"
-      downloadLabel="Download"
-      ticker={RESTYLE_TICKER}
-      toasts={toasts}
-      resultAlt="Restyled outfit"
-      prep={<p>Prep: a full-body outfit photo and a flat or packshot of the garment to put on it. About 18 seconds once started.</p>}
-    />
-  );
+  return <DirectToolPage slug="restyle" ticker={RESTYLE_TICKER} toasts={toasts} />;
 }
