@@ -1,6 +1,8 @@
-"""Provider adapter tests: the adapters against loopback servers that speak their protocols.
+"""Provider adapter tests: the adapters against loopback servers that speak their protocols
+(tests/providers/servers.py; the OpenAI-compatible one in tests/support/fake_providers.py).
 
-No Django database and no broker: the adapters are plain worker code."""
+No Django database and no broker for the adapters, which are plain worker code; except
+test_worker_runs.py, which runs each adapter from a real Celery worker."""
 
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from tests.providers.servers import (
     fake_replicate,
     fake_vertex,
 )
-from tests.support.fake_providers import FakeOpenAI, FakeTryOn, fake_openai, fake_tryon
+from tests.support.fake_providers import FakeOpenAI, fake_openai
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -62,12 +64,6 @@ def progress() -> Progress:
 @pytest.fixture
 def openai_server() -> Iterator[FakeOpenAI]:
     with fake_openai() as server:
-        yield server
-
-
-@pytest.fixture
-def tryon_server() -> Iterator[FakeTryOn]:
-    with fake_tryon() as server:
         yield server
 
 
