@@ -56,6 +56,7 @@ ensure_venv() {
     "$PY" -m pip install -q --no-deps -r requirements-nodeps.txt
     echo "$want" > "$VENV/.requirements.sha"
   fi
+  "$PY" -c "import atelier.cli" 2>/dev/null || "$PY" -m pip install -q -e clients/python  # the atelier SDK and CLI
 }
 
 ensure_node() {
