@@ -112,17 +112,31 @@ def _engine_name(job: Job) -> str:
 
 
 def engine_for_job(job: Job) -> Engine | None:
-    """The callable that runs the job: its local engine, or the provider-backed one the
-    settings choose for that engine. None when neither exists."""
+    """The callable that runs the job: its local engine, or the provider-backed one chosen
+    for the organisation and tool (its own account, else ENGINE_PROVIDERS: studio.routing).
+    None when neither exists."""
+    from studio.routing import provider_config_for
+
     from workers.providers.select import engine_for
 
     name = _engine_name(job)
     if not name:
         return None
     try:
-        return engine_for(name, settings.ENGINE_PROVIDERS)
+        config = provider_config_for(org_id=job.organization_id, tool_slug=job.tool,
+                                     engine_name=name)
+        return engine_for(name, {name: config} if config else {})
     except KeyError:  # no local engine and no provider for it
         return None
+    except EngineError as exc:  # the organisation's account cannot be used: the job says why
+        return _refusing(exc)
+
+
+def _refusing(exc: EngineError) -> Engine:
+    def run(params: dict[str, Any], progress: Any) -> Any:
+        raise exc
+
+    return run
 
 
 def url_inputs_for_job(job: Job) -> dict[str, str]:
