@@ -15,12 +15,9 @@ class IsOrgAdmin(BasePermission):
 
     def has_permission(self, request: Request, view: Any) -> bool:
         user = request.user
-        if not (user and user.is_authenticated):
-            return False
-        if user.is_staff:
-            return True
-        return bool(getattr(user, "is_org_admin", False)
-                    and getattr(user, "organization_id", None))
+        if not (user and user.is_authenticated and getattr(user, "organization_id", None)):
+            return False  # (accounts belong to an organisation: staff need one too)
+        return bool(user.is_staff or getattr(user, "is_org_admin", False))
 
 
 class ReadPartnerWriteOrgAdmin(BasePermission):

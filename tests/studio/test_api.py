@@ -272,3 +272,9 @@ def test_connection_test_without_an_answer(admin_api: APIClient, provider: Provi
     settings.OUTBOUND_ALLOW = []
     answer = admin_api.post(f"/api/providers/{account['id']}/test/").json()
     assert answer == {"ok": False, "message": "127.0.0.1 points at a private or loopback address."}
+
+
+def test_staff_without_an_organisation_are_refused_not_crashed(db: Any) -> None:
+    staff = client_for(UserFactory(organization=None, is_staff=True))
+    resp = create(staff)
+    assert resp.status_code == 403 and resp.json()["error"] == "forbidden"
