@@ -90,3 +90,28 @@ export function useTestProviderAccount() {
     mutationFn: (id: string) => apiClient.post<ConnectionAnswer>(`${accountUrl(id)}test/`),
   });
 }
+
+export type UsageFigures = { jobs: number; succeeded: number; failed: number; seconds: number };
+export type Usage = {
+  month: string;
+  start: string;
+  end: string;
+  rows: (UsageFigures & { tool: string; provider: string })[];
+  tools: (UsageFigures & { tool: string })[];
+  providers: (UsageFigures & { provider: string })[];
+  total: UsageFigures;
+};
+
+export const usageKeys = {
+  all: ['usage'] as const,
+  month: (month: string) => [...usageKeys.all, month] as const,
+};
+
+/** GET /api/usage/?month=YYYY-MM: the organisation's jobs of a month per tool and provider. */
+export const getUsage = (month: string) => apiClient.get<Usage>(`/api/usage/?month=${encodeURIComponent(month)}`);
+
+export const usageQueryOptions = (month: string) => queryOptions({ queryKey: usageKeys.month(month), queryFn: () => getUsage(month) });
+
+export function useUsage(month: string) {
+  return useQuery(usageQueryOptions(month));
+}

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 import type { ConnectionAnswer, ProviderAccount, ProviderCatalogue } from '@/features/settings/providers-api';
@@ -16,6 +16,17 @@ const CATALOGUE = (canManage: boolean): ProviderCatalogue => ({
     { kind: 'vertex', label: 'Vertex AI', default_base_url: 'https://us-central1-aiplatform.googleapis.com/v1', tools: ['virtual-try-on'] },
   ],
 });
+
+const MONTH = new Date().toISOString().slice(0, 7);
+const NO_USAGE = {
+  month: MONTH,
+  start: `${MONTH}-01T00:00:00Z`,
+  end: `${MONTH}-28T00:00:00Z`,
+  rows: [],
+  tools: [],
+  providers: [],
+  total: { jobs: 0, succeeded: 0, failed: 0, seconds: 0 },
+};
 
 const account = (fields: Partial<ProviderAccount> = {}): ProviderAccount => ({
   id: 'a1',
@@ -58,6 +69,18 @@ function mockSettings({
       return { status: 204 };
     },
     'POST /api/providers/a1/test/': { body: testAnswer },
+    [`GET /api/usage/?month=${MONTH}`]: { body: NO_USAGE },
+    'GET /api/usage/?month=2026-10': {
+      body: {
+        ...NO_USAGE,
+        month: '2026-10',
+        rows: [
+          { tool: 'virtual-try-on', provider: 'fashn', jobs: 3, succeeded: 2, failed: 1, seconds: 95 },
+          { tool: 'recolor', provider: 'local', jobs: 1, succeeded: 1, failed: 0, seconds: 2.5 },
+        ],
+        total: { jobs: 4, succeeded: 3, failed: 1, seconds: 97.5 },
+      },
+    },
   });
   return calls;
 }
@@ -206,6 +229,7 @@ test('the user menu leads to /settings', async () => {
     toolPageRoutes({
       'GET /api/providers/catalogue/': { body: CATALOGUE(true) },
       'GET /api/providers/': { body: [account()] },
+      [`GET /api/usage/?month=${MONTH}`]: { body: NO_USAGE },
     }),
   );
   const { getRouter } = renderApp('/');
@@ -216,4 +240,19 @@ test('the user menu leads to /settings', async () => {
   expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeInTheDocument();
   expect(getRouter().location.pathname).toBe('/settings');
   expect(await screen.findByText('•••• K3Y9')).toBeInTheDocument();
+});
+
+test('usage of a month, per tool and provider', async () => {
+  mockSettings();
+  renderComponent(<SettingsPage />);
+  expect(await screen.findByText(`No jobs in ${MONTH}.`)).toBeInTheDocument();
+
+  fireEvent.change(screen.getByLabelText('Month'), { target: { value: '2026-10' } });
+
+  const table = await screen.findByRole('table', { name: 'Usage in 2026-10' });
+  const rows = within(table).getAllByRole('row');
+  expect(rows[1]).toHaveTextContent('Virtual Try-OnFASHN321');
+  expect(rows[1]).toHaveTextContent('1.6 min');
+  expect(rows[2]).toHaveTextContent('RecolorLocal1102.5 s');
+  expect(rows[3]).toHaveTextContent('Total431');
 });

@@ -17,6 +17,7 @@ import {
   useTestProviderAccount,
   useUpdateProviderAccount,
 } from '@/features/settings/providers-api';
+import { UsageSection } from '@/features/settings/usage-section';
 
 import '@/features/settings/settings-page.css';
 
@@ -133,6 +134,8 @@ export function SettingsPage() {
           />
         ) : null}
       </section>
+
+      <UsageSection toolName={toolName} kindLabels={new Map(kinds.map((row) => [row.kind, row.label]))} />
     </section>
   );
 }
