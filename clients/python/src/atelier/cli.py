@@ -306,13 +306,19 @@ def jobs(batch: str = typer.Option(None, help="Only this batch's jobs"),
     if as_json:
         typer.echo(json.dumps(rows, indent=2))
         return
-    table = Table("id", "tool", "status", "progress", "queue", "eta", "created", "outputs")
-    for job in rows:
-        table.add_row(str(job["id"]), job["tool"], job["status"],
-                      f"{float(job.get('progress') or 0):.0%}",
-                      "" if job.get("queue_position") is None else str(job["queue_position"]),
-                      _eta(job.get("eta_seconds")), str(job["created_at"])[:19],
-                      str(len(job.get("outputs") or [])))
+    head = ["id", "tool", "status", "progress", "queue", "eta", "created", "outputs"]
+    rows_out = [[str(job["id"]), job["tool"], job["status"], f"{int(job.get('progress') or 0)}%",
+                 "" if job.get("queue_position") is None else str(job["queue_position"]),
+                 _eta(job.get("eta_seconds")),
+                 str(job["created_at"])[:16].replace("T", " "),
+                 str(len(job.get("outputs") or []))] for job in rows]
+    if not out.is_terminal:  # a pipe: tab-separated, one job a line
+        for line in [head, *rows_out]:
+            typer.echo("\t".join(line))
+        return
+    table = Table(*head)
+    for row in rows_out:
+        table.add_row(*row)
     out.print(table)
 
 

@@ -44,7 +44,7 @@ class Update:
     id: str
     status: str  # queued, running, succeeded, failed, canceled
     queue_position: int | None
-    progress: float | None  # 0..1
+    progress: float | None  # 0..1 (a batch: the mean of its jobs')
     eta_seconds: float | None
     total: int = 1
     done: int = 0  # succeeded
@@ -68,7 +68,7 @@ def summarise(ident: str, jobs: list[dict[str, Any]]) -> Update:
                  if j["status"] == "queued" and j.get("queue_position") is not None]
     etas = [j["eta_seconds"] for j in jobs
             if j["status"] not in FINAL and j.get("eta_seconds") is not None]
-    progress = [1.0 if j["status"] in FINAL else float(j.get("progress") or 0) for j in jobs]
+    progress = [1.0 if j["status"] in FINAL else _fraction(j.get("progress")) for j in jobs]
     failed = counts["failed"] + counts["canceled"]
     if counts["running"]:
         status = "running"
@@ -85,10 +85,16 @@ def summarise(ident: str, jobs: list[dict[str, Any]]) -> Update:
                   queued=counts["queued"], jobs=jobs)
 
 
+def _fraction(percent: Any) -> float:
+    """A job's progress (0..100 in the API) as 0..1."""
+    return min(max(float(percent or 0) / 100.0, 0.0), 1.0)
+
+
 def job_update(job: dict[str, Any]) -> Update:
     status = job["status"]
     return Update(id=str(job["id"]), status=status, queue_position=job.get("queue_position"),
-                  progress=job.get("progress"), eta_seconds=job.get("eta_seconds"), total=1,
+                  progress=1.0 if status in FINAL else _fraction(job.get("progress")),
+                  eta_seconds=job.get("eta_seconds"), total=1,
                   done=int(status == "succeeded"), failed=int(status in ("failed", "canceled")),
                   running=int(status == "running"), queued=int(status == "queued"), jobs=[job])
 
@@ -311,6 +317,17 @@ def _content_type(path: Path) -> str:
     return mimetypes.guess_type(path.name)[0] or "application/octet-stream"
 
 
+def _source_stem(payload: dict[str, Any]) -> str:
+    """The name of the photo a job was made from (its first image link's file name)."""
+    for value in payload.values():
+        if isinstance(value, str) and value.startswith(("http://", "https://")):
+            last = value.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
+            stem, dot, ext = last.rpartition(".")
+            if dot and "." + ext.lower() in IMAGE_SUFFIXES and stem:
+                return "".join(c if c.isalnum() or c in "-_." else "_" for c in stem)[:80]
+    return ""
+
+
 def _chunks(paths: builtins.list[Path]) -> Iterator[builtins.list[Path]]:
     chunk: builtins.list[Path] = []
     size = 0
@@ -426,9 +443,10 @@ class Batches:
         for job in sorted(self.client.jobs.list(batch=batch_id), key=lambda j: j["created_at"]):
             if job["status"] != "succeeded":
                 continue
+            stem = _source_stem(job.get("input") or {}) or str(job["id"])[:8]
             for output in job.get("outputs", []):
-                name = Path(str(output["filename"])).name or f"{job['id']}-{output['index']}"
-                if name in seen:
+                name = f"{stem}-{Path(str(output['filename'])).name or output['index']}"
+                if name in seen:  # two cards of one photo
                     name = f"{str(job['id'])[:8]}-{name}"
                 seen.add(name)
                 path = target / name

@@ -114,6 +114,7 @@ def tool_call(schema: dict[str, Any], catalogue: list[dict[str, Any]], name: str
         raise ValueError(f"{name!r} names several calls: "
                          + ", ".join(p for p, _ in matches) + "; give the path instead.")
     path, op = matches[0]
+    tool = tool or next((t for t in catalogue if t["name"] == op["summary"]), None)
     body = _resolve(schema, op["requestBody"]["content"]["application/json"]["schema"])
     cards = body.get("type") == "array"
     obj = _resolve(schema, body.get("items", {})) if cards else body
