@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
-import { resetAudioContextForTests } from '@/lib/sound';
+import { fakeAudio } from '@/testing/audio';
 import { catalogue } from '@/testing/catalogue';
 import { anonymous, mockFetch, signedIn } from '@/testing/mock-fetch';
 import { renderApp } from '@/testing/render-app';
@@ -74,30 +74,7 @@ test('sound toggle defaults to on and persists to localStorage', async () => {
 });
 
 describe('TOOLS dropdown', () => {
-  const oscillatorStarts = jest.fn();
-
-  class FakeAudioContext {
-    state = 'running';
-    currentTime = 0;
-    destination = {};
-    resume = jest.fn();
-    createOscillator() {
-      const param = { setValueAtTime: jest.fn(), exponentialRampToValueAtTime: jest.fn() };
-      return { type: '', frequency: param, connect: jest.fn(), start: oscillatorStarts, stop: jest.fn() };
-    }
-    createGain() {
-      return { gain: { setValueAtTime: jest.fn(), exponentialRampToValueAtTime: jest.fn() }, connect: jest.fn() };
-    }
-  }
-
-  beforeEach(() => {
-    resetAudioContextForTests();
-    Object.defineProperty(window, 'AudioContext', { value: FakeAudioContext, configurable: true, writable: true });
-  });
-  afterEach(() => {
-    delete (window as { AudioContext?: unknown }).AudioContext;
-    oscillatorStarts.mockReset();
-  });
+  const oscillatorStarts = fakeAudio();
 
   async function openToolsMenu(tools = catalogue()) {
     mockFetch({ 'GET /api/me/': signedIn(), 'GET /api/tools/': { body: tools } });

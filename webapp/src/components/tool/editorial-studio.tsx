@@ -46,19 +46,29 @@ export type StudioConfig = {
   advanced?: FieldSpec[];
   /** Fields of the preset file, in order. */
   presetFields: readonly StudioField[];
-  /** API key of the analysis answer → form field. */
-  analysisKeys: Partial<Record<string, StudioField>>;
-  /** Fields joined (when non-empty) into original_prompt. */
+  /** Fields joined (when non-empty) into original_prompt; the analysis answer fills them. */
   promptFields: readonly StudioField[];
-  analyzeUrl: string;
-  generateUrl: string;
-  buildBody: (values: FieldValues<StudioField>, base: string, reference: string, originalPrompt: string) => Record<string, unknown>;
+  /** Tonelab passes the reference image on to the generation. */
+  sendsReference?: boolean;
   baseInvalid: { title: string; description: string };
   presetInvalid: { title: string; description: string };
   generationFallback: string;
   success: { title: string; description: string };
-  downloadName: (n: number) => string;
 };
+
+/** A field's API name: sceneComposition is scene_composition. */
+const apiName = (field: StudioField) => field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
+/** POST /api/<slug>/generate: the base, the preset fields by API name, the lead and the prompt. */
+function generationBody(config: StudioConfig, values: FieldValues<StudioField>, base: string, reference: string, originalPrompt: string) {
+  return {
+    outfit: base,
+    ...(config.sendsReference && reference ? { reference } : {}),
+    ...Object.fromEntries(config.presetFields.map((field) => [apiName(field), values[field]])),
+    lead: LEAD,
+    original_prompt: originalPrompt,
+  };
+}
 
 const ALL_FIELDS: StudioField[] = ['sceneComposition', 'poseAction', 'lighting', 'colorStyle', 'cameraDetails', 'outfitChanges', 'modelFeatures'];
 
@@ -87,8 +97,8 @@ export function EditorialStudio({ config }: { config: StudioConfig }) {
   const [state, dispatch] = useReducer(paramReducer<StudioField>, ALL_FIELDS, initialParamState);
   const [base, setBase] = useState('');
   const [reference, setReference] = useState('');
-  const analyzer = usePost<unknown>(config.analyzeUrl);
-  const generation = usePost<unknown>(config.generateUrl);
+  const analyzer = usePost<unknown>(`/api/${config.slug}/analyze`);
+  const generation = usePost<unknown>(`/api/${config.slug}/generate`);
   const analyzing = analyzer.isPending;
   const processing = generation.isPending;
   const [template, setTemplate] = useState('Custom');
@@ -111,9 +121,9 @@ export function EditorialStudio({ config }: { config: StudioConfig }) {
       const answer = await analyzer.mutateAsync({ image_reference: url });
       const first = (Array.isArray(answer) ? answer[0] : answer) as Record<string, unknown> | undefined;
       const analysis: Partial<FieldValues<StudioField>> = {};
-      for (const [apiKey, field] of Object.entries(config.analysisKeys)) {
-        const text = first?.[apiKey];
-        if (field && typeof text === 'string') analysis[field] = text;
+      for (const field of config.promptFields) {
+        const text = first?.[apiName(field)];
+        if (typeof text === 'string') analysis[field] = text;
       }
       dispatch({ type: 'analysis', analysis });
       toast({ title: 'Analysis complete', description: 'Reference image analyzed successfully' });
@@ -135,7 +145,7 @@ export function EditorialStudio({ config }: { config: StudioConfig }) {
     const originalPrompt = config.promptFields.map((field) => values[field].trim()).filter(Boolean).join('\n');
     setResults([]);
     try {
-      const answer = await generation.mutateAsync(config.buildBody(values, url, ref, originalPrompt));
+      const answer = await generation.mutateAsync(generationBody(config, values, url, ref, originalPrompt));
       const images = normaliseResults(answer, 3);
       if (!images.length) throw new Error(config.generationFallback);
       setResults(images);
@@ -337,7 +347,7 @@ export function EditorialStudio({ config }: { config: StudioConfig }) {
                 <li key={index} className="result-card">
                   <img src={src} alt={`Result ${index + 1}`} />
                   <div className="studio-actions">
-                    <button type="button" className="secondary-button" onClick={() => downloadFile(src, config.downloadName(index + 1))}>
+                    <button type="button" className="secondary-button" onClick={() => downloadFile(src, `${config.slug}_${index + 1}.jpg`)}>
                       Download
                     </button>
                     <button type="button" className="secondary-button" onClick={() => setExpanded({ src, alt: `Result ${index + 1}` })}>
@@ -348,7 +358,7 @@ export function EditorialStudio({ config }: { config: StudioConfig }) {
               ))}
             </ul>
             <div className="studio-actions">
-              <button type="button" className="secondary-button" onClick={() => results.forEach((src, index) => downloadFile(src, config.downloadName(index + 1)))}>
+              <button type="button" className="secondary-button" onClick={() => results.forEach((src, index) => downloadFile(src, `${config.slug}_${index + 1}.jpg`))}>
                 Download All
               </button>
               <button

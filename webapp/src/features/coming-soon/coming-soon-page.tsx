@@ -2,6 +2,10 @@ import { type FormEvent, useId } from 'react';
 
 import { useDocumentTitle } from '@/hooks/use-document-title';
 
+import PAGES from '@/features/coming-soon/coming-soon.json';
+
+type ComingSoonName = keyof typeof PAGES;
+
 export type ComingSoonFeature = { title: string; description: string };
 
 type ComingSoonPageProps = {
@@ -10,40 +14,12 @@ type ComingSoonPageProps = {
   features: ComingSoonFeature[];
 };
 
-/** The coming-soon pages by route name. Reface's and Stylist Web's cards are ours, not the
- * spec's: the specification does not name them (part 2, §2). */
-export const COMING_SOON = {
-  're-pattern': {
-    toolName: 'Re-Pattern',
-    tagline: 'From pattern to preview, without a sample.',
-    features: [
-      { title: 'Pattern Input', description: 'Start from your existing garment patterns.' },
-      { title: 'Fabric Simulation', description: 'See how the fabric drapes before cutting.' },
-      { title: 'Pre-Sampling Visualization', description: 'Review the garment before the first sample.' },
-    ],
-  },
-  reface: {
-    toolName: 'Reface',
-    tagline: 'New faces for existing imagery.',
-    features: [
-      { title: 'Face Consistency', description: 'Keep one model identity across a whole shoot.' },
-      { title: 'Expression Control', description: 'Adjust expression and gaze without a reshoot.' },
-      { title: 'Diverse Casting', description: 'Present the same look on a range of models.' },
-    ],
-  },
-  'stylist-web': {
-    toolName: 'Stylist Web',
-    tagline: 'Your AI stylist, on the web.',
-    features: [
-      { title: 'Style Profiles', description: 'Capture a customer’s taste in a few steps.' },
-      { title: 'Outfit Curation', description: 'Assemble looks from your own catalog.' },
-      { title: 'Shareable Looks', description: 'Send curated looks to customers on the web.' },
-    ],
-  },
-} satisfies Record<string, ComingSoonPageProps>;
+/** The coming-soon pages by route name (coming-soon.json). Reface's and Stylist Web's cards are
+ * ours, not the spec's: the specification does not name them (part 2, §2). */
+export const COMING_SOON: Record<ComingSoonName, ComingSoonPageProps> = PAGES;
 
 /** The route's page: one of COMING_SOON. */
-export function ComingSoonRoute({ page }: { page: keyof typeof COMING_SOON }) {
+export function ComingSoonRoute({ page }: { page: ComingSoonName }) {
   return <ComingSoonPage {...COMING_SOON[page]} />;
 }
 

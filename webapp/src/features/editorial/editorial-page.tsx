@@ -1,4 +1,4 @@
-import { EditorialStudio, LEAD, type StudioConfig } from '@/components/tool/editorial-studio';
+import { EditorialStudio, type StudioConfig } from '@/components/tool/editorial-studio';
 
 export const EDITORIAL_CONFIG: StudioConfig = {
   slug: 'editorial',
@@ -16,33 +16,11 @@ export const EDITORIAL_CONFIG: StudioConfig = {
     { key: 'modelFeatures', label: 'Model Features', placeholder: 'e.g. short dark hair' },
   ],
   presetFields: ['sceneComposition', 'poseAction', 'lighting', 'colorStyle', 'cameraDetails', 'outfitChanges', 'modelFeatures'],
-  analysisKeys: {
-    scene_composition: 'sceneComposition',
-    pose_action: 'poseAction',
-    lighting: 'lighting',
-    color_style: 'colorStyle',
-    camera_details: 'cameraDetails',
-  },
   promptFields: ['sceneComposition', 'poseAction', 'lighting', 'colorStyle', 'cameraDetails'],
-  analyzeUrl: '/api/editorial/analyze',
-  generateUrl: '/api/editorial/generate',
-  buildBody: (values, base, _reference, originalPrompt) => ({
-    outfit: base,
-    scene_composition: values.sceneComposition,
-    pose_action: values.poseAction,
-    lighting: values.lighting,
-    color_style: values.colorStyle,
-    camera_details: values.cameraDetails,
-    outfit_changes: values.outfitChanges,
-    model_features: values.modelFeatures,
-    lead: LEAD,
-    original_prompt: originalPrompt,
-  }),
   baseInvalid: { title: 'Validation Error', description: 'Please enter a valid catalog image URL' },
   presetInvalid: { title: 'Invalid File', description: 'The selected file is not a valid preset file' },
   generationFallback: 'Failed to generate editorial image',
   success: { title: 'Editorial image ready', description: 'Your editorial image has been generated successfully' },
-  downloadName: (n) => `editorial_${n}.jpg`,
 };
 
 export function EditorialPage() {

@@ -1,36 +1,14 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
-import { resetAudioContextForTests } from '@/lib/sound';
+import { fakeAudio } from '@/testing/audio';
 import { catalogue } from '@/testing/catalogue';
 import { mockFetch, signedIn } from '@/testing/mock-fetch';
 import { renderApp } from '@/testing/render-app';
 
-const oscillatorStarts = jest.fn();
+const oscillatorStarts = fakeAudio();
 
-class FakeAudioContext {
-  state = 'running';
-  currentTime = 0;
-  destination = {};
-  resume = jest.fn();
-  createOscillator() {
-    const param = { setValueAtTime: jest.fn(), exponentialRampToValueAtTime: jest.fn() };
-    return { type: '', frequency: param, connect: jest.fn(), start: oscillatorStarts, stop: jest.fn() };
-  }
-  createGain() {
-    return { gain: { setValueAtTime: jest.fn(), exponentialRampToValueAtTime: jest.fn() }, connect: jest.fn() };
-  }
-}
-
-beforeEach(() => {
-  resetAudioContextForTests();
-  Object.defineProperty(window, 'AudioContext', { value: FakeAudioContext, configurable: true, writable: true });
-});
-afterEach(() => {
-  delete (window as { AudioContext?: unknown }).AudioContext;
-  oscillatorStarts.mockReset();
-  window.localStorage.clear();
-});
+afterEach(() => window.localStorage.clear());
 
 async function renderHome(tools = catalogue()) {
   mockFetch({ 'GET /api/me/': signedIn(), 'GET /api/tools/': { body: tools } });
