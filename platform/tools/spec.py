@@ -73,6 +73,7 @@ class ToolSpec:
     # None: listed in the catalogue, not runnable yet.
     engine: str | None = None
     # Where the engine is: "module:function" (pure, no Django); loaded when a job needs it.
+    # By default the engine's own module: workers.engines.<engine>:run.
     engine_path: str | None = None
     # The engine's inputs go through workers.engines.imaging.inputs.guard_engine_inputs first.
     guarded: bool = False
@@ -133,7 +134,7 @@ class ToolSpec:
         if self.queue not in QUEUES:
             raise ValueError(f"{self.slug}: unknown queue {self.queue}")
         if self.engine and not self.engine_path:
-            raise ValueError(f"{self.slug}: engine {self.engine} has no engine_path")
+            object.__setattr__(self, "engine_path", f"workers.engines.{self.engine}:run")
         if self.shape == Shape.DIRECT and self.engine and self.respond is None:
             raise ValueError(f"{self.slug}: a direct tool needs respond")
         if self.shape == Shape.SYNC and self.engine and self.grouper is None:
@@ -176,6 +177,34 @@ def _collect_choices(node: Any, found: dict[str, list[str]], name: str = "") -> 
         _collect_choices(node.child, found, name)
     elif isinstance(node, serializers.ChoiceField) and len(node.choices) > 1:
         found[name] = [str(value) for value in node.choices]
+
+
+def card_tool(slug: str, name: str, category: str, route: str, *, order: int, endpoint: str,
+              urls_path: str, input_serializer: type[Serializer], example: list[Any],
+              eta_text: str, expected_seconds: float, **more: Any) -> ToolSpec:
+    """A card tool: an array of cards → one job per card in one batch on the batch queue;
+    the cards point at images of its drive input folder (its Get URLs call) or anywhere; its
+    engine, workers.engines.<slug>:run, runs behind the input checks."""
+    more.setdefault("url_inputs", {"image_url": "image"})
+    return ToolSpec(slug, name, category, route, "V1.0", order=order,
+                    nav_group=category.upper(), queue="batch", eta_text=eta_text,
+                    expected_seconds=expected_seconds, engine=slug, guarded=True,
+                    input_serializer=input_serializer, example=example, shape=Shape.BATCH,
+                    endpoint=endpoint, drive_categories=("",), urls_path=urls_path, **more)
+
+
+def drive_tool(slug: str, name: str, route: str, *, order: int, endpoint: str,
+               grouper: Grouper, input_serializer: type[Serializer], example: Any,
+               eta_text: str, expected_seconds: float, **more: Any) -> ToolSpec:
+    """A drive-fed Ecommerce Studio tool: a sync takes the new files of its input folders
+    (grouped into jobs by its grouper) and its outputs land in its output folder."""
+    more.setdefault("queue", "batch")
+    more.setdefault("drive_categories", ("",))
+    return ToolSpec(slug, name, "ecommerce", route, "V1.0", order=order,
+                    nav_group="ECOMMERCE", eta_text=eta_text,
+                    expected_seconds=expected_seconds, engine=slug,
+                    input_serializer=input_serializer, example=example, shape=Shape.SYNC,
+                    endpoint=endpoint, grouper=grouper, **more)
 
 
 def locked(slug: str, name: str, category: str, *, order: int, nav_group: str | None,

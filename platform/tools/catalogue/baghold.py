@@ -10,7 +10,7 @@ from rest_framework.exceptions import ValidationError
 from config.serializers import StrictSerializer
 from tools.expanders import library_fits, worn_by
 from tools.serializers import CardImageUrlField, CardList, OptionalCentimetres
-from tools.spec import LibraryUse, Shape, ToolSpec
+from tools.spec import LibraryUse, ToolSpec, card_tool
 
 BAG_CM = "centimetres, > 0; a number, or a number written as text (\"38\")"
 BAG_CM_OPTIONAL = ("centimetres (optional); a number, or a number written as text, "
@@ -78,15 +78,12 @@ def carry(shows: dict[str, Any], fit: dict[str, Any]) -> dict[str, Any]:
 
 
 SPECS = [
-    ToolSpec("baghold", "Baghold", "ecommerce", "/bag-holder", "V1.0", order=90,
-             nav_group="ECOMMERCE", queue="batch", eta_text="about 90 seconds per bag",
-             expected_seconds=90, engine="baghold", engine_path="workers.engines.baghold:run",
-             guarded=True, input_serializer=BagCard,
-             example=[{"Bag_Url": "https://cdn.example.com/bags/tote.png", "Width": 38,
-                      "Height": 30, "Depth": 12, "Handle": 22, "Strap": "",
-                      "Gender": "Female"}],
-             shape=Shape.BATCH,
-             endpoint="bag-holder/process", url_inputs={"Bag_Url": "bag_image"},
-             expand_cards=on_one_model, drive_categories=("",), urls_path="bag-holder/urls",
-             library=LibraryUse("Baghold", order=2, fit=carry)),
+    card_tool("baghold", "Baghold", "ecommerce", "/bag-holder", order=90,
+              endpoint="bag-holder/process", urls_path="bag-holder/urls",
+              input_serializer=BagCard, eta_text="about 90 seconds per bag",
+              expected_seconds=90, url_inputs={"Bag_Url": "bag_image"},
+              expand_cards=on_one_model, library=LibraryUse("Baghold", order=2, fit=carry),
+              example=[{"Bag_Url": "https://cdn.example.com/bags/tote.png", "Width": 38,
+                        "Height": 30, "Depth": 12, "Handle": 22, "Strap": "",
+                        "Gender": "Female"}]),
 ]

@@ -9,7 +9,7 @@ from rest_framework import serializers
 from config.serializers import StrictSerializer
 from tools.expanders import library_fits, worn_by
 from tools.serializers import CardImageUrlField, CardList
-from tools.spec import LibraryUse, Shape, ToolSpec
+from tools.spec import LibraryUse, ToolSpec, card_tool
 
 MIN_RING_IN, MAX_RING_IN = 0.5, 10.0
 
@@ -36,17 +36,14 @@ def on_every_model(tool: ToolSpec, org: Any, cards: list[dict[str, Any]],
 
 
 SPECS = [
-    ToolSpec("earfit", "Earfit", "ecommerce", "/earring-catalog", "V1.0", order=80,
-             nav_group="ECOMMERCE", queue="batch", eta_text="about 17 seconds per earring",
-             expected_seconds=17, engine="earfit", engine_path="workers.engines.earfit:run",
-             guarded=True, input_serializer=EarringCard,
-             example=[{"ring_image": "https://cdn.example.com/jewels/drop.png",
-                      "ring_height_in": 1.5}],
-             shape=Shape.BATCH,
-             endpoint="earring-catalog/process", url_inputs={"ring_image": "ring_image"},
-             expand_cards=on_every_model, drive_categories=("",),
-             urls_path="earring-catalog/urls",
-             urls_limit=20,  # the spec's Get URLs lists at most 20
-             # the engine refuses a model without a visible lobe (no_ear)
-             library=LibraryUse("Earfit", order=1, needs=("ear",))),
+    card_tool("earfit", "Earfit", "ecommerce", "/earring-catalog", order=80,
+              endpoint="earring-catalog/process", urls_path="earring-catalog/urls",
+              urls_limit=20,  # the spec's Get URLs lists at most 20
+              input_serializer=EarringCard, eta_text="about 17 seconds per earring",
+              expected_seconds=17, url_inputs={"ring_image": "ring_image"},
+              expand_cards=on_every_model,
+              # the engine refuses a model without a visible lobe (no_ear)
+              library=LibraryUse("Earfit", order=1, needs=("ear",)),
+              example=[{"ring_image": "https://cdn.example.com/jewels/drop.png",
+                        "ring_height_in": 1.5}]),
 ]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from tools.catalogue.restyle import garment_on_photo
 from tools.responses import plain_image_output
 from tools.serializers import GarmentOutfitInput
-from tools.spec import Shape, ToolSpec
 
 
 class EcommerceAssetInput(GarmentOutfitInput):
@@ -12,15 +12,11 @@ class EcommerceAssetInput(GarmentOutfitInput):
 
 
 SPECS = [
-    ToolSpec("ecommerce-asset", "Ecommerce Asset", "ecommerce", "/catalog-asset", "V1.0",
-             order=140, nav_group="ECOMMERCE", eta_text="about 1 minute", expected_seconds=60,
-             engine="ecommerce_asset", engine_path="workers.engines.tryon.ecommerce_asset:run",
-             input_serializer=EcommerceAssetInput,
-             example={"garment_url": "https://cdn.example.com/accessories/scarf.jpg",
-                      "outfit_url": "https://cdn.example.com/models/zoe.jpg"},
-             shape=Shape.DIRECT,
-             endpoint="catalog-asset/process",
-             url_inputs={"garment_url": "garment", "outfit_url": "outfit"},
-             respond=plain_image_output,  # {success, image_data (jpeg) | url}
-             generative=True),
+    garment_on_photo("ecommerce-asset", "Ecommerce Asset", "ecommerce", "/catalog-asset",
+                     order=140, endpoint="catalog-asset/process",
+                     input_serializer=EcommerceAssetInput,
+                     respond=plain_image_output,  # {success, image_data (jpeg) | url}
+                     eta_text="about 1 minute", expected_seconds=60,
+                     example={"garment_url": "https://cdn.example.com/accessories/scarf.jpg",
+                              "outfit_url": "https://cdn.example.com/models/zoe.jpg"}),
 ]

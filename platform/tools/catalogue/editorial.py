@@ -22,26 +22,31 @@ class EditorialGenerateInput(StrictSerializer):
     original_prompt = prompt_text()
 
 
+def analyze_part(tool: str, name: str, *, order: int, webhook_path: str,
+                 example: dict[str, str]) -> ToolSpec:
+    """The analyse step of Editorial and Tonelab: a reference image read into the form's
+    fields (the engine's `<tool>_run`)."""
+    return ToolSpec(f"{tool}.analyze", f"{name}: analyse a reference", "editorial", None, "V1.0",
+                    order=order, engine=f"{tool}_analyze",
+                    engine_path=f"workers.engines.editorial.analyze:{tool}_run",
+                    input_serializer=AnalyzeInput, example=example, shape=Shape.DIRECT,
+                    endpoint=f"{tool}/analyze", webhook_path=webhook_path,
+                    url_inputs={"image_reference": "image"}, part_of=tool, expected_seconds=5,
+                    respond=json_output)
+
+
 SPECS = [
     ToolSpec("editorial", "Editorial", "editorial", "/editorial", "V1.0", order=10,
              nav_group="EDITORIAL", eta_text="about 35 seconds", expected_seconds=35),
-    ToolSpec("editorial.analyze", "Editorial: analyse a reference", "editorial", None, "V1.0",
-             order=300, engine="editorial_analyze",
-             engine_path="workers.engines.editorial.analyze:editorial_run",
-             input_serializer=AnalyzeInput,
-             example={"image_reference": "https://cdn.example.com/refs/rooftop.jpg"},
-             shape=Shape.DIRECT, endpoint="editorial/analyze",
-             webhook_path="editorial/urls", url_inputs={"image_reference": "image"},
-             part_of="editorial", expected_seconds=5, respond=json_output),
+    analyze_part("editorial", "Editorial", order=300, webhook_path="editorial/urls",
+                 example={"image_reference": "https://cdn.example.com/refs/rooftop.jpg"}),
     ToolSpec("editorial.generate", "Editorial: generate", "editorial", None, "V1.0", order=310,
              engine="editorial_generate", engine_path="workers.engines.editorial.generate:run",
-             input_serializer=EditorialGenerateInput,
+             input_serializer=EditorialGenerateInput, shape=Shape.DIRECT,
+             endpoint="editorial/generate", webhook_path="Editorial",
+             url_inputs={"outfit": "image"}, part_of="editorial", expected_seconds=35,
+             respond=results(3), generative=True, providers=("openai",),
              example={"outfit": "https://cdn.example.com/looks/full.jpg",
                       "scene_composition": "a Paris rooftop at dusk",
-                      "lighting": "golden hour"},
-             shape=Shape.DIRECT,
-             endpoint="editorial/generate", webhook_path="Editorial",
-             url_inputs={"outfit": "image"},
-             part_of="editorial", expected_seconds=35, respond=results(3), generative=True,
-             providers=("openai",)),
+                      "lighting": "golden hour"}),
 ]

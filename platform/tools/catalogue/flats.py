@@ -9,7 +9,7 @@ from accounts.models import Organization
 from drives.grouping import Found, Group, SyncRefused, storage_ref
 from drives.looks import FlatFile, group_looks
 from tools.serializers import SyncInput
-from tools.spec import LibraryUse, Shape, ToolSpec
+from tools.spec import LibraryUse, drive_tool
 
 CATEGORIES = ("shoes", "bottom", "top", "overlayer")
 
@@ -68,13 +68,10 @@ def feet(shows: dict[str, Any], fit: dict[str, Any]) -> dict[str, Any]:
 
 
 SPECS = [
-    ToolSpec("flats", "Flats Ecommerce", "ecommerce", "/flats-catalog", "V1.0", order=130,
-             nav_group="ECOMMERCE", queue="batch", eta_text="about 150 seconds",
-             expected_seconds=150, engine="flats", engine_path="workers.engines.flats:run",
-             guarded=True, input_serializer=SyncInput,
-             example={"action": "sync", "categories": ["top", "shoes"]},
-             shape=Shape.SYNC,
-             endpoint="flats-catalog/sync", drive_categories=CATEGORIES, grouper=by_look,
-             group_key="outfit", providers=("fashn",),
-             library=LibraryUse("Flats Ecommerce", order=3, fit=feet)),
+    drive_tool("flats", "Flats Ecommerce", "/flats-catalog", order=130,
+               endpoint="flats-catalog/sync", grouper=by_look, input_serializer=SyncInput,
+               eta_text="about 150 seconds", expected_seconds=150, guarded=True,
+               drive_categories=CATEGORIES, group_key="outfit", providers=("fashn",),
+               library=LibraryUse("Flats Ecommerce", order=3, fit=feet),
+               example={"action": "sync", "categories": ["top", "shoes"]}),
 ]

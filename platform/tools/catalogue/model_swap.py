@@ -35,7 +35,7 @@ def with_swap_model(org: Any, data: dict[str, Any]) -> dict[str, Any]:
 SPECS = [
     ToolSpec("model-swap", "Model Swap", "commercial", "/model-swapper", "V1.0", order=220,
              eta_text="about 15 seconds", expected_seconds=15, engine="remodel",
-             engine_path="workers.engines.remodel:run", input_serializer=ModelSwapInput,
+             input_serializer=ModelSwapInput,
              example={"image_url": "https://cdn.example.com/looks/full.jpg", "modelId": "zoe"},
              shape=Shape.DIRECT, endpoint="model-swap/process", url_inputs={"image_url": "image"},
              expand_direct=with_swap_model, respond=image_output,  # {success, image_data, url}

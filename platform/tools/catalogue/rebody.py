@@ -41,7 +41,7 @@ class RebodyInput(StrictSerializer):
 SPECS = [
     ToolSpec("rebody", "Rebody", "ecommerce", "/rebody", "V1.0", order=120,
              nav_group="ECOMMERCE", eta_text="about 1-2 minutes", expected_seconds=90,
-             engine="rebody", engine_path="workers.engines.rebody:run", guarded=True,
+             engine="rebody", guarded=True,
              input_serializer=RebodyInput,
              example={"image_url": "https://cdn.example.com/looks/full.jpg",
                       "target_bodytype": "Curvy Fit"},

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from config.serializers import StrictSerializer
 from tools.serializers import CardImageUrlField, CardList, HexColorField, LowerChoiceField
-from tools.spec import Shape, ToolSpec
+from tools.spec import card_tool
 
 RECOLOR_GARMENTS = (
     "blazer", "blouse", "cardigan", "coat", "dress", "full-garment", "hoodie", "jacket", "jeans",
@@ -25,14 +25,9 @@ class RecolorCard(StrictSerializer):
 
 
 SPECS = [
-    ToolSpec("recolor", "Recolor", "design", "/recoloring", "V1.0", order=150,
-             nav_group="DESIGN", queue="batch", eta_text="about 90 seconds",
-             expected_seconds=90, engine="recolor", engine_path="workers.engines.recolor:run",
-             guarded=True, input_serializer=RecolorCard,
-             example=[{"image_url": "https://cdn.example.com/looks/tee.jpg",
-                      "target_color": "#c5b299", "garment_type": "tshirt"}],
-             shape=Shape.BATCH,
-             url_inputs={"image_url": "image"},
-             endpoint="recoloring/recolor",
-             drive_categories=("",), urls_path="recoloring/urls"),
+    card_tool("recolor", "Recolor", "design", "/recoloring", order=150,
+              endpoint="recoloring/recolor", urls_path="recoloring/urls",
+              input_serializer=RecolorCard, eta_text="about 90 seconds", expected_seconds=90,
+              example=[{"image_url": "https://cdn.example.com/looks/tee.jpg",
+                        "target_color": "#c5b299", "garment_type": "tshirt"}]),
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from config.serializers import StrictSerializer
 from tools.serializers import CardImageUrlField, CardList, LowerChoiceField
-from tools.spec import Shape, ToolSpec
+from tools.spec import card_tool
 
 FABRICS = (
     "acrylic", "alpaca", "canvas", "cashmere", "chiffon", "cotton", "cupro", "denim", "fleece",
@@ -33,15 +33,10 @@ class RefabricCard(StrictSerializer):
 
 
 SPECS = [
-    ToolSpec("refabric", "Refabric", "design", "/refabric", "V1.0", order=160,
-             nav_group="DESIGN", queue="batch", eta_text="about 90 seconds",
-             expected_seconds=90, engine="refabric", engine_path="workers.engines.refabric:run",
-             guarded=True, input_serializer=RefabricCard,
-             example=[{"image_url": "https://cdn.example.com/looks/dress.jpg",
-                      "re_fabric": "velvet", "material_finish": "matte",
-                      "target_garment": "dress"}],
-             shape=Shape.BATCH,
-             url_inputs={"image_url": "image"},
-             endpoint="refabricing/refabric",
-             drive_categories=("",), urls_path="refabricing/urls"),
+    card_tool("refabric", "Refabric", "design", "/refabric", order=160,
+              endpoint="refabricing/refabric", urls_path="refabricing/urls",
+              input_serializer=RefabricCard, eta_text="about 90 seconds", expected_seconds=90,
+              example=[{"image_url": "https://cdn.example.com/looks/dress.jpg",
+                        "re_fabric": "velvet", "material_finish": "matte",
+                        "target_garment": "dress"}]),
 ]

@@ -9,7 +9,7 @@ from rest_framework import serializers
 from accounts.models import Organization
 from config.serializers import StrictSerializer
 from drives.grouping import Found, Group, SyncRefused, library_model, storage_ref
-from tools.spec import LibraryUse, Shape, ToolSpec
+from tools.spec import LibraryUse, drive_tool
 
 
 class RemodelInput(StrictSerializer):
@@ -44,12 +44,9 @@ def one_per_photo(new: list[Found], everything: list[Found], options: dict[str, 
 
 
 SPECS = [
-    ToolSpec("remodel", "Remodel", "ecommerce", "/remodel", "V1.0", order=70,
-             nav_group="ECOMMERCE", queue="batch", eta_text="about 15 seconds",
-             expected_seconds=15, engine="remodel", engine_path="workers.engines.remodel:run",
-             input_serializer=RemodelInput,
-             example={"modelId": "zoe"},
-             shape=Shape.SYNC, endpoint="remodel/process",
-             drive_categories=("",), grouper=one_per_photo, generative=True,
-             providers=("fashn",), library=LibraryUse("Remodel and Model Swap", order=4)),
+    drive_tool("remodel", "Remodel", "/remodel", order=70, endpoint="remodel/process",
+               grouper=one_per_photo, input_serializer=RemodelInput,
+               eta_text="about 15 seconds", expected_seconds=15, generative=True,
+               providers=("fashn",), library=LibraryUse("Remodel and Model Swap", order=4),
+               example={"modelId": "zoe"}),
 ]

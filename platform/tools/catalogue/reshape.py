@@ -8,7 +8,7 @@ from rest_framework import serializers
 
 from config.serializers import StrictSerializer
 from tools.serializers import CardImageUrlField, CardList, LowerChoiceField
-from tools.spec import Shape, ToolSpec
+from tools.spec import card_tool
 
 MAX_CHANGES = 10
 RESHAPE_AREAS = ("back", "collar", "fit", "hem", "length", "neckline", "shoulders", "silhouette",
@@ -44,15 +44,10 @@ class ReshapeCard(StrictSerializer):
 
 
 SPECS = [
-    ToolSpec("reshape", "Reshape", "design", "/reshaping", "V1.0", order=170,
-             nav_group="DESIGN", queue="batch", eta_text="about 90 seconds",
-             expected_seconds=90, engine="reshape", engine_path="workers.engines.reshape:run",
-             guarded=True, input_serializer=ReshapeCard,
-             example=[{"image_url": "https://cdn.example.com/looks/shirt.jpg",
-                      "target_garment": "shirt", "changes": [{"place": "sleeves",
-                      "instruction": "short sleeves"}]}],
-             shape=Shape.BATCH,
-             url_inputs={"image_url": "image"},
-             endpoint="reshaping/reshape",
-             drive_categories=("",), urls_path="reshaping/urls"),
+    card_tool("reshape", "Reshape", "design", "/reshaping", order=170,
+              endpoint="reshaping/reshape", urls_path="reshaping/urls",
+              input_serializer=ReshapeCard, eta_text="about 90 seconds", expected_seconds=90,
+              example=[{"image_url": "https://cdn.example.com/looks/shirt.jpg",
+                        "target_garment": "shirt",
+                        "changes": [{"place": "sleeves", "instruction": "short sleeves"}]}]),
 ]

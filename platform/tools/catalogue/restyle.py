@@ -10,7 +10,7 @@ from jobs.models import Job
 from tools.catalogue.virtual_try_on import TRY_ON_PROVIDERS
 from tools.responses import image_output
 from tools.serializers import GarmentOutfitInput
-from tools.spec import Shape, ToolSpec
+from tools.spec import Respond, Shape, ToolSpec
 
 
 class RestyleInput(GarmentOutfitInput):
@@ -27,15 +27,29 @@ def restyle_output(job: Job, request: Request) -> dict[str, Any]:
             "filename": first.filename if first else f"{job.tool}.png"}
 
 
+def garment_on_photo(slug: str, name: str, category: str, route: str, *, order: int,
+                     endpoint: str, input_serializer: type[GarmentOutfitInput],
+                     respond: Respond, eta_text: str, expected_seconds: float,
+                     example: dict[str, str], **more: Any) -> ToolSpec:
+    """A direct tool that puts a garment (or an accessory) shot onto a photo: Restyle,
+    Garment Integration, Ecommerce Asset. Its local engine, workers.engines.tryon.<engine>,
+    is a preview; providers make studio results."""
+    engine = slug.replace("-", "_")
+    return ToolSpec(slug, name, category, route, "V1.0", order=order,
+                    nav_group=category.upper(), eta_text=eta_text,
+                    expected_seconds=expected_seconds, engine=engine,
+                    engine_path=f"workers.engines.tryon.{engine}:run",
+                    input_serializer=input_serializer, example=example, shape=Shape.DIRECT,
+                    endpoint=endpoint,
+                    url_inputs={"garment_url": "garment", "outfit_url": "outfit"},
+                    respond=respond, generative=True, **more)
+
+
 SPECS = [
-    ToolSpec("restyle", "Restyle", "ecommerce", "/restyle-tool", "V1.0", order=110,
-             nav_group="ECOMMERCE", eta_text="about 18 seconds", expected_seconds=18,
-             engine="restyle", engine_path="workers.engines.tryon.restyle:run",
-             input_serializer=RestyleInput,
-             example={"garment_url": "https://cdn.example.com/garments/shirt.jpg",
-                      "outfit_url": "https://cdn.example.com/looks/full.jpg"},
-             shape=Shape.DIRECT,
-             endpoint="restyle/garment-restyle",
-             url_inputs={"garment_url": "garment", "outfit_url": "outfit"},
-             respond=restyle_output, generative=True, providers=TRY_ON_PROVIDERS),
+    garment_on_photo("restyle", "Restyle", "ecommerce", "/restyle-tool", order=110,
+                     endpoint="restyle/garment-restyle", input_serializer=RestyleInput,
+                     respond=restyle_output, eta_text="about 18 seconds", expected_seconds=18,
+                     providers=TRY_ON_PROVIDERS,
+                     example={"garment_url": "https://cdn.example.com/garments/shirt.jpg",
+                              "outfit_url": "https://cdn.example.com/looks/full.jpg"}),
 ]

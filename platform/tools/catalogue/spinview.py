@@ -8,7 +8,7 @@ from typing import Any
 from accounts.models import Organization
 from drives.grouping import Found, Group, product_code
 from tools.serializers import SyncInput
-from tools.spec import Shape, ToolSpec
+from tools.spec import drive_tool
 
 
 def by_product(new: list[Found], everything: list[Found], options: dict[str, Any],
@@ -30,14 +30,11 @@ def by_product(new: list[Found], everything: list[Found], options: dict[str, Any
 
 
 SPECS = [
-    ToolSpec("spinview", "Spinview", "ecommerce", "/catalog-video", "V1.0", order=100,
-             nav_group="ECOMMERCE", queue="video", eta_text="about 110 seconds per video",
-             expected_seconds=110, engine="spinview", engine_path="workers.engines.spinview:run",
-             input_serializer=SyncInput,
-             example={"action": "sync"},
-             shape=Shape.SYNC, endpoint="catalog-video/sync",
-             drive_categories=("",), grouper=by_product, group_key="code",
-             inputs_path="catalog-video/inputs",
-             sync_done="Your video queue is been processed. Average completion time: 110s per "
-                       "video."),
+    drive_tool("spinview", "Spinview", "/catalog-video", order=100,
+               endpoint="catalog-video/sync", grouper=by_product, input_serializer=SyncInput,
+               eta_text="about 110 seconds per video", expected_seconds=110, queue="video",
+               group_key="code", inputs_path="catalog-video/inputs",
+               sync_done="Your video queue is been processed. Average completion time: 110s "
+                         "per video.",
+               example={"action": "sync"}),
 ]

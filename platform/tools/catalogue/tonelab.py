@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from tools.catalogue.editorial import EditorialGenerateInput
-from tools.responses import json_output, results
-from tools.serializers import AnalyzeInput, HttpUrlField
+from tools.catalogue.editorial import EditorialGenerateInput, analyze_part
+from tools.responses import results
+from tools.serializers import HttpUrlField
 from tools.spec import Shape, ToolSpec
 
 
@@ -18,21 +18,14 @@ class TonelabGenerateInput(EditorialGenerateInput):
 SPECS = [
     ToolSpec("tonelab", "Tonelab", "editorial", "/tonelab", "V1.0", order=20,
              nav_group="EDITORIAL", eta_text="about 35 seconds", expected_seconds=35),
-    ToolSpec("tonelab.analyze", "Tonelab: analyse a reference", "editorial", None, "V1.0",
-             order=320, engine="tonelab_analyze",
-             engine_path="workers.engines.editorial.analyze:tonelab_run",
-             input_serializer=AnalyzeInput,
-             example={"image_reference": "https://cdn.example.com/refs/tones.jpg"},
-             shape=Shape.DIRECT, endpoint="tonelab/analyze",
-             webhook_path="analyze", url_inputs={"image_reference": "image"},
-             part_of="tonelab", expected_seconds=5, respond=json_output),
+    analyze_part("tonelab", "Tonelab", order=320, webhook_path="analyze",
+                 example={"image_reference": "https://cdn.example.com/refs/tones.jpg"}),
     ToolSpec("tonelab.generate", "Tonelab: generate", "editorial", None, "V1.0", order=330,
              engine="tonelab_generate", engine_path="workers.engines.editorial.tonelab:run",
-             input_serializer=TonelabGenerateInput,
-             example={"outfit": "https://cdn.example.com/looks/full.jpg",
-                      "reference": "https://cdn.example.com/refs/tones.jpg"},
-             shape=Shape.DIRECT,
+             input_serializer=TonelabGenerateInput, shape=Shape.DIRECT,
              endpoint="tonelab/generate", webhook_path="tonelab",
              url_inputs={"outfit": "image", "reference": "reference"}, part_of="tonelab",
-             expected_seconds=35, respond=results(3), generative=True, providers=("openai",)),
+             expected_seconds=35, respond=results(3), generative=True, providers=("openai",),
+             example={"outfit": "https://cdn.example.com/looks/full.jpg",
+                      "reference": "https://cdn.example.com/refs/tones.jpg"}),
 ]
