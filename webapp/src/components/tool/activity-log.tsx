@@ -1,3 +1,4 @@
+import { DataTable, StatusBadge } from '@/components/ui/data-table';
 import { ACTIVITY_LIMIT, useActivity } from '@/lib/activity';
 import { formatTimestamp } from '@/lib/format';
 import type { ActivityEntry } from '@/types/api';
@@ -6,37 +7,24 @@ import type { ActivityEntry } from '@/types/api';
 export function ActivityTable({ entries }: { entries: ActivityEntry[] }) {
   const shown = entries.slice(0, ACTIVITY_LIMIT);
   return (
-    <table className="activity-table">
-      <caption className="visually-hidden">Activity Log</caption>
-      <thead>
-        <tr>
-          <th scope="col">Timestamp</th>
-          <th scope="col">Action</th>
-          <th scope="col">Status</th>
-          <th scope="col">Details</th>
-        </tr>
-      </thead>
-      <tbody>
-        {shown.length === 0 ? (
-          <tr>
-            <td colSpan={4} className="muted">
-              No activity yet.
-            </td>
-          </tr>
-        ) : (
-          shown.map((entry) => (
-            <tr key={entry.id}>
-              <td>{formatTimestamp(entry.timestamp)}</td>
-              <td>{entry.action}</td>
-              <td>
-                <span className={`activity-status status-${entry.status.toLowerCase()}`}>{entry.status}</span>
-              </td>
-              <td>{entry.details}</td>
-            </tr>
-          ))
-        )}
-      </tbody>
-    </table>
+    <DataTable
+      className="activity-table"
+      caption="Activity Log"
+      columns={['Timestamp', 'Action', 'Status', 'Details']}
+      rows={shown}
+      rowKey={(entry) => entry.id}
+      empty="No activity yet."
+      cells={(entry) => (
+        <>
+          <td>{formatTimestamp(entry.timestamp)}</td>
+          <td>{entry.action}</td>
+          <td>
+            <StatusBadge tone={entry.status.toLowerCase()}>{entry.status}</StatusBadge>
+          </td>
+          <td>{entry.details}</td>
+        </>
+      )}
+    />
   );
 }
 

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 
 import { OutputLinks } from '@/components/tool/output-links';
+import { DataTable, ReasonText, StatusBadge } from '@/components/ui/data-table';
 import { formatTimestamp } from '@/lib/format';
 import { jobModelName, jobSourceName } from '@/lib/job-source';
 import { isJobActive, JOB_STATUS_LABEL, JOB_STATUS_TONE, RECENT_JOBS_LIMIT, useRecentJobs } from '@/lib/jobs';
@@ -55,40 +56,28 @@ export function JobLog({ tool, refreshKey }: { tool: string; refreshKey?: string
 
 export function RecentJobsTable({ jobs }: { jobs: Job[] }) {
   return (
-    <table className="activity-table job-log-table">
-      <caption className="visually-hidden">Recent jobs</caption>
-      <thead>
-        <tr>
-          <th scope="col">Created</th>
-          <th scope="col">Source</th>
-          <th scope="col">Status</th>
-          <th scope="col">Reason</th>
-          <th scope="col">Outputs</th>
-        </tr>
-      </thead>
-      <tbody>
-        {jobs.length === 0 ? (
-          <tr>
-            <td colSpan={5} className="muted">
-              No jobs of this tool yet.
-            </td>
-          </tr>
-        ) : (
-          jobs.map((job) => (
-            <tr key={job.id}>
-              <td>{formatTimestamp(job.created_at)}</td>
-              <td className="job-log-source">{sourceOf(job)}</td>
-              <td>
-                <span className={`activity-status status-${JOB_STATUS_TONE[job.status]}`}>{recentJobStatus(job)}</span>
-              </td>
-              <td className="job-log-reason">{job.error?.message ? <span title={job.error.code}>{job.error.message}</span> : <span className="muted">—</span>}</td>
-              <td>
-                <OutputLinks outputs={job.outputs} />
-              </td>
-            </tr>
-          ))
-        )}
-      </tbody>
-    </table>
+    <DataTable
+      className="activity-table job-log-table"
+      caption="Recent jobs"
+      columns={['Created', 'Source', 'Status', 'Reason', 'Outputs']}
+      rows={jobs}
+      rowKey={(job) => job.id}
+      empty="No jobs of this tool yet."
+      cells={(job) => (
+        <>
+          <td>{formatTimestamp(job.created_at)}</td>
+          <td className="job-log-source">{sourceOf(job)}</td>
+          <td>
+            <StatusBadge tone={JOB_STATUS_TONE[job.status]}>{recentJobStatus(job)}</StatusBadge>
+          </td>
+          <td className="job-log-reason">
+            <ReasonText error={job.error} />
+          </td>
+          <td>
+            <OutputLinks outputs={job.outputs} />
+          </td>
+        </>
+      )}
+    />
   );
 }

@@ -3,6 +3,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 
 import { OutputLinks } from '@/components/tool/output-links';
 import { BatchProgressView } from '@/components/tool/batch-progress';
+import { DataTable, ReasonText, StatusBadge } from '@/components/ui/data-table';
 import { Spinner } from '@/components/ui/spinner';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 import { useBatchJobs } from '@/lib/batches';
@@ -201,54 +202,40 @@ function BatchPanel({ batchId }: { batchId: string }) {
 
 function JobTable({ jobs, toolName, inBatch }: { jobs: Job[]; toolName: Map<string, string>; inBatch: boolean }) {
   return (
-    <table className="activity-table jobs-table">
-      <caption className="visually-hidden">{inBatch ? 'Jobs of this batch' : 'Jobs'}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Created</th>
-          <th scope="col">Tool</th>
-          <th scope="col">Status</th>
-          <th scope="col">Reason</th>
-          <th scope="col">Finished</th>
-          <th scope="col">Outputs</th>
-          <th scope="col">Batch</th>
-        </tr>
-      </thead>
-      <tbody>
-        {jobs.length === 0 ? (
-          <tr>
-            <td colSpan={7} className="muted">
-              No jobs match these filters.
-            </td>
-          </tr>
-        ) : (
-          jobs.map((job) => (
-            <tr key={job.id}>
-              <td>{formatTimestamp(job.created_at)}</td>
-              <td>{toolName.get(job.tool) ?? job.tool}</td>
-              <td>
-                <span className={`activity-status status-${JOB_STATUS_TONE[job.status]}`}>{JOB_STATUS_LABEL[job.status]}</span>
-              </td>
-              <td className="jobs-reason">{job.error ? <span title={job.error.code}>{job.error.message}</span> : <span className="muted">—</span>}</td>
-              <td>{job.finished_at ? formatTimestamp(job.finished_at) : <span className="muted">—</span>}</td>
-              <td>
-                <OutputLinks outputs={job.outputs} />
-              </td>
-              <td>
-                {job.batch_id && !inBatch ? (
-                  <Link to={`/jobs?batch=${encodeURIComponent(job.batch_id)}`} aria-label={`Batch ${shortId(job.batch_id)}`}>
-                    {shortId(job.batch_id)}
-                  </Link>
-                ) : job.batch_id ? (
-                  shortId(job.batch_id)
-                ) : (
-                  <span className="muted">—</span>
-                )}
-              </td>
-            </tr>
-          ))
-        )}
-      </tbody>
-    </table>
+    <DataTable
+      className="activity-table jobs-table"
+      caption={inBatch ? 'Jobs of this batch' : 'Jobs'}
+      columns={['Created', 'Tool', 'Status', 'Reason', 'Finished', 'Outputs', 'Batch']}
+      rows={jobs}
+      rowKey={(job) => job.id}
+      empty="No jobs match these filters."
+      cells={(job) => (
+        <>
+          <td>{formatTimestamp(job.created_at)}</td>
+          <td>{toolName.get(job.tool) ?? job.tool}</td>
+          <td>
+            <StatusBadge tone={JOB_STATUS_TONE[job.status]}>{JOB_STATUS_LABEL[job.status]}</StatusBadge>
+          </td>
+          <td className="jobs-reason">
+            <ReasonText error={job.error} />
+          </td>
+          <td>{job.finished_at ? formatTimestamp(job.finished_at) : <span className="muted">—</span>}</td>
+          <td>
+            <OutputLinks outputs={job.outputs} />
+          </td>
+          <td>
+            {job.batch_id && !inBatch ? (
+              <Link to={`/jobs?batch=${encodeURIComponent(job.batch_id)}`} aria-label={`Batch ${shortId(job.batch_id)}`}>
+                {shortId(job.batch_id)}
+              </Link>
+            ) : job.batch_id ? (
+              shortId(job.batch_id)
+            ) : (
+              <span className="muted">—</span>
+            )}
+          </td>
+        </>
+      )}
+    />
   );
 }
