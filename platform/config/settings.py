@@ -153,6 +153,11 @@ DELIVERY_LEASE_SECONDS = env.int("DELIVERY_LEASE_SECONDS", default=600)
 DELIVERY_MARKER_SECONDS = env.int("DELIVERY_MARKER_SECONDS", default=300)
 # A drive upload from the browser may be this large.
 DRIVE_UPLOAD_MAX_BYTES = env.int("DRIVE_UPLOAD_MAX_BYTES", default=25 * 1024 * 1024)
+# One bulk upload: files (a zip counts by the images inside) and their bytes once expanded;
+# a zip whose entries expand past this ratio is refused (a zip bomb).
+DRIVE_UPLOAD_MAX_FILES = env.int("DRIVE_UPLOAD_MAX_FILES", default=200)
+DRIVE_UPLOAD_MAX_TOTAL_BYTES = env.int("DRIVE_UPLOAD_MAX_TOTAL_BYTES", default=200 * 1024 * 1024)
+DRIVE_ZIP_MAX_RATIO = env.int("DRIVE_ZIP_MAX_RATIO", default=100)
 
 # --- Webhooks and outbound calls ----------------------------------------------------------
 # Hosts or networks (CIDR) exempted from the outbound address checks (image fetches and
@@ -193,6 +198,8 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Atelier <no-reply@at
 MAX_REQUEST_BODY_BYTES = env.int("MAX_REQUEST_BODY_BYTES", default=30 * 1024 * 1024)
 MAX_UPLOAD_BODY_BYTES = env.int("MAX_UPLOAD_BODY_BYTES", default=30 * 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BODY_BYTES
+# As many files in one multipart request as a bulk upload takes.
+DATA_UPLOAD_MAX_NUMBER_FILES = DRIVE_UPLOAD_MAX_FILES
 
 # --- Security -----------------------------------------------------------------------------
 SECURE_TLS = env.bool("SECURE_TLS", default=False)
