@@ -244,3 +244,67 @@ def test_ecommerce_asset_places_a_hat_on_the_head() -> None:
     fx0, fy0, fx1, fy1 = body.face_box
     assert 0.003 < share < 0.08, share
     assert fx0 <= centre[0] <= fx1 and centre[1] < (fy0 + fy1) / 2
+
+
+# --- the preview floor (issue 20, item 6): refusals, bars and resolution -----------------------
+
+from tests.fidelity import fid_tryon  # noqa: E402
+from workers.engines.imaging.pose import Pose  # noqa: E402
+from workers.engines.tryon import guards  # noqa: E402
+
+
+@pytest.mark.parametrize(("label", "code"), [
+    ("the 'garment' is a person wearing it", "person_in_product"),
+    ("the model photo is 200 px", "image_too_small"),
+    ("the garment photo is 200 px", "image_too_small"),
+    ("two people", "several_people"),
+    ("cropped above the hips", "no_torso"),
+    ("white tee on a white sweep", "product_not_separable"),
+])
+def test_inputs_that_cannot_work_are_refused(label: str, code: str) -> None:
+    params = next(p for lab, _, p, _ in fid_tryon.refusal_cases() if lab == label)
+    with pytest.raises(EngineError) as err:
+        tryon.virtual_try_on(params, noop_progress)
+    assert err.value.code == code, err.value.message
+    assert err.value.message
+
+
+def test_a_seated_person_is_refused_and_a_standing_one_is_not() -> None:
+    standing = {"left_hip": (200.0, 500.0), "left_knee": (205.0, 700.0),
+                "right_hip": (260.0, 500.0), "right_knee": (262.0, 700.0)}
+    seated = {"left_hip": (200.0, 500.0), "left_knee": (380.0, 540.0),
+              "right_hip": (260.0, 500.0), "right_knee": (430.0, 545.0)}
+    assert not guards.seated(Pose(standing, 600, 900))
+    assert guards.seated(Pose(seated, 600, 900))
+    for cat in (warp.UPPER, warp.LOWER, warp.ONE_PIECE):
+        with pytest.raises(EngineError) as err:
+            guards.check_pose(Pose(seated, 600, 900), "model", cat)
+        assert err.value.code == "seated_person"
+        guards.check_pose(Pose(standing, 600, 900), "model", cat)
+    with pytest.raises(EngineError) as err:
+        guards.check_pose(Pose({"left_hip": (200.0, 500.0)}, 600, 900), "model", warp.LOWER)
+    assert err.value.code == "no_legs"
+
+
+@pytest.mark.parametrize("pair", [fid_tryon.PAIRS[0], fid_tryon.PAIRS[-1]],
+                         ids=lambda p: p.model.split("/")[1])
+def test_arms_stay_in_front_and_the_garment_on_the_body(pair: fid_tryon.Pair) -> None:
+    fig = fid_tryon.pair_figures(pair)
+    save_log(f"floor-{pair.model.split('/')[1][:-4]}", fig["before"], fig["after"], fig["diag"])
+    if np.isfinite(fig["arm_changed"]):
+        assert fig["arm_changed"] <= fid_tryon.MAX_ARM_CHANGED
+    assert fig["outside"] == 0
+    assert fig["old_left"] <= fid_tryon.MAX_OLD_LEFT
+
+
+def test_outputs_keep_the_photo_resolution() -> None:
+    big = cv2.resize(rgb_of(raw("model/model_8.png")), (1536, 2048), interpolation=cv2.INTER_CUBIC)
+    data = fid_tryon.png(big)
+    out = tryon.virtual_try_on({"model": data, "garment": raw("garment/050181_1.jpg")}, noop_progress)
+    after = rgb_of(out[0].data)
+    assert after.shape == big.shape
+    # Away from the garment the photo's own pixels come back.
+    assert np.array_equal(after[-40:, :40], big[-40:, :40])
+    asset = tryon.ecommerce_asset({"outfit": data, "garment": raw("accessory/bag_053514_0.jpg"),
+                                   "kind": "bag"}, noop_progress)
+    assert rgb_of(asset[0].data).shape == big.shape

@@ -17,7 +17,8 @@ from datetime import UTC, datetime
 
 from tests.fidelity.common import OUT_DIR, ToolReport
 
-TOOLS = ["recolor", "refabric", "reshape", "earfit", "baghold", "rebody", "flats", "refusals"]
+TOOLS = ["recolor", "refabric", "reshape", "earfit", "baghold", "rebody", "flats", "refusals",
+         "tryon"]
 
 
 def _table(rows: list[dict[str, object]]) -> list[str]:

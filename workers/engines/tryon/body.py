@@ -305,6 +305,19 @@ def arms_mask(body: Body, starts: dict[str, float], category: str) -> np.ndarray
     return _refine(body, m) * np.clip(body.mask * 1.5, 0, 1)
 
 
+def _arm_from(limb: Limb, start: float) -> Limb | None:
+    """The limb from ``start`` pixels along it on (None when it is shorter)."""
+    chain = list(limb.joints)
+    for i in range(len(chain) - 1):
+        seg = float(np.linalg.norm(chain[i + 1] - chain[i]))
+        if start >= seg:
+            start -= seg
+            continue
+        a = chain[i] + (chain[i + 1] - chain[i]) * (start / max(seg, 1e-6))
+        return Limb(tuple([a] + chain[i + 1:]), tuple(limb.radii[i:]))
+    return None
+
+
 def _torso_reach(body: Body, centre: np.ndarray) -> tuple[float, float]:
     """How far the torso reaches left and right of ``centre`` along the shoulder line, with the
     arms taken out (arms hanging against the sides merge into the person mask)."""
@@ -488,3 +501,48 @@ def sleeve_wrap(body: Body) -> np.ndarray:
             wrap |= limb.mask(h, w, 1.8)
     body.extras["sleeve_wrap"] = wrap.astype(np.float32)
     return body.extras["sleeve_wrap"]
+
+
+def body_box(body: Body, margin: float) -> np.ndarray:
+    """The person mask's bounding box grown by ``margin`` of its width and height on every
+    side (float32 0/1): no garment reaches past it."""
+    key = f"box_{margin}"
+    if key in body.extras:
+        return body.extras[key]
+    box = np.zeros((body.h, body.w), np.float32)
+    ys, xs = np.nonzero(body.mask > 0.5)
+    if len(ys):
+        x0, x1, y0, y1 = int(xs.min()), int(xs.max()), int(ys.min()), int(ys.max())
+        mx, my = margin * (x1 - x0), margin * (y1 - y0)
+        box[max(0, int(y0 - my)):int(y1 + my) + 1, max(0, int(x0 - mx)):int(x1 + mx) + 1] = 1.0
+    body.extras[key] = box
+    return box
+
+
+def bare_arms_in_front(body: Body, starts: dict[str, float], category: str) -> np.ndarray:
+    """The bare arms and hands (skin, not the garment worn now) from ``starts[side]`` pixels
+    down each arm (soft): the photo's own pixels, composited over every garment layer.
+
+    Only bare skin: an arm in the old garment's sleeve is under the new garment's sleeve, or
+    painted as skin where the new one is shorter."""
+    if not any(n.startswith("arm") for n in limbs_of(body)):
+        return np.zeros((body.h, body.w), np.float32)
+    h, w = body.h, body.w
+    skin = (skin_of(body) > 0.5) & ~old_garment(body, category) & (body.mask > 0.5) & ~body.head
+    near = np.zeros((h, w), np.uint8)
+    for name, limb in limbs_of(body).items():
+        if name.startswith("arm"):
+            part = _arm_from(limb, max(starts.get(name[-1], 0.0),
+                                       0.4 * float(np.linalg.norm(limb.joints[1] - limb.joints[0]))))
+            if part is not None:
+                # Forearm and hand below the sleeve, a little wider than measured (a hand
+                # spread on a hip).
+                near |= part.mask(h, w, 1.35)
+    bare = skin & (near > 0)
+    bare = cv2.morphologyEx(bare.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)) > 0
+    bare &= near > 0
+    arms = arms_mask(body, starts, category)
+    m = np.maximum(arms * (skin | bare), bare.astype(np.float32))
+    if not m.any():
+        return m.astype(np.float32)
+    return np.clip(_refine(body, m) * np.clip(body.mask * 1.5, 0, 1), 0.0, 1.0).astype(np.float32)

@@ -14,6 +14,8 @@ from workers.engines.tryon.body import (
     Body,
     analyse_body,
     arms_mask,
+    bare_arms_in_front,
+    body_box,
     front_mask,
     limbs_of,
     old_garment,
@@ -21,10 +23,14 @@ from workers.engines.tryon.body import (
     skin_zone,
     sleeve_wrap,
 )
-from workers.engines.tryon.garment import Garment, prepare_garment
-from workers.engines.tryon.images import load_image
+from workers.engines.tryon.garment import Garment, prepare_garment_image
+from workers.engines.tryon.guards import check_garment, check_person, check_pose
+from workers.engines.tryon.images import decode_full, onto_full, working_copy
 from workers.engines.tryon.placement import warp_garment
 from workers.engines.tryon.shading import cloth_shading, continues_below, fill_uncovered, rounding
+
+# How far past the person's bounding box (a share of its width and height) a garment may reach.
+BOX_MARGIN = 0.05
 
 
 def dress(
@@ -87,8 +93,14 @@ def dress(
             starts[side] = max(0.4 * upper, sleeve + 0.6 * radius if sleeve > 0 else 0.0)
         a = a * (1.0 - arms_mask(body, starts, cat) * (1.0 - info.get("sleeve_share", 0.0)))
         a = a * (1.0 - front_mask(body, cat))
+        # Nothing of the garment past the person's box and a small margin: a skirt's or a
+        # boxy top's flare stops there, it never spreads into the room.
+        a = a * body_box(body, BOX_MARGIN)
     a = np.clip(cv2.GaussianBlur(a, (0, 0), 0.5), 0, 1)
     covered = a > 0.5
+    # The bare arms and hands in front, as the photo shows them, over everything.
+    arms_front = None if ghost else bare_arms_in_front(body, starts, cat) * (
+        1.0 - np.asarray(info.get("sleeve_share", 0.0)) * (a > 0.05))
     if not ghost:
         old = old_garment(body, cat)
         if fill_old and old.any():
@@ -98,6 +110,8 @@ def dress(
                 # What an earlier layer painted is not the old garment any more.
                 grown &= np.abs(base.astype(np.int16) - body.rgb.astype(np.int16)).max(axis=2) < 12
             uncovered = grown & (a < 0.6)
+            if arms_front is not None:
+                uncovered &= arms_front < 0.5
             if cat == warp.UPPER:
                 uncovered &= ~continues_below(body, old, covered)
             out = fill_uncovered(out, body, uncovered, covered, skin_zone(body, cat))
@@ -107,6 +121,11 @@ def dress(
     shade = shade * rounding(a, sw)
     layer = np.clip(rgb * shade[..., None], 0, 255)
     out = np.clip(layer * a[..., None] + out.astype(np.float32) * (1 - a[..., None]) + 0.5, 0, 255).astype(np.uint8)
+    if arms_front is not None and arms_front.any():
+        f = arms_front[..., None]
+        out = np.clip(body.rgb.astype(np.float32) * f + out.astype(np.float32) * (1 - f) + 0.5,
+                      0, 255).astype(np.uint8)
+        a = a * (1.0 - arms_front)
     info["alpha"] = a
     info["garment_rgb"] = np.clip(rgb, 0, 255).astype(np.uint8)
     return out, info
@@ -114,14 +133,33 @@ def dress(
 
 def try_on(params: dict[str, Any], progress: Progress, person_key: str, what: str) -> tuple[np.ndarray, Body, Garment, dict[str, Any]]:
     """The person photo under ``params[person_key]`` (named ``what`` in errors) wearing
-    ``params["garment"]``: the dressed picture, the body, the garment and the fit's facts."""
+    ``params["garment"]``: the dressed picture (the working copy), the body, the garment and
+    the fit's facts; ``info["full"]`` is the photo at its own size (see ``deliver``).
+
+    Inputs that cannot work are refused before any fitting (``guards``): a photo under 256 px,
+    a garment shot of a person wearing it or one that cannot be cut from its backdrop, two
+    people, a person cropped above what the garment covers or seated."""
     progress(5, "Reading images")
-    person_rgb, _ = load_image(params.get(person_key), what)
-    progress(15, "Finding the person")
+    full, _ = decode_full(params.get(person_key), what)
+    person_rgb, _ = working_copy(full)
+    g_rgb, g_alpha = decode_full(params.get("garment"), "garment")
+    g_work, g_walpha = working_copy(g_rgb, g_alpha)
+    del g_rgb
+    progress(10, "Checking the garment")
+    check_garment(g_work, g_walpha)
+    progress(20, "Cutting out the garment")
+    g = prepare_garment_image(g_work, g_walpha, params.get("category"))
+    progress(30, "Finding the person")
+    check_person(person_rgb, what, g.shape.category)
     body = analyse_body(person_rgb)
-    progress(35, "Cutting out the garment")
-    g = prepare_garment(params.get("garment"), params.get("category"))  # type: ignore[arg-type]
+    check_pose(body.pose, what, g.shape.category)
     progress(55, "Fitting the garment")
     out, info = dress(body, g)
+    info["full"] = full
     progress(90, "Encoding")
     return out, body, g, info
+
+
+def deliver(out: np.ndarray, body: Body, info: dict[str, Any]) -> np.ndarray:
+    """The dressed working copy carried onto the photo at its own size."""
+    return onto_full(info.get("full", body.rgb), body.rgb, out)

@@ -12,7 +12,7 @@ import numpy as np
 from workers.engines.base import EngineOutput, Progress
 from workers.engines.imaging.color import linear_to_srgb, srgb_to_linear
 from workers.engines.imaging.decode import encode_png
-from workers.engines.tryon.core import try_on
+from workers.engines.tryon.core import deliver, try_on
 
 
 def light_direction(rgb: np.ndarray) -> tuple[np.ndarray, float]:
@@ -68,6 +68,6 @@ def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
     """params: garment (bytes, product shot), outfit (bytes, editorial image)."""
     out, body, _, info = try_on(params, progress, "outfit", "editorial")
     out = match_to_scene(out, body.rgb, info["alpha"])
-    data = encode_png(out)
+    data = encode_png(deliver(out, body, info))
     progress(100)
     return [EngineOutput(data, "image/png", "garment-integration.png")]
