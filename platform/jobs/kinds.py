@@ -3,7 +3,7 @@
 A submit is given a `JobKind` (the tool catalogue's entries are ones) and copies what a run
 needs onto the Job row: its queue, its engine, its time limits and the seed of its ETA. From
 then on the job core reads only the row. Rows written before those columns existed have them
-empty; `job_limits` and `job_expected_seconds` fall back on the queue's limits and a seed.
+empty; `job_limits` and `expected_or_default` fall back on the queue's limits and a seed.
 """
 
 from __future__ import annotations
