@@ -118,6 +118,24 @@ def library_model(code: str, gender: str, photo: Path) -> LibraryModel:
     return model
 
 
+def cards_in_drive_order(page: Any, card: str, url_label: str, *files: str) -> list[Any]:
+    """One card per file of the input drive, in the drive's (name) order, each holding its
+    file's link: the cards, first to last."""
+    cards = [page.get_by_role("listitem", name=f"{card} {n}") for n in range(1, len(files) + 1)]
+    for found, name in zip(cards, files, strict=True):
+        assert found.get_by_label(url_label).input_value().endswith(f"/{name}")
+    return cards
+
+
+def refused_as_incomplete(page: Any, run: Any, why: str) -> None:
+    """Pressing ``run`` with no complete card says why in a toast and opens no overlay."""
+    run.click()
+    toast = page.locator(".toast-destructive")
+    toast.get_by_text("No Valid Cards", exact=True).wait_for()
+    toast.get_by_text(why).wait_for()
+    assert page.get_by_role("dialog").count() == 0
+
+
 def product_shot(tmp_path: Path, name: str, rgb: Any) -> Path:
     path = tmp_path / name
     path.write_bytes(png(rgb))
@@ -131,11 +149,8 @@ def test_refabric_page_runs_complete_cards_to_the_output_drive(page: Any, live_s
     drop(api, "refabric", TROUSERS)
     drop(api, "refabric", SWEATSHIRT)
     get_urls(page, "✅ URLs Retrieved", "Fetched 2 URLs and created 2 cards")
-    # one card per file, in the drive's (name) order
-    sweatshirt = page.get_by_role("listitem", name="Card 1")
-    trousers = page.get_by_role("listitem", name="Card 2")
-    assert sweatshirt.get_by_label("Image URL").input_value().endswith("/049805_1.jpg")
-    assert trousers.get_by_label("Image URL").input_value().endswith("/051988_1.jpg")
+    sweatshirt, trousers = cards_in_drive_order(page, "Card", "Image URL",
+                                                "049805_1.jpg", "051988_1.jpg")
     trousers.get_by_role("img", name="Image URL preview").wait_for()
     run = page.get_by_role("button", name="Run", exact=True)
     # Run stays disabled while no card has both a URL and a fabric ...
@@ -143,12 +158,8 @@ def test_refabric_page_runs_complete_cards_to_the_output_drive(page: Any, live_s
 
     # ... and a card with a fabric but no finish or garment is not complete
     trousers.get_by_label("Fabric Type").select_option("denim")
-    run.click()
-    toast = page.locator(".toast-destructive")
-    toast.get_by_text("No Valid Cards", exact=True).wait_for()
-    toast.get_by_text("Please fill in at least one complete card (URL, fabric type, material "
-                      "finish, and garment type)").wait_for()
-    assert page.get_by_role("dialog").count() == 0
+    refused_as_incomplete(page, run, "Please fill in at least one complete card (URL, fabric "
+                                     "type, material finish, and garment type)")
 
     # when both cards are completed and run
     trousers.get_by_label("Material Finish").select_option("matte")
@@ -193,12 +204,9 @@ def test_reshape_page_runs_a_card_with_two_changes(page: Any, live_server: Any,
     card.get_by_label("Target Garment").select_option("Dress")
     card.get_by_label("Area of change 1").select_option("length")
     card.get_by_label("Instruction 1").fill("shorter by 10%")
-    page.get_by_role("button", name="Run", exact=True).click()
-    toast = page.locator(".toast-destructive")
-    toast.get_by_text("No Valid Cards", exact=True).wait_for()
-    toast.get_by_text("Please fill in at least one complete card (URL, garment type, and at "
-                      "least one change)").wait_for()
-    assert page.get_by_role("dialog").count() == 0
+    refused_as_incomplete(page, page.get_by_role("button", name="Run", exact=True),
+                          "Please fill in at least one complete card (URL, garment type, and at "
+                          "least one change)")
     shot(page, "reshape-no-valid-cards")
 
     # given a dress in the input drive, brought in by Get URLs (fresh cards)
@@ -262,12 +270,9 @@ def test_earfit_page_places_the_earring_on_the_library_model(page: Any, live_ser
     # a height out of range is named under the field and the card is not sent
     height.fill("12")
     card.get_by_text("Must be between 0.5 and 10 inches", exact=True).wait_for()
-    page.get_by_role("button", name="Generate Earfit").click()
-    toast = page.locator(".toast-destructive")
-    toast.get_by_text("No Valid Cards", exact=True).wait_for()
-    toast.get_by_text("Please fill in at least one complete card with ring image URL and height "
-                      "between 0.5 and 10 inches").wait_for()
-    assert page.get_by_role("dialog").count() == 0
+    refused_as_incomplete(page, page.get_by_role("button", name="Generate Earfit"),
+                          "Please fill in at least one complete card with ring image URL and "
+                          "height between 0.5 and 10 inches")
     shot(page, "earfit-height-out-of-range")
 
     # when the height is 2 inches
@@ -302,11 +307,8 @@ def test_baghold_page_processes_only_the_ready_bags(page: Any, live_server: Any,
     drop(api, "baghold", product_shot(tmp_path, "small-tote.png", bag_shot(body_w=300)[0]),
          content_type="image/png")
     get_urls(page, "✅ URLs Retrieved!", "Found 2 processed bag holder images")
-    # one card per file, in the drive's (name) order
-    small = page.get_by_role("listitem", name="Bag Holder 1")
-    tan = page.get_by_role("listitem", name="Bag Holder 2")
-    assert small.get_by_label("Bag Image URL").input_value().endswith("/small-tote.png")
-    assert tan.get_by_label("Bag Image URL").input_value().endswith("/tan-tote.png")
+    small, tan = cards_in_drive_order(page, "Bag Holder", "Bag Image URL",
+                                      "small-tote.png", "tan-tote.png")
     tan.get_by_role("img", name="Bag preview").wait_for()
     panel = page.get_by_role("region", name="Ready to Process")
     process = panel.get_by_role("button", name="Process Bags")

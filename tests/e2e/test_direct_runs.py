@@ -100,6 +100,35 @@ def only_job(tool: str) -> Job:
     return jobs[0]
 
 
+def run_and_watch(page: Any, result: str, ready: str) -> None:
+    """Run; the result image and the log's last line show, the log told the whole run and
+    the page showed a real run's progress."""
+    watch(page)
+    page.get_by_role("button", name="Run", exact=True).click()
+    page.get_by_role("img", name=result).wait_for(timeout=RUN_TIMEOUT)
+    page.get_by_text(f"SYSTEM LOG: {ready}").wait_for()
+
+    assert log_lines(page) == ["SYSTEM LOG: Generating…",
+                               "SYSTEM LOG: Request sent. Waiting for result…",
+                               f"SYSTEM LOG: {ready}"]
+    assert_watched_a_real_run(page)
+
+
+def succeeded_with(tool: str, **inputs: str) -> Job:
+    """The tool's one job succeeded with these inputs."""
+    job = only_job(tool)
+    assert job.status == "succeeded"
+    assert {key: job.input[key] for key in inputs} == inputs, job.input
+    return job
+
+
+def start_anew(page: Any, button: str, *labels: str) -> None:
+    """The page's New button empties the URL fields."""
+    page.get_by_role("button", name=button).click()
+    for label in labels:
+        assert page.get_by_label(label).input_value() == ""
+
+
 
 # --- Virtual Try-On -----------------------------------------------------------------------------
 
@@ -112,25 +141,13 @@ def test_virtual_try_on_runs_downloads_and_starts_anew(page: Any, live_server: A
     page.get_by_label("Base Image URL").fill(model_url)
     page.get_by_label("Desired Garment Image URL").fill(garment_url)
     page.get_by_role("img", name="Desired Garment Image URL preview").wait_for()
-    watch(page)
-    page.get_by_role("button", name="Run", exact=True).click()
-    page.get_by_role("img", name="Virtual try-on result").wait_for(timeout=RUN_TIMEOUT)
-    page.get_by_text("SYSTEM LOG: Preview ready.").wait_for()
-
-    assert log_lines(page) == ["SYSTEM LOG: Generating…",
-                               "SYSTEM LOG: Request sent. Waiting for result…",
-                               "SYSTEM LOG: Preview ready."]
-    assert_watched_a_real_run(page)
+    run_and_watch(page, "Virtual try-on result", "Preview ready.")
     shot(page, "direct-try-on-done")
-    job = only_job("virtual-try-on")
-    assert job.status == "succeeded"
-    assert job.input["modelUrl"] == model_url and job.input["garmentUrl"] == garment_url
+    succeeded_with("virtual-try-on", modelUrl=model_url, garmentUrl=garment_url)
     image = download(page, page.get_by_role("link", name="Download Image"), ".png")
     assert image.format == "PNG" and image.size == Image.open(MODEL / "051918_0.jpg").size
 
-    page.get_by_role("button", name="New Virtual Try-On").click()
-    assert page.get_by_label("Base Image URL").input_value() == ""
-    assert page.get_by_label("Desired Garment Image URL").input_value() == ""
+    start_anew(page, "New Virtual Try-On", "Base Image URL", "Desired Garment Image URL")
     assert log_lines(page) == ["SYSTEM LOG: Waiting for input URLs…"]
     page.get_by_text("The result shows here.").wait_for()
     assert page.get_by_role("img", name="Virtual try-on result").count() == 0
@@ -180,15 +197,11 @@ def test_restyle_runs_downloads_and_starts_anew(page: Any, live_server: Any,
     assert_watched_a_real_run(page)
     shot(page, "direct-restyle-done")
     assert page.get_by_role("log", name="System log").count() == 0  # Restyle tells in toasts
-    job = only_job("restyle")
-    assert job.status == "succeeded"
-    assert job.input["outfit_url"] == outfit_url and job.input["garment_url"] == garment_url
+    succeeded_with("restyle", outfit_url=outfit_url, garment_url=garment_url)
     image = download(page, page.get_by_role("link", name="Download", exact=True), ".png")
     assert image.format == "PNG" and image.size == Image.open(MODEL / "051962_0.jpg").size
 
-    page.get_by_role("button", name="New Restyle").click()
-    assert page.get_by_label("Full Body Outfit").input_value() == ""
-    assert page.get_by_label("Garment Shot").input_value() == ""
+    start_anew(page, "New Restyle", "Full Body Outfit", "Garment Shot")
     assert run.is_disabled()
     page.get_by_text("The result shows here.").wait_for()
     assert page.get_by_role("img", name="Restyled outfit").count() == 0
@@ -241,25 +254,13 @@ def test_ecommerce_asset_runs_downloads_and_starts_anew(page: Any, live_server: 
     bag_url = drop(api, "recolor", BAG)
     page.get_by_label("Base Model Image URL").fill(model_url)
     page.get_by_label("Accessory Image URL").fill(bag_url)
-    watch(page)
-    page.get_by_role("button", name="Run", exact=True).click()
-    page.get_by_role("img", name="Ecommerce asset result").wait_for(timeout=RUN_TIMEOUT)
-    page.get_by_text("SYSTEM LOG: Asset ready.").wait_for()
-
-    assert log_lines(page) == ["SYSTEM LOG: Generating…",
-                               "SYSTEM LOG: Request sent. Waiting for result…",
-                               "SYSTEM LOG: Asset ready."]
-    assert_watched_a_real_run(page)
+    run_and_watch(page, "Ecommerce asset result", "Asset ready.")
     shot(page, "direct-ecommerce-asset-done")
-    job = only_job("ecommerce-asset")
-    assert job.status == "succeeded"
-    assert job.input["outfit_url"] == model_url and job.input["garment_url"] == bag_url
+    succeeded_with("ecommerce-asset", outfit_url=model_url, garment_url=bag_url)
     image = download(page, page.get_by_role("link", name="Download Image"), ".jpg")
     assert image.format == "JPEG"
 
-    page.get_by_role("button", name="New Ecommerce Asset").click()
-    assert page.get_by_label("Base Model Image URL").input_value() == ""
-    assert page.get_by_label("Accessory Image URL").input_value() == ""
+    start_anew(page, "New Ecommerce Asset", "Base Model Image URL", "Accessory Image URL")
     assert log_lines(page) == ["SYSTEM LOG: Waiting for input URLs…"]
     assert page.get_by_role("img", name="Ecommerce asset result").count() == 0
 
@@ -302,15 +303,11 @@ def test_garment_integration_runs_under_its_overlay_and_starts_anew(
     assert log_lines(page) == ["SYSTEM LOG: Generating…",
                                "SYSTEM LOG: Request sent. Waiting for result…",
                                "SYSTEM LOG: Editorial ready."]
-    job = only_job("garment-integration")
-    assert job.status == "succeeded"
-    assert job.input["outfit_url"] == editorial_url and job.input["garment_url"] == product_url
+    succeeded_with("garment-integration", outfit_url=editorial_url, garment_url=product_url)
     image = download(page, page.get_by_role("link", name="Download Image"), ".png")
     assert image.size == Image.open(MODEL / "049447_0.jpg").size
 
-    page.get_by_role("button", name="New Integration").click()
-    assert page.get_by_label("Editorial Image URL").input_value() == ""
-    assert page.get_by_label("Product Image URL").input_value() == ""
+    start_anew(page, "New Integration", "Editorial Image URL", "Product Image URL")
     assert log_lines(page) == ["SYSTEM LOG: Waiting for input URLs…"]
 
 
@@ -367,14 +364,11 @@ def test_model_swap_recasts_the_photo_with_a_library_model(page: Any, live_serve
     assert_watched_a_real_run(page)
     assert log_lines(page) == ["SYSTEM LOG: Request sent. Waiting for result…",
                                "SYSTEM LOG: Result ready."]
-    job = only_job("model-swap")
-    assert job.status == "succeeded"
-    assert job.input["image_url"] == photo_url and job.input["modelId"] == "ines"
+    succeeded_with("model-swap", image_url=photo_url, modelId="ines")
     image = download(page, page.get_by_role("link", name="Download"), ".jpg")
     assert image.format == "JPEG" and image.size == Image.open(MODEL / "01861_00.jpg").size
 
-    page.get_by_role("button", name="New Swap").click()
-    assert page.get_by_label("Photo URL").input_value() == ""
+    start_anew(page, "New Swap", "Photo URL")
     assert page.get_by_role("img", name="Model swap result").count() == 0
 
 

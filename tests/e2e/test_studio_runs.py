@@ -95,6 +95,18 @@ def toast(page: Any, title: str, description: str | None = None) -> None:
         region.get_by_text(description, exact=True).first.wait_for()
 
 
+def analyse_reference(page: Any) -> tuple[Any, dict[str, str]]:
+    """Enter in the reference field analyses the reference: the Analysis Complete region and
+    what it found (term -> text)."""
+    page.get_by_label("Reference Image URL (optional)").press("Enter")
+    analysis = page.get_by_role("region", name="Analysis Complete")
+    analysis.wait_for(timeout=RUN_TIMEOUT)
+    toast(page, "Analysis complete", "Reference image analyzed successfully")
+    found = dict(zip(analysis.locator("dt").all_inner_texts(), analysis.locator("dd").all_inner_texts(),
+                     strict=True))
+    return analysis, found
+
+
 def preset_round_trip(page: Any, folder: Path, labels: tuple[str, ...], keys: tuple[str, ...],
                       bad_title: str, bad_message: str) -> None:
     """Download Preset (named) → a .json of the fields; Reset; Upload it back → the same fields,
@@ -180,12 +192,7 @@ def test_editorial_analyses_a_reference_and_generates_three_editorials(
     page.get_by_label("Lighting").fill("soft window light from the left")
     page.get_by_label("Reference Image URL (optional)").fill(reference)
     expect(page.get_by_role("img", name="Reference image preview")).to_be_visible()
-    page.get_by_label("Reference Image URL (optional)").press("Enter")
-    analysis = page.get_by_role("region", name="Analysis Complete")
-    analysis.wait_for(timeout=RUN_TIMEOUT)
-    toast(page, "Analysis complete", "Reference image analyzed successfully")
-    found = dict(zip(analysis.locator("dt").all_inner_texts(), analysis.locator("dd").all_inner_texts(),
-                     strict=True))
+    analysis, found = analyse_reference(page)
     assert set(found) == {"Scene Composition", "Pose & Action", "Lighting", "Color & Style",
                           "Camera Details"}
     assert all(text.strip() for text in found.values()), found
@@ -237,12 +244,7 @@ def test_tonelab_grades_a_base_image_after_a_reference(
     page.get_by_label("Base Editorial Image URL").fill(base)
     expect(page.get_by_role("img", name="Base Editorial Image URL preview")).to_be_visible()
     page.get_by_label("Reference Image URL (optional)").fill(reference)
-    page.get_by_label("Reference Image URL (optional)").press("Enter")
-    analysis = page.get_by_role("region", name="Analysis Complete")
-    analysis.wait_for(timeout=RUN_TIMEOUT)
-    toast(page, "Analysis complete", "Reference image analyzed successfully")
-    found = dict(zip(analysis.locator("dt").all_inner_texts(), analysis.locator("dd").all_inner_texts(),
-                     strict=True))
+    analysis, found = analyse_reference(page)
     assert set(found) == set(TONELAB_FIELDS)
     assert field_values(page, TONELAB_FIELDS) == found
     # an edit, then Refill Fields puts the analysis back
