@@ -79,3 +79,10 @@ function orderLike(jobs: Job[], reference: Job[]): Job[] {
   const rank = new Map(reference.map((job, index) => [job.id, index]));
   return [...jobs].sort((a, b) => (rank.get(a.id) ?? Infinity) - (rank.get(b.id) ?? Infinity));
 }
+
+/** A drive sync's batch: its progress, or the note that the drive had nothing new for it. */
+export function SyncBatch({ batch, title, empty }: { batch: BatchSubmitted | null; title: string; empty: string }) {
+  if (!batch) return null;
+  if (batch.count === 0 && !batch.skipped?.length) return <p className="notice">{empty}</p>;
+  return <BatchProgress key={batch.batch_id} batch={batch} title={title} />;
+}

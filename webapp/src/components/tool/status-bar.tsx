@@ -5,25 +5,29 @@ import type { ToolQueue } from '@/types/api';
 type StatusBarProps = {
   processing: boolean;
   /** Jobs in flight, or already formatted (Flats shows '0/1'). */
-  queue: number | string;
+  queue?: number | string;
   /** Already formatted, e.g. '~2m', a clock time, or '—'. */
   eta: string;
+  /** Instead of System Ready when not processing (Remodel: 'Complete'). */
+  idleText?: string;
+  /** Remodel shows the chosen model in place of the queue. */
+  model?: string;
 };
 
 /** System Ready / Processing, Queue, ETA (spec part 1, §1). */
-export function StatusBar({ processing, queue, eta }: StatusBarProps) {
+export function StatusBar({ processing, queue, eta, idleText = 'System Ready', model }: StatusBarProps) {
   return (
     <dl className="status-bar" role="group" aria-label="Tool status">
       <div className="status-item">
         <dt className="visually-hidden">Status</dt>
         <dd>
           <span className={`status-dot${processing ? ' is-busy' : ''}`} aria-hidden="true" />
-          {processing ? 'Processing' : 'System Ready'}
+          {processing ? 'Processing' : idleText}
         </dd>
       </div>
       <div className="status-item">
-        <dt>Queue</dt>
-        <dd>{queue}</dd>
+        <dt>{model === undefined ? 'Queue' : 'Model'}</dt>
+        <dd>{model === undefined ? queue : model || '—'}</dd>
       </div>
       <div className="status-item">
         <dt>ETA</dt>

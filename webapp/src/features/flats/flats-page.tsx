@@ -8,6 +8,7 @@ import { ModelLibraryNotice, RunBlockedReason } from '@/components/tool/model-li
 import { StatusBar } from '@/components/tool/status-bar';
 import { ToolPage } from '@/components/tool/tool-page';
 import { useToast } from '@/components/ui/toast';
+import { useResetAfter } from '@/hooks/use-reset-after';
 import { activityKeys } from '@/lib/activity';
 import { type BatchSubmitted, summarizeBatch, useBatchJobs, useStartSync } from '@/lib/batches';
 import { useToolDrives } from '@/lib/drives';
@@ -68,11 +69,7 @@ export function FlatsPage() {
     }
   }, [state, finished, queryClient]);
 
-  useEffect(() => {
-    if (state !== 'error') return undefined;
-    const timer = window.setTimeout(() => setState('idle'), FLATS_RESET_MS);
-    return () => window.clearTimeout(timer);
-  }, [state]);
+  useResetAfter(state === 'error', () => setState('idle'), FLATS_RESET_MS);
 
   const run = async () => {
     if (state === 'processing') return; // a second run is blocked while one is going

@@ -1,11 +1,13 @@
 import { useEffect, useState } from 'react';
 
-import { BatchProgress } from '@/components/tool/batch-progress';
+import { SyncBatch } from '@/components/tool/batch-progress';
 import { DriveLink } from '@/components/tool/drive-links';
 import { JobLog } from '@/components/tool/job-log';
 import { EMPTY_LIBRARY, ModelLibraryNotice, RunBlockedReason } from '@/components/tool/model-library-notice';
+import { StatusBar } from '@/components/tool/status-bar';
 import { ToolPage } from '@/components/tool/tool-page';
 import { useToast } from '@/components/ui/toast';
+import { useResetAfter } from '@/hooks/use-reset-after';
 import { type BatchSubmitted, summarizeBatch, useBatchJobs, useStartSync } from '@/lib/batches';
 import { useToolDrives } from '@/lib/drives';
 import { formatEta } from '@/lib/format';
@@ -21,25 +23,8 @@ type RunState = 'idle' | 'processing' | 'complete';
 
 function RemodelStatusBar({ state, model, etaSeconds }: { state: RunState; model: string; etaSeconds: number | null }) {
   const processing = state === 'processing';
-  return (
-    <dl className="status-bar" role="group" aria-label="Tool status">
-      <div className="status-item">
-        <dt className="visually-hidden">Status</dt>
-        <dd>
-          <span className={`status-dot${processing ? ' is-busy' : ''}`} aria-hidden="true" />
-          {processing ? 'Processing' : state === 'complete' ? 'Complete' : 'System Ready'}
-        </dd>
-      </div>
-      <div className="status-item">
-        <dt>Model</dt>
-        <dd>{model || '—'}</dd>
-      </div>
-      <div className="status-item">
-        <dt>ETA</dt>
-        <dd>{processing ? (etaSeconds !== null ? formatEta(etaSeconds) : '~15s') : '—'}</dd>
-      </div>
-    </dl>
-  );
+  const eta = processing ? (etaSeconds !== null ? formatEta(etaSeconds) : '~15s') : '—';
+  return <StatusBar processing={processing} idleText={state === 'complete' ? 'Complete' : undefined} model={model} eta={eta} />;
 }
 
 export function RemodelPage() {
@@ -66,11 +51,7 @@ export function RemodelPage() {
     if (state === 'processing' && finished) setState('complete');
   }, [state, finished]);
 
-  useEffect(() => {
-    if (state !== 'complete') return undefined;
-    const timer = window.setTimeout(() => setState('idle'), REMODEL_RESET_MS);
-    return () => window.clearTimeout(timer);
-  }, [state]);
+  useResetAfter(state === 'complete', () => setState('idle'), REMODEL_RESET_MS);
 
   const run = async () => {
     if (!model || blocked || state === 'processing') return;
@@ -138,13 +119,7 @@ export function RemodelPage() {
             {outputDrive ? <DriveLink drive={outputDrive} className="secondary-button">Output Drive</DriveLink> : null}
           </section>
         </div>
-        {batch ? (
-          batch.count === 0 && !batch.skipped?.length ? (
-            <p className="notice">No new files in the Input Drive.</p>
-          ) : (
-            <BatchProgress key={batch.batch_id} batch={batch} title="Generation progress" />
-          )
-        ) : null}
+        <SyncBatch batch={batch} title="Generation progress" empty="No new files in the Input Drive." />
         <JobLog tool="remodel" refreshKey={batch?.batch_id} />
       </div>
     </ToolPage>

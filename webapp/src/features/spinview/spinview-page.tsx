@@ -1,11 +1,12 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 
 import { ActivityLog } from '@/components/tool/activity-log';
-import { BatchProgress } from '@/components/tool/batch-progress';
+import { SyncBatch } from '@/components/tool/batch-progress';
 import { DriveLink } from '@/components/tool/drive-links';
 import { StatusBar } from '@/components/tool/status-bar';
 import { ToolPage } from '@/components/tool/tool-page';
 import { useToast } from '@/components/ui/toast';
+import { useResetAfter } from '@/hooks/use-reset-after';
 import { type BatchSubmitted, useStartSync } from '@/lib/batches';
 import { useToolDrives } from '@/lib/drives';
 import { statusText } from '@/lib/http-status';
@@ -29,11 +30,7 @@ export function SpinviewPage() {
   const { queue } = useToolQueue('spinview');
   const inFlight = queue ? queue.queued + queue.running : 0;
 
-  useEffect(() => {
-    if (state !== 'complete' && state !== 'error') return undefined;
-    const timer = window.setTimeout(() => setState('idle'), SPINVIEW_RESET_MS);
-    return () => window.clearTimeout(timer);
-  }, [state]);
+  useResetAfter(state === 'complete' || state === 'error', () => setState('idle'), SPINVIEW_RESET_MS);
 
   const sync = async () => {
     setState('processing');
@@ -81,13 +78,7 @@ export function SpinviewPage() {
           {state === 'complete' ? SPINVIEW_SUCCESS : null}
           {state === 'error' ? `Error${errorMessage ? `: ${errorMessage}` : ''}` : null}
         </p>
-        {batch ? (
-          batch.count === 0 && !batch.skipped?.length ? (
-            <p className="notice">No new files in the Input Drive.</p>
-          ) : (
-            <BatchProgress key={batch.batch_id} batch={batch} title="Sync progress" />
-          )
-        ) : null}
+        <SyncBatch batch={batch} title="Sync progress" empty="No new files in the Input Drive." />
         <ActivityLog tool="spinview" />
       </div>
     </ToolPage>
