@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 
 import { ImageUrlInput } from '@/components/tool/image-url-input';
 import { JobLog } from '@/components/tool/job-log';
-import { DownloadLink, JobProgress, OutputMedia } from '@/components/tool/job-result';
+import { DirectResult, JobProgress } from '@/components/tool/job-result';
 import { ProcessingOverlay } from '@/components/tool/overlays';
 import { type LogLine, SystemLog } from '@/components/tool/system-log';
 import { ToolPage } from '@/components/tool/tool-page';
@@ -136,27 +136,15 @@ export function DirectToolPage({ slug, ticker = TRY_ON_TICKER, toasts }: DirectT
             {running || direct.phase === 'done' ? <JobProgress progress={direct.progress} job={direct.job} /> : null}
             {toasts ? null : <SystemLog lines={lines} />}
           </section>
-          <section className="direct-result" aria-label="Result">
-            <h2>Result</h2>
-            {direct.output ? (
-              <>
-                <OutputMedia output={direct.output} alt={resultAlt} />
-                <div className="result-actions">
-                  <DownloadLink output={direct.output} label={downloadLabel} />
-                  <button type="button" className="secondary-button" onClick={startNew}>
-                    {newLabel}
-                  </button>
-                </div>
-              </>
-            ) : (
-              <p className="muted result-placeholder">{running ? 'Working on it…' : 'The result shows here.'}</p>
-            )}
-            {direct.phase === 'failed' ? (
-              <button type="button" className="secondary-button" onClick={startNew}>
-                {newLabel}
-              </button>
-            ) : null}
-          </section>
+          <DirectResult
+            className="direct-result"
+            direct={direct}
+            alt={resultAlt}
+            downloadLabel={downloadLabel}
+            newLabel={newLabel}
+            onStartNew={startNew}
+            placeholder="The result shows here."
+          />
         </div>
         <JobLog tool={slug} />
       </div>

@@ -35,3 +35,42 @@ export function DownloadLink({ output, label }: { output: JobOutput; label: stri
     </a>
   );
 }
+
+type DirectResultProps = {
+  className: string;
+  /** The direct job's state (useDirectJob). */
+  direct: { phase: string; output?: JobOutput };
+  alt: string;
+  downloadLabel: string;
+  /** Start New's label; it shows under the result, or alone after a failure. */
+  newLabel: string;
+  onStartNew: () => void;
+  /** Said before there is a result. */
+  placeholder: string;
+};
+
+/** A direct tool's Result: the output with Download and Start New, or what it waits for. */
+export function DirectResult({ className, direct, alt, downloadLabel, newLabel, onStartNew, placeholder }: DirectResultProps) {
+  const startNew = (
+    <button type="button" className="secondary-button" onClick={onStartNew}>
+      {newLabel}
+    </button>
+  );
+  return (
+    <section className={className} aria-label="Result">
+      <h2>Result</h2>
+      {direct.output ? (
+        <>
+          <OutputMedia output={direct.output} alt={alt} />
+          <div className="result-actions">
+            <DownloadLink output={direct.output} label={downloadLabel} />
+            {startNew}
+          </div>
+        </>
+      ) : (
+        <p className="muted result-placeholder">{direct.phase === 'running' ? 'Working on it…' : placeholder}</p>
+      )}
+      {direct.phase === 'failed' ? startNew : null}
+    </section>
+  );
+}

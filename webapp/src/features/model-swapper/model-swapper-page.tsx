@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { failureLines } from '@/components/tool/direct-tool-page';
 import { ImageUrlInput } from '@/components/tool/image-url-input';
 import { JobLog } from '@/components/tool/job-log';
-import { DownloadLink, JobProgress, OutputMedia } from '@/components/tool/job-result';
+import { DirectResult, JobProgress } from '@/components/tool/job-result';
 import { EMPTY_LIBRARY, ModelLibraryNotice, RunBlockedReason } from '@/components/tool/model-library-notice';
 import { type LogLine, SystemLog } from '@/components/tool/system-log';
 import { ToolPage } from '@/components/tool/tool-page';
@@ -114,27 +114,15 @@ export function ModelSwapperPage() {
           {running || direct.phase === 'done' ? <JobProgress progress={direct.progress} job={direct.job} /> : null}
           {lines.length ? <SystemLog lines={lines} /> : null}
         </section>
-        <section className="studio-section" aria-label="Result">
-          <h2>Result</h2>
-          {direct.output ? (
-            <>
-              <OutputMedia output={direct.output} alt="Model swap result" />
-              <div className="result-actions">
-                <DownloadLink output={direct.output} label="Download" />
-                <button type="button" className="secondary-button" onClick={startNew}>
-                  New Swap
-                </button>
-              </div>
-            </>
-          ) : (
-            <p className="muted result-placeholder">{running ? 'Working on it…' : 'The re-cast photo shows here.'}</p>
-          )}
-          {direct.phase === 'failed' ? (
-            <button type="button" className="secondary-button" onClick={startNew}>
-              New Swap
-            </button>
-          ) : null}
-        </section>
+        <DirectResult
+          className="studio-section"
+          direct={direct}
+          alt="Model swap result"
+          downloadLabel="Download"
+          newLabel="New Swap"
+          onStartNew={startNew}
+          placeholder="The re-cast photo shows here."
+        />
       </div>
       <JobLog tool="model-swap" />
     </ToolPage>
