@@ -21,20 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TREES = {"platform": ROOT / "platform", "workers": ROOT, "drivesync": ROOT}
 
 ENGINE_FORBIDDEN = {"django", "rest_framework", "jobs", "tools", "drives", "accounts",
-                    "webhooks", "config", "drivesync", "celery"}
-
-# Engine imports that break the rule and are owned by another piece of work (workers/engines
-# is the engines' engineers'): "module: imported module". Empty it as they go.
-# - the diagnostic sleep engine catches Celery's soft time limit to test ignoring it.
-KNOWN_IMPURE_ENGINE_IMPORTS = {"workers.engines.diagnostics: celery.exceptions"}
-
-# Circles that are known and owned by another piece of work; each entry is the set of modules
-# one circle may run through. Empty it as they go: a circle outside every entry fails.
-# - tools ↔ drives: the tool catalogue and the drive tools' tables point at each other
-#   (issue 19, item 1: per-tool spec modules).
-KNOWN_CIRCLES: list[frozenset[str]] = [
-]
-
+                    "webhooks", "config", "drivesync", "celery", "studio"}
 
 @dataclass(frozen=True)
 class Import:
@@ -132,9 +119,11 @@ def _targets(importer: str, imp: Import) -> set[str]:
 
 
 def test_the_job_core_imports_no_tool() -> None:
+    """Neither the catalogue nor the apps built on it (drives, provider accounts)."""
     offending = [
         f"{name}: {imp.module}" for name, imports in IMPORTS.items()
-        if _top(name) == "jobs" for imp in imports if _top(imp.module) == "tools"
+        if _top(name) == "jobs" for imp in imports
+        if _top(imp.module) in ("tools", "drives", "studio")
     ]
     assert MODULES.get("jobs.services"), "the walk found no platform/jobs modules"
     assert offending == []
@@ -147,7 +136,7 @@ def test_engines_stay_pure() -> None:
         for imp in imports if _top(imp.module) in ENGINE_FORBIDDEN
     ]
     assert MODULES.get("workers.engines.registry"), "the walk found no engine modules"
-    assert sorted(set(offending) - KNOWN_IMPURE_ENGINE_IMPORTS) == []
+    assert sorted(offending) == []
 
 
 def _graph() -> dict[str, set[str]]:
@@ -223,10 +212,7 @@ def _cycle_in(graph: dict[str, set[str]], component: list[str]) -> list[str]:
 
 def test_no_import_circles() -> None:
     graph = _graph()
-    circles = [
-        " → ".join(_cycle_in(graph, component)) for component in _circles(graph)
-        if not any(set(component) <= known for known in KNOWN_CIRCLES)
-    ]
+    circles = [" → ".join(_cycle_in(graph, component)) for component in _circles(graph)]
     assert circles == []
 
 

@@ -117,6 +117,7 @@ def engine_for_job(job: Job) -> Engine | None:
     None when neither exists."""
     from studio.routing import provider_config_for
 
+    from tools.registry import LOCAL_ENGINES
     from workers.providers.select import engine_for
 
     name = _engine_name(job)
@@ -125,7 +126,7 @@ def engine_for_job(job: Job) -> Engine | None:
     try:
         config = provider_config_for(org_id=job.organization_id, tool_slug=job.tool,
                                      engine_name=name)
-        return engine_for(name, {name: config} if config else {})
+        return engine_for(name, {name: config} if config else {}, local=LOCAL_ENGINES)
     except KeyError:  # no local engine and no provider for it
         return None
     except EngineError as exc:  # the organisation's account cannot be used: the job says why

@@ -56,6 +56,11 @@ class CatalogueKind(JobKind, Protocol):
     @property
     def staff_only(self) -> bool: ...
 
+    @property
+    def drive_categories(self) -> tuple[str, ...] | None:
+        """Its drive input folders' categories; None when it has no drive folders."""
+        ...
+
 
 def job_catalogue() -> list[CatalogueKind]:
     """Every kind of job the installation declares, from the object settings.JOB_CATALOGUE
@@ -66,6 +71,11 @@ def job_catalogue() -> list[CatalogueKind]:
         found = found()
     kinds: Iterable[CatalogueKind] = found.values() if isinstance(found, Mapping) else found
     return list(kinds)
+
+
+def kind_delivers(slug: str) -> bool:
+    """Whether a kind of job delivers its outputs to a drive output folder."""
+    return any(k.slug == slug and k.drive_categories is not None for k in job_catalogue())
 
 
 def job_limits(job: Job) -> tuple[int | None, int | None]:

@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from accounts.models import Organization, User
 from config.errors import Conflict
-from jobs.kinds import JobKind, job_limits
+from jobs.kinds import JobKind, job_limits, kind_delivers
 from jobs.models import Activity, ActivityStatus, Job, JobOutput, JobStatus
 from workers.engines.base import EngineOutput
 
@@ -356,13 +356,12 @@ def job_succeed(*, job: Job, lease: uuid.UUID, outputs: Iterable[EngineOutput],
                 **_made(made_by, tier),
             )
             if won:
-                from drives.services import DRIVE_TOOLS
-
+                delivers = kind_delivers(job.tool)
                 JobOutput.objects.bulk_create(
                     JobOutput(job_id=job.pk, index=i, file=stored, filename=out.filename,
                               content_type=out.content_type, size=len(out.data),
                               sha256=hashlib.sha256(out.data).hexdigest(),
-                              awaiting_delivery=job.tool in DRIVE_TOOLS)
+                              awaiting_delivery=delivers)
                     for i, (stored, out) in enumerate(saved)
                 )
                 _job_activity(job.pk, ActivityStatus.SUCCESS,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import pkgutil
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import cache
 from typing import Any
 
@@ -16,8 +16,8 @@ from tools.spec import Access, Shape, ToolSpec
 
 # The names the rest of the code has always used.
 Tool = ToolSpec
-__all__ = ["TOOLS", "Access", "Shape", "Tool", "ToolSpec", "engine_path", "tool_allowed",
-           "tool_available", "tool_get"]
+__all__ = ["LOCAL_ENGINES", "TOOLS", "Access", "Shape", "Tool", "ToolSpec", "engine_path",
+           "local_engine", "tool_allowed", "tool_available", "tool_get"]
 
 
 def _discover() -> dict[str, ToolSpec]:
@@ -47,6 +47,34 @@ def engine_paths() -> Mapping[str, str]:
 
 def engine_path(engine: str) -> str:
     return engine_paths()[engine]
+
+
+def local_engine(engine: str) -> Any:
+    """The local engine of that name, where its spec says it is (behind its input checks
+    when the spec says so); KeyError when no tool declares it."""
+    from workers.engines.registry import engine_at
+
+    spec = next((t for t in TOOLS.values() if t.engine == engine), None)
+    if spec is None:
+        raise KeyError(engine)
+    return engine_at(engine_path(engine), engine if spec.guarded else None)
+
+
+class _LocalEngines(Mapping[str, Any]):
+    """Engine name → local engine, resolved (and imported) only when one is looked up: a
+    provider-backed run never imports its local engine unless it falls back to it."""
+
+    def __getitem__(self, engine: str) -> Any:
+        return local_engine(engine)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(engine_paths())
+
+    def __len__(self) -> int:
+        return len(engine_paths())
+
+
+LOCAL_ENGINES: Mapping[str, Any] = _LocalEngines()
 
 
 @cache

@@ -12,7 +12,7 @@ from tests.fidelity import fid_refusals as fid
 from tests.fidelity.common import FIXTURES, photo
 from workers.engines.base import EngineError
 from workers.engines.imaging import inputs
-from workers.engines.registry import ENGINES, GUARDED_ENGINES
+from workers.engines.registry import engine_at
 
 
 def test_every_refusal_case_is_refused_with_its_code() -> None:
@@ -45,12 +45,14 @@ def test_the_short_side_floor(side: int, refused: bool) -> None:
 def test_a_job_with_a_thumbnail_fails_with_the_reason_before_the_engine_runs() -> None:
     seen: list[int] = []
     with pytest.raises(EngineError) as err:
-        ENGINES["recolor"]({"image": fid.png(fid.small("garment/00055_00", 180))},
-                           lambda p, *a: seen.append(p))
+        engine_at("workers.engines.recolor:run", "recolor")(
+            {"image": fid.png(fid.small("garment/00055_00", 180))}, lambda p, *a: seen.append(p))
     assert err.value.code == "image_too_small"
     assert seen == []  # refused before the engine reported any progress
+    from tools.registry import TOOLS
+
     assert {"recolor", "refabric", "reshape", "rebody", "earfit", "baghold",
-            "flats"} <= GUARDED_ENGINES
+            "flats"} <= {t.engine for t in TOOLS.values() if t.guarded}
 
 
 @pytest.mark.parametrize("product", [
@@ -80,8 +82,9 @@ def test_a_cut_out_product_with_a_person_behind_its_alpha_is_judged_on_what_show
 def test_the_refusal_names_the_model_and_says_what_is_missing() -> None:
     portrait = fid.half_length_portrait()
     with pytest.raises(EngineError) as err:
-        ENGINES["flats"]({"shoes": {"FRONT": fid.jpeg_of(fid.SHOES)}, "model": fid.png(portrait),
-                          "model_name": "Eileen (sample)"}, lambda *a, **k: None)
+        engine_at("workers.engines.flats:run", "flats")(
+            {"shoes": {"FRONT": fid.jpeg_of(fid.SHOES)}, "model": fid.png(portrait),
+             "model_name": "Eileen (sample)"}, lambda *a, **k: None)
     assert err.value.code == "no_full_body"
     assert "Eileen (sample)" in err.value.message and "feet" in err.value.message
     # with a top in the look the upper body is enough

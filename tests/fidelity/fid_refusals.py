@@ -1,7 +1,7 @@
 """Refusals: are the inputs no engine can make good refused with the right code, and are the
 inputs each tool is meant for let through?
 
-- Refused: each case runs the real engine as a job does (``workers.engines.registry.ENGINES``,
+- Refused: each case runs the real engine as a job does (its engine behind its input checks,
   which puts the batch engines behind ``workers.engines.imaging.inputs``) and must raise
   ``EngineError`` with the expected code: a person in a product shot (an earring, bag or shoe
   "product" that is a model photo with the product on it), a 200 px image, two people in a
@@ -170,10 +170,10 @@ def refusal_cases() -> list[Case]:
 
 def refused_code(engine: str, params: dict[str, Any]) -> str | None:
     """The code the engine refuses with (run as a job runs it), or None when it ran."""
-    from workers.engines.registry import ENGINES
+    from workers.engines.registry import engine_at
 
     try:
-        ENGINES[engine](params, lambda *a, **k: None)
+        engine_at(f"workers.engines.{engine}:run", engine)(params, lambda *a, **k: None)
     except EngineError as exc:
         return exc.code
     return None

@@ -11,7 +11,7 @@ from tests.providers.conftest import Progress
 from tests.providers.servers import FakeFashn
 from tests.support.fake_providers import FakeOpenAI, jpeg, png
 from workers.engines.base import EngineError, EngineOutput
-from workers.engines.registry import ENGINES
+from workers.engines.registry import engine_at
 from workers.providers.config import ProviderConfig, ProviderConfigError, providers_parse
 from workers.providers.select import ProviderEngine, engine_for
 
@@ -48,7 +48,10 @@ def entry(server: FakeOpenAI | FakeFashn, provider: str = "openai", **kwargs: An
 def test_unconfigured_tools_get_their_local_engine(tiny: TinyLocal) -> None:
     assert engine_for("recolor", {}, local={"recolor": tiny}) is tiny
     assert engine_for("recolor", None, local={"recolor": tiny}) is tiny
-    assert engine_for("diagnostics.sleep", {}) is ENGINES["diagnostics.sleep"]
+    from tools.registry import LOCAL_ENGINES
+
+    assert engine_for("diagnostics.sleep", {}, local=LOCAL_ENGINES) is engine_at(
+        "workers.engines.diagnostics:sleep")
 
 
 def test_provider_local_is_the_local_engine(tiny: TinyLocal) -> None:
@@ -107,7 +110,7 @@ def test_fallback_with_the_real_registry(fashn_server: FakeFashn, progress: Prog
     fashn_server.statuses = ["failed"]
     engine = engine_for("virtual_try_on",
                         {"virtual_try_on": entry(fashn_server, "tryon", fallback_local=True)},
-                        local={"virtual_try_on": ENGINES["diagnostics.sleep"]})
+                        local={"virtual_try_on": engine_at("workers.engines.diagnostics:sleep")})
     outputs = engine({"model": PHOTO, "garment": PHOTO, "seconds": 0}, progress)
     assert json.loads(outputs[0].data)["output"] == 0
 

@@ -1,6 +1,5 @@
-"""Engine names (as the tool registry declares them) to engine functions.
-
-Entries are import paths, resolved when a job first needs them: the web process lists tools
+"""Engines by where they are: each tool's spec names its engine's import path
+("module:function"); it is imported when a job first runs it, so the web process lists tools
 without importing NumPy, OpenCV and mediapipe.
 
 The batch engines a catalogue team queues whole folders through are loaded behind their input
@@ -12,52 +11,25 @@ from __future__ import annotations
 
 import functools
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from functools import cache
 from typing import Any, cast
 
 from workers.engines.base import Engine, EngineOutput, Progress
 
-ENGINE_PATHS: dict[str, str] = {
-    "diagnostics.sleep": "workers.engines.diagnostics:sleep",
-    "spinview": "workers.engines.spinview:run",
-    "earfit": "workers.engines.earfit:run",
-    "baghold": "workers.engines.baghold:run",
-    "remodel": "workers.engines.remodel:run",
-    "virtual_try_on": "workers.engines.tryon:virtual_try_on",
-    "restyle": "workers.engines.tryon:restyle",
-    "garment_integration": "workers.engines.tryon:garment_integration",
-    "ecommerce_asset": "workers.engines.tryon:ecommerce_asset",
-    "flats": "workers.engines.flats:run",
-    "recolor": "workers.engines.recolor:run",
-    "refabric": "workers.engines.refabric:run",
-    "reshape": "workers.engines.reshape:run",
-    "rebody": "workers.engines.rebody:run",
-    "editorial_analyze": "workers.engines.editorial.analyze:editorial_run",
-    "tonelab_analyze": "workers.engines.editorial.analyze:tonelab_run",
-    "editorial_generate": "workers.engines.editorial.generate:run",
-    "tonelab_generate": "workers.engines.editorial.tonelab:run",
-    "editorial_product": "workers.engines.product:run",
-    "open_lab": "workers.engines.openlab:run",
-    "techpack_describe": "workers.engines.techpack:describe_run",
-    "techpack_process": "workers.engines.techpack.sheet:tech_pack_run",
-}
 
-
-# Engines whose inputs go through workers.engines.imaging.inputs.guard_engine_inputs first.
-GUARDED_ENGINES = frozenset(
-    {"recolor", "refabric", "reshape", "rebody", "earfit", "baghold", "flats"})
+@cache
+def engine_at(path: str, guard: str | None = None) -> Engine:
+    """The engine at ``path`` ("module:function"); with ``guard``, behind the input checks of
+    that engine name (imported on its first run, after them)."""
+    if guard:
+        return guarded(guard, functools.partial(_import, path))
+    return _import(path)
 
 
 @cache
-def engine_load(name: str) -> Engine:
-    if name in GUARDED_ENGINES:
-        return guarded(name, functools.partial(_import, name))
-    return _import(name)
-
-
-def _import(name: str) -> Engine:
-    module, _, function = ENGINE_PATHS[name].partition(":")
+def _import(path: str) -> Engine:
+    module, _, function = path.partition(":")
     return cast(Engine, getattr(importlib.import_module(module), function))
 
 
@@ -73,20 +45,3 @@ def guarded(name: str, load: Callable[[], Engine]) -> Engine:
 
     run.__name__ = run.__qualname__ = f"{name}_guarded"
     return cast(Engine, run)
-
-
-class _Engines(Mapping[str, Engine]):
-    def __getitem__(self, name: str) -> Engine:
-        return engine_load(name)
-
-    def __iter__(self) -> Any:
-        return iter(ENGINE_PATHS)
-
-    def __len__(self) -> int:
-        return len(ENGINE_PATHS)
-
-    def __contains__(self, name: object) -> bool:
-        return name in ENGINE_PATHS
-
-
-ENGINES: Mapping[str, Engine] = _Engines()

@@ -4,7 +4,8 @@
 ``(params, progress) -> list[EngineOutput]``:
 
 - no entry for the engine, or provider "local": the local engine from
-  workers.engines.registry.ENGINES (KeyError when there is none);
+  the `local` mapping (the worker passes tools.registry.LOCAL_ENGINES; KeyError when
+  there is none);
 - a provider kind (fashn or its old name tryon, fal, vertex, replicate, openai): a
   ProviderEngine calling that kind's adapter; when the entry says fallback_local, a provider
   failure (an EngineError whose code starts with "provider_") runs the local engine instead.
@@ -124,9 +125,7 @@ def engine_for(tool_engine_name: str, providers_config: Mapping[str, Any] | None
                *, local: Mapping[str, Engine] | None = None) -> Engine:
     """The engine that runs a tool, as configured (see the module docstring)."""
     if local is None:
-        from workers.engines.registry import ENGINES
-
-        local = ENGINES
+        local = {}
     entry = (providers_config or {}).get(tool_engine_name)
     if entry is None:
         return local[tool_engine_name]
