@@ -43,6 +43,7 @@ from workers.engines.imaging.hands import (
     looks_like_skin,
 )
 from workers.engines.imaging.pose import Pose, detect_pose, person_mask
+from workers.engines.imaging.resize import limit_pixels
 
 PRODUCT_MAX_PIXELS = 4_000_000
 # Pose-landmark proportions of standing adults as a share of stature, measured on the full-body
@@ -98,7 +99,7 @@ def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
     progress(5)
     model_rgb, _ = load_image(params["model_image"])
     bag_rgb, bag_alpha = load_image(params["bag_image"])
-    bag_rgb, bag_alpha = _limit(bag_rgb, bag_alpha, PRODUCT_MAX_PIXELS)
+    bag_rgb, bag_alpha = limit_pixels(bag_rgb, bag_alpha, PRODUCT_MAX_PIXELS)
     progress(15)
     placed = place_bag(model_rgb, bag_rgb, bag_alpha, params, progress)
     progress(95)
@@ -737,17 +738,3 @@ def _shadow(
     if bx1 > bx0 and by1 > by0:
         body[by0 - sy : by1 - sy, bx0 - sx : bx1 - sx] = mask[by0:by1, bx0:bx1]
     return darken(rgb, shade * body, sx, sy, 0.35)
-
-
-def _limit(
-    rgb: np.ndarray, alpha: np.ndarray | None, max_pixels: int
-) -> tuple[np.ndarray, np.ndarray | None]:
-    h, w = rgb.shape[:2]
-    if h * w <= max_pixels:
-        return rgb, alpha
-    s = (max_pixels / (h * w)) ** 0.5
-    size = (max(1, round(w * s)), max(1, round(h * s)))
-    rgb = cv2.resize(rgb, size, interpolation=cv2.INTER_AREA)
-    if alpha is not None:
-        alpha = cv2.resize(alpha, size, interpolation=cv2.INTER_AREA)
-    return rgb, alpha

@@ -44,6 +44,7 @@ from workers.engines.imaging.face import (
     sample,
     skin_probability,
 )
+from workers.engines.imaging.resize import limit_pixels
 
 MIN_HEIGHT_IN = 0.5
 MAX_HEIGHT_IN = 10.0
@@ -86,7 +87,7 @@ def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
     progress(5)
     model_rgb, _ = load_image(params["model_image"])
     ring_rgb, ring_alpha = load_image(params["ring_image"])
-    ring_rgb, ring_alpha = _limit(ring_rgb, ring_alpha, PRODUCT_MAX_PIXELS)
+    ring_rgb, ring_alpha = limit_pixels(ring_rgb, ring_alpha, PRODUCT_MAX_PIXELS)
     progress(15)
     face = detect_face(model_rgb)
     if face is None:
@@ -413,17 +414,3 @@ def _resize_premultiplied(
     a = np.clip(cv2.resize(alpha, (w, h), interpolation=interp), 0, 1)
     colour = np.where(a[..., None] > 1e-3, pm / np.maximum(a[..., None], 1e-3), 0)
     return np.clip(colour, 0, 255).astype(np.uint8), a.astype(np.float32)
-
-
-def _limit(
-    rgb: np.ndarray, alpha: np.ndarray | None, max_pixels: int
-) -> tuple[np.ndarray, np.ndarray | None]:
-    h, w = rgb.shape[:2]
-    if h * w <= max_pixels:
-        return rgb, alpha
-    s = (max_pixels / (h * w)) ** 0.5
-    size = (max(1, round(w * s)), max(1, round(h * s)))
-    rgb = cv2.resize(rgb, size, interpolation=cv2.INTER_AREA)
-    if alpha is not None:
-        alpha = cv2.resize(alpha, size, interpolation=cv2.INTER_AREA)
-    return rgb, alpha

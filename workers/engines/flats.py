@@ -30,6 +30,7 @@ from workers.engines.base import EngineError, EngineOutput, Progress
 from workers.engines.imaging import warp
 from workers.engines.imaging.cutout import Cutout, cut_out_product
 from workers.engines.imaging.decode import encode_png
+from workers.engines.imaging.resize import limit_side
 
 CATEGORIES = ("shoes", "bottom", "top", "overlayer")
 VIEWS = ("FRONT", "BACK", "SIDE")
@@ -362,11 +363,8 @@ BLANK_STD = 8.0
 def visible_content(rgb: np.ndarray) -> tuple[float, float]:
     """(luminance standard deviation, share of pixels that are not the backdrop) of an image;
     the backdrop is the median colour of its outer frame."""
+    rgb, _ = limit_side(rgb, 512)  # the same figures, read off a reduced copy
     h, w = rgb.shape[:2]
-    if max(h, w) > 512:  # the same figures, read off a reduced copy
-        s = 512 / max(h, w)
-        rgb = cv2.resize(rgb, (max(1, round(w * s)), max(1, round(h * s))), interpolation=cv2.INTER_AREA)
-        h, w = rgb.shape[:2]
     m = max(2, min(h, w) // 40)
     frame = np.concatenate([rgb[:m].reshape(-1, 3), rgb[-m:].reshape(-1, 3),
                             rgb[:, :m].reshape(-1, 3), rgb[:, -m:].reshape(-1, 3)])

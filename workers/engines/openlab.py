@@ -27,6 +27,7 @@ from workers.engines.imaging.color import (
     to_hex,
 )
 from workers.engines.imaging.decode import decode_image, encode_png
+from workers.engines.imaging.resize import decode_limited
 from workers.engines.techpack import NAMED_COLOURS, garment_type_from_text
 
 MAX_PROMPT = 4000
@@ -245,16 +246,7 @@ def parse_instruction(prompt: str) -> Instruction:
 def _load(data: Any, what: str) -> tuple[np.ndarray, np.ndarray | None]:
     if not isinstance(data, (bytes, bytearray)) or not data:
         raise EngineError("missing_image", f"This instruction needs {what}: attach it with '+'.")
-    dec = decode_image(bytes(data))
-    rgb, alpha = dec.rgb, dec.alpha
-    h, w = rgb.shape[:2]
-    s = min(1.0, MAX_SIDE / max(h, w))
-    if s < 1:
-        size = (round(w * s), round(h * s))
-        rgb = cv2.resize(rgb, size, interpolation=cv2.INTER_AREA)
-        if alpha is not None:
-            alpha = cv2.resize(alpha, size, interpolation=cv2.INTER_AREA)
-    return rgb, alpha
+    return decode_limited(bytes(data), MAX_SIDE)
 
 
 def product_matte(rgb: np.ndarray) -> np.ndarray:

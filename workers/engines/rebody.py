@@ -28,6 +28,7 @@ import numpy as np
 from workers.engines.base import EngineError, EngineOutput, Progress
 from workers.engines.imaging import pose as pose_mod
 from workers.engines.imaging.decode import decode_image, encode_png
+from workers.engines.imaging.resize import limit_side
 
 WORK_SIDE = 512
 
@@ -298,13 +299,7 @@ def rigid_hands(field: np.ndarray, discs: list[tuple[float, float, float]]) -> n
 
 
 def working_copy(rgb: np.ndarray, side: int = WORK_SIDE) -> np.ndarray:
-    h, w = rgb.shape[:2]
-    scale = min(1.0, side / max(h, w))
-    if scale >= 1.0:
-        return rgb
-    return cv2.resize(
-        rgb, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA
-    )
+    return limit_side(rgb, side)[0]
 
 
 # --- silhouette-anchored warp ------------------------------------------------------------------

@@ -36,6 +36,7 @@ from workers.engines.base import EngineError, EngineOutput, Progress
 from workers.engines.imaging import garment as garment_mod
 from workers.engines.imaging.color import srgb8_to_oklab
 from workers.engines.imaging.decode import decode_image, encode_png
+from workers.engines.imaging.resize import limit_side
 from workers.engines.rebody import person_weight
 
 PLACES = (
@@ -238,13 +239,7 @@ def parse_change(place: Any, instruction: Any) -> Edit:
         if p == "collar":
             wider, narrower = _has(_WIDER, text), _has(_NARROWER, text)
             if wider != narrower:
-                return Edit(
-                    p,
-                    "width",
-                    direction=1 if wider else -1,
-                    amount=amount if amount is not None else 10.0,
-                    unit=unit or "%",
-                )
+                return _width_edit(p, wider, amount, unit)
         raise _unsupported(p, raw)
 
     # fit, silhouette, waist, shoulders, back
@@ -258,14 +253,19 @@ def parse_change(place: Any, instruction: Any) -> Edit:
     elif _has(r"\bless\s+", text):
         wider, narrower = narrower, wider
     if wider != narrower:
-        return Edit(
-            p,
-            "width",
-            direction=1 if wider else -1,
-            amount=amount if amount is not None else 10.0,
-            unit=unit or "%",
-        )
+        return _width_edit(p, wider, amount, unit)
     raise _unsupported(p, raw)
+
+
+def _width_edit(place: str, wider: bool, amount: float | None, unit: str | None) -> Edit:
+    """Wider or narrower at ``place``, by 10% unless the instruction says how much."""
+    return Edit(
+        place,
+        "width",
+        direction=1 if wider else -1,
+        amount=amount if amount is not None else 10.0,
+        unit=unit or "%",
+    )
 
 
 def parse_changes(changes: Any) -> list[Edit]:
@@ -448,13 +448,7 @@ def build_scene(rgb: np.ndarray, garment: str) -> Scene:
 
 
 def _small(img: np.ndarray, side: int = FILL_SIDE) -> tuple[np.ndarray, float]:
-    h, w = img.shape[:2]
-    s = min(1.0, side / max(h, w))
-    if s >= 1.0:
-        return img, 1.0
-    return cv2.resize(
-        img, (max(1, round(w * s)), max(1, round(h * s))), interpolation=cv2.INTER_AREA
-    ), s
+    return limit_side(img, side)
 
 
 def inpaint_from(rgb: np.ndarray, region: np.ndarray, source: np.ndarray) -> np.ndarray | None:

@@ -29,6 +29,7 @@ from workers.engines.base import EngineError, EngineOutput, Progress
 from workers.engines.editorial.looks import look_from_text, render_look
 from workers.engines.editorial.vocabulary import COLOUR_NAMES, parse
 from workers.engines.imaging.color import linear_to_srgb, srgb_to_linear
+from workers.engines.imaging.resize import decode_limited
 
 MAX_SIDE = 1600  # working and output cap: editorial outputs are for screens and drives
 TEXT_FIELDS = ("scene_composition", "lighting", "color_style", "camera_details")
@@ -63,18 +64,18 @@ class ScenePlan:
     label: str = "light grey seamless studio sweep"
 
 
-def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
-    from workers.engines.imaging.decode import decode_image, encode_png
-
-    data = params.get("image") or params.get("outfit")
+def image_bytes(params: dict[str, Any], keys: tuple[str, ...], missing: str) -> bytes:
+    """The image under the first of ``keys`` that holds one; ``missing_image`` says
+    ``missing`` when none does."""
+    data = next((params[k] for k in keys if params.get(k)), None)
     if not isinstance(data, (bytes, bytearray)) or not data:
-        raise EngineError("missing_image", "A catalogue outfit image is needed.")
-    progress(3)
-    rgb, _ = decode_image(bytes(data))
-    rgb = _cap(rgb, MAX_SIDE)
-    texts = {k: str(params.get(k) or "") for k in (*TEXT_FIELDS, *GENERATIVE_FIELDS)}
-    progress(8)
+        raise EngineError("missing_image", missing)
+    return bytes(data)
 
+
+def parse_texts(texts: dict[str, str]) -> tuple[dict[str, dict[str, list]], dict[str, list[str]]]:
+    """Each field's text read against the vocabulary: (the settings it gave, per field that
+    gave any; the words it did not know, per field that had any)."""
     recognised: dict[str, dict[str, list]] = {}
     unknown: dict[str, list[str]] = {}
     for key, text in texts.items():
@@ -83,6 +84,19 @@ def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
             recognised[key] = settings
         if words:
             unknown[key] = words
+    return recognised, unknown
+
+
+def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
+    from workers.engines.imaging.decode import encode_png
+
+    data = image_bytes(params, ("image", "outfit"), "A catalogue outfit image is needed.")
+    progress(3)
+    rgb, _ = decode_limited(data, MAX_SIDE)
+    texts = {k: str(params.get(k) or "") for k in (*TEXT_FIELDS, *GENERATIVE_FIELDS)}
+    progress(8)
+
+    recognised, unknown = parse_texts(texts)
     merged = _merge(recognised[k] for k in TEXT_FIELDS if k in recognised)
 
     light = light_plan(merged)
@@ -617,9 +631,3 @@ def _variant_boxes(
     return [full, three_q, close]
 
 
-def _cap(rgb: np.ndarray, side: int) -> np.ndarray:
-    h, w = rgb.shape[:2]
-    s = side / max(h, w)
-    if s >= 1:
-        return rgb
-    return cv2.resize(rgb, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)

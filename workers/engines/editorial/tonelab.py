@@ -17,16 +17,22 @@ from typing import Any
 
 import numpy as np
 
-from workers.engines.base import EngineError, EngineOutput, Progress
-from workers.engines.editorial.generate import LightPlan, light_plan, relight_subject
+from workers.engines.base import EngineOutput, Progress
+from workers.engines.editorial.generate import (
+    LightPlan,
+    image_bytes,
+    light_plan,
+    parse_texts,
+    relight_subject,
+)
 from workers.engines.editorial.looks import look_from_text, render_look
-from workers.engines.editorial.vocabulary import parse
 from workers.engines.imaging.color import (
     linear_to_oklab,
     linear_to_srgb,
     oklab_to_linear,
     srgb_to_linear,
 )
+from workers.engines.imaging.resize import decode_limited, limit_side
 
 STRENGTHS = (0.5, 0.8, 1.0)
 MAX_SIDE = 1600
@@ -34,29 +40,19 @@ STATS_SIDE = 256  # statistics are read on a small copy: the histogram does not 
 
 
 def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
-    from workers.engines.imaging.decode import decode_image, encode_png
+    from workers.engines.imaging.decode import encode_png
 
-    data = params.get("image") or params.get("base")
-    if not isinstance(data, (bytes, bytearray)) or not data:
-        raise EngineError("missing_image", "A base editorial image is needed.")
+    data = image_bytes(params, ("image", "base"), "A base editorial image is needed.")
     progress(3)
-    base, _ = decode_image(bytes(data))
-    base = _cap(base, MAX_SIDE)
+    base, _ = decode_limited(data, MAX_SIDE)
     ref_data = params.get("reference")
     reference = None
     if isinstance(ref_data, (bytes, bytearray)) and ref_data:
-        reference, _ = decode_image(bytes(ref_data))
-        reference = _cap(reference, MAX_SIDE)
+        reference, _ = decode_limited(bytes(ref_data), MAX_SIDE)
     texts = {k: str(params.get(k) or "") for k in ("lighting", "color_style", "camera_details")}
     progress(10)
 
-    recognised, unknown = {}, {}
-    for key, text in texts.items():
-        settings, words = parse(text)
-        if settings:
-            recognised[key] = settings
-        if words:
-            unknown[key] = words
+    recognised, unknown = parse_texts(texts)
     look = look_from_text(texts["camera_details"], texts["color_style"], texts["lighting"])
     light_settings = recognised.get("lighting", {})
     light = light_plan(light_settings) if light_settings.get("light") or light_settings.get("direction") else None
@@ -108,8 +104,8 @@ class ToneTransfer:
 
     @classmethod
     def fit(cls, base: np.ndarray, reference: np.ndarray) -> ToneTransfer:
-        b = _oklab(_cap(base, STATS_SIDE)).reshape(-1, 3)
-        r = _oklab(_cap(reference, STATS_SIDE)).reshape(-1, 3)
+        b = _oklab(limit_side(base, STATS_SIDE)[0]).reshape(-1, 3)
+        r = _oklab(limit_side(reference, STATS_SIDE)[0]).reshape(-1, 3)
         # L: the reference's tone curve by quantile matching, half-and-half with a mean/spread
         # map, then smoothed with its slope held between 0.4 and 2.2. Raw histogram matching
         # stretches a flat sweep's few grey levels over a wide range (posterised blotches at
@@ -192,11 +188,3 @@ def _srgb8(lin: np.ndarray) -> np.ndarray:
     return np.clip(linear_to_srgb(lin) * 255.0 + 0.5, 0, 255).astype(np.uint8)
 
 
-def _cap(rgb: np.ndarray, side: int) -> np.ndarray:
-    import cv2
-
-    h, w = rgb.shape[:2]
-    s = side / max(h, w)
-    if s >= 1:
-        return rgb
-    return cv2.resize(rgb, (max(1, round(w * s)), max(1, round(h * s))), interpolation=cv2.INTER_AREA)

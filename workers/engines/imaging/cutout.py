@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from workers.engines.base import EngineError
+from workers.engines.imaging.resize import limit_side
 
 # Pixels above which we refuse to decode: far below Pillow's bomb limit, far above any photo
 # a catalogue sends us (a 24 MP camera frame).
@@ -146,14 +147,7 @@ def _matte_from_background(rgb: np.ndarray) -> np.ndarray:
     h, w = rgb.shape[:2]
     # GrabCut's cost grows with pixels; a 480 px working copy keeps it well under a second and
     # the soft edge is recomputed at full resolution afterwards.
-    scale = min(1.0, 480.0 / max(h, w))
-    small = (
-        cv2.resize(
-            rgb, (max(8, round(w * scale)), max(8, round(h * scale))), interpolation=cv2.INTER_AREA
-        )
-        if scale < 1
-        else rgb
-    )
+    small, scale = limit_side(rgb, 480.0, min_side=8)
     dist_small, thr = _background_distance(small)
     sh, sw = small.shape[:2]
     border = max(2, round(0.01 * max(sh, sw)))

@@ -21,6 +21,7 @@ import numpy as np
 
 from workers.engines.base import EngineError
 from workers.engines.imaging.color import srgb8_to_oklab
+from workers.engines.imaging.resize import limit_side
 
 WORK_SIDE = 512
 
@@ -99,12 +100,7 @@ def is_worn_pose(pose: Any | None) -> bool:
 
 
 def working_copy(rgb: np.ndarray) -> tuple[np.ndarray, float]:
-    h, w = rgb.shape[:2]
-    scale = min(1.0, WORK_SIDE / max(h, w))
-    if scale >= 1.0:
-        return rgb, 1.0
-    small = cv2.resize(rgb, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
-    return small, scale
+    return limit_side(rgb, WORK_SIDE)
 
 
 def look(small: np.ndarray) -> Scene:

@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 from workers.engines.base import EngineError
+from workers.engines.imaging.resize import limit_side
 
 MIN_SIDE = 256
 MIN_PRODUCT_SIDE = 64
@@ -149,12 +150,8 @@ def look_for_people(rgb: np.ndarray, *, count: bool = True) -> Sighting:
     pose finds no head or torso): a product shot's check."""
     from workers.engines.imaging import pose as _pose
 
+    rgb, _ = limit_side(rgb, LOOK_SIDE)  # every figure is relative: work on a small copy
     h, w = rgb.shape[:2]
-    if max(h, w) > LOOK_SIDE:  # every figure is relative: work on a small copy
-        s = LOOK_SIDE / max(h, w)
-        rgb = cv2.resize(rgb, (max(1, round(w * s)), max(1, round(h * s))),
-                         interpolation=cv2.INTER_AREA)
-        h, w = rgb.shape[:2]
     seen = Sighting(width=int(w), height=int(h))
     det = _pose._detector_input(rgb)
     result = _pose._FACES.process(det)
