@@ -20,7 +20,10 @@ from workers.engines.base import EngineError, EngineOutput, Progress
 from workers.engines.imaging import garment as garment_mod
 from workers.engines.imaging import matte
 from workers.engines.imaging.color import (
+    CLOTH_WEIGHTS,
+    cloth_clusters,
     gamut_map_oklab,
+    hue_gap_degrees,
     linear_to_srgb,
     oklab_to_linear,
     parse_hex,
@@ -331,20 +334,13 @@ def _keep_emblems(share: np.ndarray, interior: np.ndarray, alpha: np.ndarray,
 
 # --- the base colour --------------------------------------------------------------------------
 
-_W = np.array([0.35, 1.0, 1.0], np.float32)  # lightness counts less: shading is not colour
+_W = CLOTH_WEIGHTS
 
 
 def _base_colour(lab: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray]:
     """Cluster the garment; the largest cluster and its shades are the base."""
-    rng = np.random.default_rng(0)
-    sample = lab if len(lab) <= 20000 else lab[rng.choice(len(lab), 20000, replace=False)]
     k = 6
-    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 15, 1e-4)
-    cv2.setRNGSeed(0)
-    _, labels, centres = cv2.kmeans(
-        (sample * _W).astype(np.float32), k, None, crit, 2, cv2.KMEANS_PP_CENTERS
-    )
-    centres = centres / _W
+    sample, labels, centres = cloth_clusters(lab, k)
     counts = np.bincount(labels.ravel(), minlength=k).astype(np.float64)
     main = int(np.argmax(counts))
     c0 = centres[main]
@@ -355,8 +351,7 @@ def _base_colour(lab: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray]:
         chroma = float(np.hypot(c[1], c[2]))
         if chroma0 > 0.04:
             # A shade of a coloured base: same hue, chroma falling or rising with the light.
-            hue = np.degrees(np.arctan2(c[2], c[1]) - np.arctan2(c0[2], c0[1]))
-            hue_gap = abs((hue + 180) % 360 - 180)
+            hue_gap = hue_gap_degrees(c, c0)
             # Compared as chroma over lightness: a dyed cloth's highlight (velvet sheen) is
             # lighter and more chromatic in proportion, still the same dye.
             sat = (chroma / max(float(c[0]), 0.05)) / (chroma0 / max(float(c0[0]), 0.05))

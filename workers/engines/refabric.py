@@ -32,7 +32,10 @@ import numpy as np
 from workers.engines.base import EngineError, EngineOutput, Progress
 from workers.engines.imaging import garment as garment_mod
 from workers.engines.imaging.color import (
+    CLOTH_WEIGHTS,
+    cloth_clusters,
     gamut_map_oklab,
+    hue_gap_degrees,
     linear_to_srgb,
     oklab_to_linear,
     soft_clip,
@@ -330,7 +333,7 @@ def refabric_image(
 
 # --- prints, folds and the outline ------------------------------------------------------------
 
-_W = np.array([0.35, 1.0, 1.0], np.float32)  # lightness counts less: shading is not colour
+_W = CLOTH_WEIGHTS
 
 
 def _kept_weight(crop: np.ndarray, lab: np.ndarray, inside: np.ndarray) -> np.ndarray:
@@ -343,14 +346,8 @@ def _kept_weight(crop: np.ndarray, lab: np.ndarray, inside: np.ndarray) -> np.nd
     px = lab[inside]
     if len(px) < 200:
         return np.zeros(inside.shape, np.float32)
-    rng = np.random.default_rng(0)
-    sample = px if len(px) <= 20000 else px[rng.choice(len(px), 20000, replace=False)]
     k = 6
-    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 15, 1e-4)
-    cv2.setRNGSeed(0)
-    _, labels, centres = cv2.kmeans((sample * _W).astype(np.float32), k, None, crit, 2,
-                                    cv2.KMEANS_PP_CENTERS)
-    centres = centres / _W
+    _, labels, centres = cloth_clusters(px, k)
     counts = np.bincount(labels.ravel(), minlength=k)
     c0 = centres[int(np.argmax(counts))]
     chroma0 = float(np.hypot(c0[1], c0[2]))
@@ -359,8 +356,7 @@ def _kept_weight(crop: np.ndarray, lab: np.ndarray, inside: np.ndarray) -> np.nd
         light_gap = abs(float(c[0] - c0[0]))
         chroma = float(np.hypot(c[1], c[2]))
         if chroma0 > 0.04:
-            hue = np.degrees(np.arctan2(c[2], c[1]) - np.arctan2(c0[2], c0[1]))
-            hue_gap = abs((hue + 180) % 360 - 180)
+            hue_gap = hue_gap_degrees(c, c0)
             is_base[i] = hue_gap < 20 and light_gap < 0.15 and 0.5 < chroma / chroma0 < 1.5
         else:
             is_base[i] = chroma < 0.045 and light_gap < 0.2

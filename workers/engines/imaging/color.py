@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+import cv2
 import numpy as np
 from skimage.color import deltaE_ciede2000, rgb2lab
 
@@ -136,6 +137,31 @@ def gamut_map_oklab(lab: np.ndarray, iterations: int = 7) -> np.ndarray:
         sub[:, 1:] *= lo[:, None]
         flat[out] = sub
     return flat.reshape(lab.shape)
+
+
+# Cloth colours are clustered with lightness counting less than hue and chroma: shading is not
+# colour.
+CLOTH_WEIGHTS = np.array([0.35, 1.0, 1.0], np.float32)
+
+
+def cloth_clusters(lab: np.ndarray, k: int = 6) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """k-means of OKLab pixels (N×3) weighted by ``CLOTH_WEIGHTS``, on a fixed sample of at most
+    20,000 of them: (the sample, its labels as OpenCV gives them (N×1), the k centres in OKLab).
+    Seeded, so the same pixels give the same clusters."""
+    rng = np.random.default_rng(0)
+    sample = lab if len(lab) <= 20000 else lab[rng.choice(len(lab), 20000, replace=False)]
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 15, 1e-4)
+    cv2.setRNGSeed(0)
+    _, labels, centres = cv2.kmeans(
+        (sample * CLOTH_WEIGHTS).astype(np.float32), k, None, crit, 2, cv2.KMEANS_PP_CENTERS
+    )
+    return sample, labels, centres / CLOTH_WEIGHTS
+
+
+def hue_gap_degrees(c: np.ndarray, c0: np.ndarray) -> float:
+    """The angle between two OKLab colours' hues, 0 to 180 degrees."""
+    hue = np.degrees(np.arctan2(c[2], c[1]) - np.arctan2(c0[2], c0[1]))
+    return float(abs((hue + 180) % 360 - 180))
 
 
 def soft_clip(x: np.ndarray, lo: float, hi: float, *, knee: float) -> np.ndarray:

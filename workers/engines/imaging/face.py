@@ -417,7 +417,17 @@ def ear_skin(
         d_out = np.full(lab.shape[:2], 1e6, np.float32)
     d_skin_e = np.linalg.norm((lab - mean) * w, axis=2)
     smooth = _local_std(lab[..., 0]) < max(3.5 * cheek_texture(rgb, face), 4.0)
-    oval = np.zeros(U.shape, np.uint8)
+    oval = _oval_in_frame(face, frame, U.shape)
+    oval = cv2.erode(oval, np.ones((7, 7), np.uint8))
+    mask = (d_skin < 3.0) & (d_skin_e < 0.8 * d_out) & inside & (oval == 0)
+    if person is not None:
+        mask &= sample(person, frame) > 0.3
+    return mask, mask & smooth
+
+
+def _oval_in_frame(face: Face, frame: EarFrame, shape: tuple[int, ...]) -> np.ndarray:
+    """The face oval drawn into the ear frame's sample grid (uint8, 1 inside)."""
+    oval = np.zeros(shape, np.uint8)
     pts = face.oval() - frame.origin
     grid = np.stack(
         [
@@ -427,11 +437,7 @@ def ear_skin(
         1,
     )
     cv2.fillPoly(oval, [np.round(grid * 4).astype(np.int32)], 1, shift=2)
-    oval = cv2.erode(oval, np.ones((7, 7), np.uint8))
-    mask = (d_skin < 3.0) & (d_skin_e < 0.8 * d_out) & inside & (oval == 0)
-    if person is not None:
-        mask &= sample(person, frame) > 0.3
-    return mask, mask & smooth
+    return oval
 
 
 def _box_mean(S: np.ndarray, h0: int, h1: int, w0: int, w1: int) -> np.ndarray:
@@ -489,16 +495,7 @@ def find_earlobes(rgb: np.ndarray, face: Face, person: np.ndarray | None = None)
         # Nearer the contour's prediction is likelier; far from it only a clear lobe wins.
         prior = ((U / (0.12 * fw)) ** 2 + (V / (0.15 * fw)) ** 2) * 0.15
         score = disc - 1.2 * below - beyond - prior
-        oval = np.zeros(U.shape, np.uint8)
-        pts = face.oval() - frame.origin
-        grid = np.stack(
-            [
-                (pts @ frame.out - frame.us[0]) / frame.step,
-                (pts @ frame.down - frame.vs[0]) / frame.step,
-            ],
-            1,
-        )
-        cv2.fillPoly(oval, [np.round(grid * 4).astype(np.int32)], 1, shift=2)
+        oval = _oval_in_frame(face, frame, U.shape)
         edge_u = np.array(
             [frame.us[np.nonzero(r)[0].max()] if r.any() else -1e9 for r in oval], np.float32
         )
