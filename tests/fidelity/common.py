@@ -65,6 +65,16 @@ def photo(name: str) -> np.ndarray:
     return np.asarray(Image.open(path).convert("RGB"))
 
 
+def photo_any(name: str) -> np.ndarray:
+    """A fixture photo named without its extension ("model/model_8"): the .jpg, else the .png."""
+    for ext in (".jpg", ".png"):
+        try:
+            return photo(name + ext)
+        except FileNotFoundError:
+            continue
+    raise FileNotFoundError(name)
+
+
 def fixture_bytes(name: str) -> bytes:
     return (FIXTURES / name).read_bytes()
 

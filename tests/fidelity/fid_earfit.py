@@ -259,6 +259,18 @@ def placement_case(name: str, height_in: float = HEIGHT_IN) -> Case:
     return case
 
 
+def _old_earring_case(label: str, rgb: np.ndarray) -> tuple[Case, np.ndarray | None]:
+    """The engine on a photo with an old earring: the case and the output, or the case of a
+    refusal (no old earring left unless the refusal is not ``wears_earrings``) and None."""
+    out = run_engine(rgb)
+    case = Case(label, rgb, None if isinstance(out, EngineError) else out, "")
+    if isinstance(out, EngineError):
+        case.outcome = out.code
+        case.figures = {"old_left": int(out.code != "wears_earrings")}
+        return case, None
+    return case, out
+
+
 def hooped_case(name: str) -> Case:
     """A gold hoop drawn at each labelled visible lobe: refused, or the hoop gone."""
     clean = load(name)
@@ -269,11 +281,8 @@ def hooped_case(name: str) -> Case:
         if lobe is not None:
             hooped, m = hoop_on(hooped, lobe, face.ppi)
             mask |= m
-    out = run_engine(hooped)
-    case = Case(f"{name} + drawn hoop", hooped, None if isinstance(out, EngineError) else out, "")
-    if isinstance(out, EngineError):
-        case.outcome = out.code
-        case.figures = {"old_left": int(out.code != "wears_earrings")}
+    case, out = _old_earring_case(f"{name} + drawn hoop", hooped)
+    if out is None:
         return case
     reference = run_engine(clean)
     if isinstance(reference, EngineError):
@@ -290,11 +299,8 @@ def hooped_case(name: str) -> Case:
 def wearer_case(name: str) -> Case:
     """A model really wearing hoops: refused, or every old earring's box retouched."""
     rgb = load(name)
-    out = run_engine(rgb)
-    case = Case(f"{name} (wears hoops)", rgb, None if isinstance(out, EngineError) else out, "")
-    if isinstance(out, EngineError):
-        case.outcome = out.code
-        case.figures = {"old_left": int(out.code != "wears_earrings")}
+    case, out = _old_earring_case(f"{name} (wears hoops)", rgb)
+    if out is None:
         return case
     left = 0
     for x0, y0, x1, y1 in WEARERS[name]:

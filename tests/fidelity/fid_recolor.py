@@ -45,7 +45,7 @@ import cv2
 import numpy as np
 from skimage.metrics import structural_similarity
 
-from tests.fidelity.common import Bar, ToolReport, contact_sheet, photo
+from tests.fidelity.common import Bar, ToolReport, contact_sheet, photo_any
 from workers.engines.imaging import garment
 from workers.engines.imaging.color import delta_e2000, parse_hex, srgb8_to_lab
 
@@ -225,21 +225,12 @@ _SYNTH = {"synthetic/velvet": _velvet, "synthetic/red_logo_tee": _red_logo_tee,
           "synthetic/heather": _heather}
 
 
-def _load(name: str) -> np.ndarray:
-    for ext in (".jpg", ".png"):
-        try:
-            return photo(name + ext)
-        except FileNotFoundError:
-            continue
-    raise FileNotFoundError(name)
-
-
 @cache
 def subject(name: str, garment_type: str = "tshirt") -> Subject:
     if name in _SYNTH:
         rgb, outline, printed = _SYNTH[name]()
         return Subject(name, garment_type, rgb, outline, printed)
-    rgb = _load(name)
+    rgb = photo_any(name)
     mask = engine_mask(name, garment_type, rgb)
     outline = _fill_holes(mask > 0.5)
     return Subject(name, garment_type, rgb, outline, _photo_print(rgb, outline))

@@ -30,7 +30,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from tests.fidelity.common import Bar, ToolReport, contact_sheet, photo
+from tests.fidelity.common import Bar, ToolReport, contact_sheet, photo_any
 from workers.engines.imaging import garment
 from workers.engines.imaging.color import delta_e2000, srgb8_to_lab, srgb8_to_oklab
 
@@ -85,12 +85,7 @@ def swatch(kind: str) -> tuple[np.ndarray, np.ndarray]:
 def load(name: str) -> np.ndarray:
     if name.startswith("swatch/"):
         return swatch(name.split("/")[1])[0]
-    for ext in (".jpg", ".png"):
-        try:
-            return photo(name + ext)
-        except FileNotFoundError:
-            continue
-    raise FileNotFoundError(name)
+    return photo_any(name)
 
 
 @cache
