@@ -23,6 +23,7 @@ import { useToolDrives } from '@/lib/drives';
 import { useLibraryFit } from '@/lib/library-models';
 import { CARD_LIMITS } from '@/lib/limited-list';
 import { useToolsBySlug } from '@/lib/tools';
+import type { Drive } from '@/types/api';
 
 /** Every card has an image (Recolor's garment, Earfit's ring, Baghold's bag) and its fields. */
 export type ImageCard = { id: string; imageUrl: string };
@@ -252,7 +253,7 @@ export function CardToolPage<C extends ImageCard>({
 
 type BatchDoneOverlayProps = {
   batch: BatchSubmitted;
-  outputDrive?: Parameters<typeof SuccessOverlay>[0]['outputDrive'];
+  outputDrive?: Drive;
   startNewLabel: string;
   onStartNew: () => void;
 };
