@@ -30,12 +30,10 @@ import cv2
 import numpy as np
 
 from workers.engines.base import EngineError, EngineOutput, Progress
+from workers.engines.imaging import color as colour
 from workers.engines.imaging import garment as garment_mod
 from workers.engines.imaging.color import (
-    CLOTH_WEIGHTS,
-    cloth_clusters,
     gamut_map_oklab,
-    hue_gap_degrees,
     linear_to_srgb,
     oklab_to_linear,
     soft_clip,
@@ -333,7 +331,7 @@ def refabric_image(
 
 # --- prints, folds and the outline ------------------------------------------------------------
 
-_W = CLOTH_WEIGHTS
+_W = colour.CLOTH_WEIGHTS
 
 
 def _kept_weight(crop: np.ndarray, lab: np.ndarray, inside: np.ndarray) -> np.ndarray:
@@ -347,7 +345,7 @@ def _kept_weight(crop: np.ndarray, lab: np.ndarray, inside: np.ndarray) -> np.nd
     if len(px) < 200:
         return np.zeros(inside.shape, np.float32)
     k = 6
-    _, labels, centres = cloth_clusters(px, k)
+    _, labels, centres = colour.cloth_clusters(px, k)
     counts = np.bincount(labels.ravel(), minlength=k)
     c0 = centres[int(np.argmax(counts))]
     chroma0 = float(np.hypot(c0[1], c0[2]))
@@ -356,7 +354,7 @@ def _kept_weight(crop: np.ndarray, lab: np.ndarray, inside: np.ndarray) -> np.nd
         light_gap = abs(float(c[0] - c0[0]))
         chroma = float(np.hypot(c[1], c[2]))
         if chroma0 > 0.04:
-            hue_gap = hue_gap_degrees(c, c0)
+            hue_gap = colour.hue_gap_degrees(c, c0)
             is_base[i] = hue_gap < 20 and light_gap < 0.15 and 0.5 < chroma / chroma0 < 1.5
         else:
             is_base[i] = chroma < 0.045 and light_gap < 0.2
