@@ -546,3 +546,22 @@ def bare_arms_in_front(body: Body, starts: dict[str, float], category: str) -> n
     if not m.any():
         return m.astype(np.float32)
     return np.clip(_refine(body, m) * np.clip(body.mask * 1.5, 0, 1), 0.0, 1.0).astype(np.float32)
+
+
+def bare_hands(body: Body, category: str) -> np.ndarray:
+    """The bare hands (soft): in front of every garment, sleeves included (a long sleeve swung
+    rigidly down a bent arm would otherwise swallow a hand at the hip or in a pocket)."""
+    h, w = body.h, body.w
+    near = np.zeros((h, w), np.uint8)
+    for name, limb in limbs_of(body).items():
+        if name.startswith("arm") and len(limb.joints) > 3:
+            near |= limb.mask(h, w, 1.35, first=2)
+    if not near.any():
+        return np.zeros((h, w), np.float32)
+    skin = (skin_of(body) > 0.5) & ~old_garment(body, category) & (body.mask > 0.5) & ~body.head
+    bare = skin & (near > 0)
+    bare = cv2.morphologyEx(bare.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)) > 0
+    bare &= near > 0
+    if not bare.any():
+        return np.zeros((h, w), np.float32)
+    return np.clip(_refine(body, bare) * np.clip(body.mask * 1.5, 0, 1), 0.0, 1.0).astype(np.float32)

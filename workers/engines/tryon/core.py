@@ -15,6 +15,7 @@ from workers.engines.tryon.body import (
     analyse_body,
     arms_mask,
     bare_arms_in_front,
+    bare_hands,
     body_box,
     front_mask,
     limbs_of,
@@ -99,8 +100,12 @@ def dress(
     a = np.clip(cv2.GaussianBlur(a, (0, 0), 0.5), 0, 1)
     covered = a > 0.5
     # The bare arms and hands in front, as the photo shows them, over everything.
-    arms_front = None if ghost else bare_arms_in_front(body, starts, cat) * (
-        1.0 - np.asarray(info.get("sleeve_share", 0.0)) * (a > 0.05))
+    arms_front = None if ghost else np.maximum(bare_arms_in_front(body, starts, cat) * (
+        1.0 - np.asarray(info.get("sleeve_share", 0.0)) * (a > 0.05)), bare_hands(body, cat))
+    if arms_front is not None:
+        # The guided filter leaves the arm's own outline half transparent: the garment would
+        # show through it as a seam down the arm. Solid from half way, feathered outside.
+        arms_front = np.clip(2.0 * arms_front, 0.0, 1.0)
     if not ghost:
         old = old_garment(body, cat)
         if fill_old and old.any():
