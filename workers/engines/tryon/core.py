@@ -105,7 +105,8 @@ def dress(
     if arms_front is not None:
         # The guided filter leaves the arm's own outline half transparent: the garment would
         # show through it as a seam down the arm. Solid from half way, feathered outside.
-        arms_front = np.clip(2.0 * arms_front, 0.0, 1.0)
+        # Never the old garment's own pixels beside the arm, which would come back with it.
+        arms_front = np.clip(2.0 * arms_front, 0.0, 1.0) * (~old_garment(body, cat))
     if not ghost:
         old = old_garment(body, cat)
         if fill_old and old.any():
