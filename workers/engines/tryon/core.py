@@ -23,6 +23,7 @@ from workers.engines.tryon.body import (
     outer_forearms,
     skin_zone,
     sleeve_wrap,
+    torso_sides,
 )
 from workers.engines.tryon.garment import Garment, prepare_garment_image
 from workers.engines.tryon.guards import check_garment, check_person, check_pose
@@ -32,6 +33,23 @@ from workers.engines.tryon.shading import cloth_shading, continues_below, fill_u
 
 # How far past the person's bounding box (a share of its width and height) a garment may reach.
 BOX_MARGIN = 0.05
+
+
+def skirt_allowance(body: Body) -> np.ndarray:
+    """Where a dress's skirt may hang below the hips (float32, soft edge): an A-line from the
+    hips' width, a third wider at the ankles. A product shot's skirt laid flat is far wider
+    than it hangs; warped as it is, it spreads into the room as a trapezoid."""
+    h, w = body.h, body.w
+    centre, hl, hr = torso_sides(body, body.torso_len)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    along = (xx - float(centre[0])) * float(body.down[0]) + (yy - float(centre[1])) * float(body.down[1])
+    across = (xx - float(centre[0])) * float(body.u[0]) + (yy - float(centre[1])) * float(body.u[1])
+    ankles = [c["ankle"] for c in (body.left, body.right) if "ankle" in c]
+    leg = (float((np.mean(ankles, axis=0) - centre) @ body.down) if ankles else 1.6 * body.torso_len)
+    t = np.clip(along / max(leg, 1.0), 0.0, 1.0)
+    half = np.where(across < 0, hl, hr) * (1.08 + 0.35 * t)
+    m = ((along > 0) & (np.abs(across) <= half)).astype(np.float32)
+    return cv2.GaussianBlur(m, (0, 0), 1.0)
 
 
 def dress(
@@ -67,13 +85,18 @@ def dress(
         forearms = outer_forearms(body)
         allow_sleeve = cv2.dilate(person, disc).astype(np.float32)
         allow = cv2.dilate(person & (1 - forearms), disc).astype(np.float32)
-        if cat == warp.ONE_PIECE:
-            rows = np.arange(h)[:, None]
-            allow = np.maximum(allow, (rows > body.hip_mid[1]).astype(np.float32))
+        skirt = skirt_allowance(body) if cat == warp.ONE_PIECE else None
+        if skirt is not None:
+            allow = np.maximum(allow, skirt)
         if "outline" in info:
             poly = np.zeros((h, w), np.uint8)
             cv2.fillPoly(poly, [np.round(info["outline"]).astype(np.int32)], 1)
-            allow = np.maximum(allow, poly.astype(np.float32))
+            poly_f = poly.astype(np.float32)
+            if skirt is not None:
+                # Below the hips a skirt hangs in its A-line, not out to its flat flare.
+                rows = np.arange(h)[:, None]
+                poly_f = np.where(rows > body.hip_mid[1], poly_f * skirt, poly_f)
+            allow = np.maximum(allow, poly_f)
         share = info.get("sleeve_share", 0.0)
         # A sleeve swung down a hanging arm shows about as wide as the arm it wraps; the rest of
         # its flat width folds under, out of sight.
