@@ -165,12 +165,23 @@ class Made(TypedDict):
     tier: str
 
 
-def made_by(engine: Engine) -> Made:
+def made_by(engine: Engine, job: Job | None = None) -> Made:
     """Which engine made a run's result and its tier, read from the engine once it has run (a
     provider engine that fell back on the local one says so then): provider engines carry
-    `made_by` (e.g. `fashn:tryon-v1.6`) and `tier`; a plain local engine is `local`."""
-    return Made(made_by=str(getattr(engine, "made_by", "local") or "local"),
-                tier=str(getattr(engine, "tier", "") or ""))
+    `made_by` (e.g. `fashn:tryon-v1.6`) and `tier`; a plain local engine is `local`, and its
+    tier is `preview` when its tool is a generative one (a provider makes studio results)."""
+    made = str(getattr(engine, "made_by", "local") or "local")
+    tier = str(getattr(engine, "tier", "") or "")
+    if not tier and made == "local" and job is not None and _generative(job):
+        tier = "preview"
+    return Made(made_by=made, tier=tier)
+
+
+def _generative(job: Job) -> bool:
+    from tools.registry import tool_get
+
+    tool = tool_get(job.tool)
+    return bool(tool and tool.generative)
 
 
 def job_run(*, job_id: str) -> str:
@@ -212,20 +223,20 @@ def job_execute(*, job_id: str) -> tuple[str, Job | None]:
         except SoftTimeLimitExceeded:
             job_fail(job_id=job_id, lease=lease, code="time_limit",
                      message=f"The job ran longer than its time limit of {soft} seconds.",
-                     **made_by(engine))
+                     **made_by(engine, job))
             return "failed", job
         except EngineError as exc:
             job_fail(job_id=job_id, lease=lease, code=exc.code, message=exc.message,
-                     **made_by(engine))
+                     **made_by(engine, job))
             return "failed", job
         except Exception as exc:
             logger.exception("engine %s failed on job %s", _engine_name(job), job_id)
             job_fail(job_id=job_id, lease=lease, code="engine_error",
                      message=f"The tool failed unexpectedly ({type(exc).__name__}).",
-                     **made_by(engine))
+                     **made_by(engine, job))
             return "failed", job
     try:
-        won = job_succeed(job=job, lease=lease, outputs=outputs, **made_by(engine))
+        won = job_succeed(job=job, lease=lease, outputs=outputs, **made_by(engine, job))
     except SoftTimeLimitExceeded:
         # The limit fired while the outputs were being stored: job_succeed removed what it
         # had written; end the job under its lease rather than leave it running for the
@@ -233,13 +244,13 @@ def job_execute(*, job_id: str) -> tuple[str, Job | None]:
         job_fail(job_id=job_id, lease=lease, code="time_limit",
                  message=f"The job ran longer than its time limit of {soft} seconds while "
                          "its results were being stored; nothing was delivered.",
-                 **made_by(engine))
+                 **made_by(engine, job))
         return "failed", job
     except OSError as exc:  # storage full or refusing writes: say so, do not retry blindly
         logger.warning("storing the outputs of job %s failed: %s", job_id, exc)
         job_fail(job_id=job_id, lease=lease, code="storage_error",
                  message=f"The result could not be stored ({exc.strerror or exc}); "
                          "nothing was delivered. Retry the job once storage is available.",
-                 **made_by(engine))
+                 **made_by(engine, job))
         return "failed", job
     return ("succeeded" if won else "aborted"), job

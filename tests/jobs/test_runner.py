@@ -96,6 +96,22 @@ def test_a_local_engine_is_local_with_no_tier_of_its_own(partner: Any, api: APIC
     assert (body["engine"], body["tier"]) == ("local", "")
 
 
+def test_a_generative_tools_local_engine_is_a_preview(partner: Any, api: APIClient,
+                                                      monkeypatch: Any) -> None:
+    """Try-On run by the local engine (no provider account): its result is a local preview."""
+    def local(params: dict[str, Any], progress: Any) -> list[EngineOutput]:
+        return [EngineOutput(b"{}", "application/json", "out.json")]
+
+    monkeypatch.setattr(runner, "engine_for_job", lambda job: local)
+    monkeypatch.setattr(runner, "job_params", lambda job: {})  # no fetch of the made-up URLs
+    job = job_submit(org=partner.organization, user=partner, tool=TOOLS["virtual-try-on"],
+                     payload={"garmentUrl": "https://cdn.maison.test/g.jpg",
+                              "modelUrl": "https://cdn.maison.test/m.jpg"}).job
+    assert runner.job_run(job_id=str(job.pk)) == "succeeded"
+    body = api.get(f"/api/jobs/{job.pk}/").json()
+    assert (body["engine"], body["tier"]) == ("local", "preview")
+
+
 def test_a_job_older_than_the_run_columns_still_runs_and_has_an_eta(
     partner: Any, monkeypatch: Any
 ) -> None:
