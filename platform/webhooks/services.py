@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import hmac
 import json
@@ -10,7 +12,7 @@ import random
 import secrets
 import time
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -18,6 +20,7 @@ from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F
 from django.utils import timezone
+from standardwebhooks.webhooks import Webhook as StandardWebhook
 
 from accounts.models import Organization, User
 from jobs.models import ActivityStatus, Job, JobStatus
@@ -44,7 +47,13 @@ def webhook_create(*, org: Organization, user: User, url: str, events: list[str]
                    active: bool = True) -> Webhook:
     destination_check(url)  # raises DestinationRefused
     return Webhook.objects.create(organization=org, created_by=user, url=url, events=events,
-                                  active=active, secret="whsec_" + secrets.token_urlsafe(32))
+                                  active=active, secret=new_secret())
+
+
+def new_secret() -> str:
+    """`whsec_` and 24 random bytes in standard base64: the key of our signature and of the
+    Standard Webhooks one."""
+    return "whsec_" + base64.b64encode(secrets.token_bytes(24)).decode()
 
 
 def webhook_update(*, webhook: Webhook, **changes: Any) -> Webhook:
@@ -63,6 +72,21 @@ def signature(secret: str, timestamp: int, body: bytes) -> str:
     """`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`."""
     mac = hmac.new(secret.encode(), f"{timestamp}.".encode() + body, hashlib.sha256)
     return f"t={timestamp},v1={mac.hexdigest()}"
+
+
+def standard_headers(secret: str, message_id: str, timestamp: int, body: bytes) -> dict[str, str]:
+    """The Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature), signed
+    by the standardwebhooks library with the webhook's secret, so a receiver verifies with
+    `standardwebhooks.Webhook(secret).verify(body, headers)`. The id is the delivery's: the
+    same on every retry of it. A secret made before secrets were standard base64 cannot key
+    them: such a webhook gets only our own signature header."""
+    try:
+        signer = StandardWebhook(secret)
+    except (ValueError, binascii.Error):
+        return {}
+    sent = datetime.fromtimestamp(timestamp, tz=UTC)
+    return {"webhook-id": message_id, "webhook-timestamp": str(timestamp),
+            "webhook-signature": signer.sign(message_id, sent, body.decode())}
 
 
 # --- Events -------------------------------------------------------------------------------
@@ -186,9 +210,11 @@ def delivery_send(*, delivery_id: Any) -> str:
     if not hook.active:
         return _finish(delivery, DeliveryStatus.FAILED, error="The webhook is switched off.")
     body = json.dumps(delivery.payload, separators=(",", ":"), sort_keys=True).encode()
+    sent = int(time.time())
     headers = {"Content-Type": "application/json", "Atelier-Event": delivery.event,
                "Atelier-Delivery": str(delivery.pk),
-               SIGNATURE_HEADER: signature(hook.secret, int(time.time()), body)}
+               SIGNATURE_HEADER: signature(hook.secret, sent, body),
+               **standard_headers(hook.secret, f"msg_{delivery.pk.hex}", sent, body)}
     try:
         answer = post_json(hook.url, body, headers, timeout=settings.WEBHOOK_TIMEOUT_SECONDS)
     except DestinationRefused as exc:

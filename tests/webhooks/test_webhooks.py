@@ -109,6 +109,29 @@ def test_signed_job_and_batch_events_once_each(partner: Any, api: APIClient,
     assert len(hook_receiver.calls) == 3
 
 
+def test_standard_webhooks_headers_verify_with_their_library(
+        partner: Any, api: APIClient, hook_receiver: Receiver) -> None:
+    """Next to our signature, every delivery carries the Standard Webhooks headers, which the
+    standardwebhooks library verifies with the secret shown at creation; a retry keeps its
+    webhook-id."""
+    from standardwebhooks.webhooks import Webhook as StandardWebhook
+    from standardwebhooks.webhooks import WebhookVerificationError
+
+    created = register(api, hook_receiver.url, ["job.succeeded"])
+    hook_receiver.answers = [500]
+    finished_batch(partner, [True])
+    send_all()
+    WebhookDelivery.objects.update(next_attempt_at=timezone.now())
+    send_all()
+    first, retry = hook_receiver.calls
+    signer = StandardWebhook(created["secret"])
+    for call in (first, retry):
+        assert signer.verify(call.body, call.headers)["event"] == "job.succeeded"
+    assert first.headers["webhook-id"] == retry.headers["webhook-id"]
+    with pytest.raises(WebhookVerificationError):  # a changed body does not verify
+        signer.verify(first.body.replace(b"succeeded", b"failed"), first.headers)
+
+
 def test_retries_after_500_and_stops_after_410(partner: Any, api: APIClient,
                                                hook_receiver: Receiver) -> None:
     register(api, hook_receiver.url, ["job.succeeded"])
