@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from accounts.models import Organization, User
 from config.errors import Conflict
-from jobs.kinds import JobKind, job_limits, kind_delivers
+from jobs.kinds import JobKind, job_catalogue, job_limits, kind_delivers
 from jobs.models import Activity, ActivityStatus, Job, JobOutput, JobStatus
 from workers.engines.base import EngineOutput
 
@@ -177,6 +177,13 @@ def _replay(existing: Job, digest: str) -> Submitted:
     return Submitted(job=existing, created=False)
 
 
+def run_task_name(tool: str) -> str:
+    """The task a job runs as: one per kind of job (`jobs.run.recolor`), so Flower lists,
+    filters and charts runs by tool; the generic `jobs.run` for a kind the catalogue no longer
+    declares (a worker registers both)."""
+    return f"{RUN_TASK}.{tool}" if any(k.slug == tool for k in job_catalogue()) else RUN_TASK
+
+
 def job_enqueue(*, job: Job) -> bool:
     """Hand a queued job to the broker. If the broker is down the job stays queued in the
     database and the reconciler enqueues it when the broker is back."""
@@ -191,7 +198,7 @@ def job_enqueue(*, job: Job) -> bool:
     try:
         # The task id starts with the job id: that is how the reconciler reads the broker.
         app.send_task(
-            RUN_TASK, args=[str(job.pk)], queue=job.queue,
+            run_task_name(job.tool), args=[str(job.pk)], queue=job.queue,
             task_id=f"{job.pk}.{uuid.uuid4().hex[:8]}", soft_time_limit=soft, time_limit=hard,
             ignore_result=True,
         )

@@ -137,3 +137,16 @@ def test_a_job_whose_engine_is_gone_fails_clearly(partner: Any) -> None:
     assert runner.job_run(job_id=str(job.pk)) == "failed"
     job.refresh_from_db()
     assert job.error_code == "unknown_tool"
+
+
+def test_each_tool_runs_as_its_own_task_for_flower(partner: Any) -> None:
+    """Flower lists runs by task name: jobs.run.<tool>, registered on the worker for every
+    tool, with the generic jobs.run for a tool the catalogue no longer declares."""
+    from config.celery_app import app
+    from jobs.services import run_task_name
+    from workers.tasks.jobs import RUN_TASKS
+
+    assert run_task_name("recolor") == "jobs.run.recolor"
+    assert run_task_name("no-longer-a-tool") == "jobs.run"
+    assert {f"jobs.run.{slug}" for slug in TOOLS} | {"jobs.run"} == set(RUN_TASKS)
+    assert {"jobs.run", "jobs.run.recolor", "jobs.run.diagnostics.sleep"} <= set(app.tasks)

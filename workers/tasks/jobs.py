@@ -10,6 +10,7 @@ from celery.exceptions import TimeLimitExceeded
 
 from config.celery_app import app
 from jobs.services import RUN_TASK, job_fail
+from tools.registry import TOOLS
 from workers.runner import job_execute
 from workers.tasks.drives import deliver_outputs_enqueue
 
@@ -25,13 +26,20 @@ class JobTask(Task):
                              "seconds and was stopped.")
 
 
-# Time limits are set per job when it is enqueued (see jobs.services.job_enqueue).
-# Nothing to retry here: the reconciler requeues a job whose worker died, up to
-# JOB_MAX_ATTEMPTS, and a duplicate delivery finds the job taken and does nothing.
-@app.task(base=JobTask, name=RUN_TASK, acks_late=True, reject_on_worker_lost=True,
-          ignore_result=True)
 def run_job(job_id: str) -> str:
     outcome, job = job_execute(job_id=job_id)
     if outcome == "succeeded" and job is not None:
         deliver_outputs_enqueue(job_id=job_id, tool=job.tool)
     return outcome
+
+
+# One task name per tool (jobs.run.<tool>, see jobs.services.run_task_name) so Flower shows
+# runs by tool, and the generic jobs.run for jobs of a tool no longer declared. Time limits
+# are set per job when it is enqueued. Nothing to retry here: the reconciler requeues a job
+# whose worker died, up to JOB_MAX_ATTEMPTS, and a duplicate delivery finds the job taken and
+# does nothing.
+RUN_TASKS = {
+    name: app.task(base=JobTask, name=name, acks_late=True, reject_on_worker_lost=True,
+                   ignore_result=True)(run_job)
+    for name in [RUN_TASK, *(f"{RUN_TASK}.{slug}" for slug in TOOLS)]
+}
