@@ -22,6 +22,8 @@ const job = (status: JobStatus, progress: number, attempts = 1): Job => ({
   created_at: '2025-05-01T10:00:00Z',
   started_at: null,
   finished_at: null,
+  engine: '',
+  tier: '',
   outputs: [],
 });
 

@@ -47,6 +47,8 @@ export function makeJob(id: string, status: JobStatus, figures: Partial<Job> = {
     created_at: '2025-05-01T10:00:00Z',
     started_at: null,
     finished_at: null,
+    engine: '',
+    tier: '',
     outputs: [],
     ...figures,
   };

@@ -83,8 +83,14 @@ export type Job = {
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
+  /** Which engine made the result: `local`, `fashn:tryon-v1.6`, `openai:gpt-image-1`, …; empty until the job has run. */
+  engine: string;
+  /** `studio` for a provider, `preview` for the local engine of a generative tool, '' for a classical tool. */
+  tier: JobTier;
   outputs: JobOutput[];
 };
+
+export type JobTier = 'studio' | 'preview' | '';
 
 export type ActivityStatus = 'Processing' | 'Success' | 'Error';
 

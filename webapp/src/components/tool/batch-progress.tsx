@@ -1,3 +1,4 @@
+import { EngineLabel } from '@/components/tool/engine-label';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { type BatchSubmitted, summarizeBatch, useBatchJobs } from '@/lib/batches';
 import { formatEta } from '@/lib/format';
@@ -47,6 +48,7 @@ export function BatchProgressView({ jobs, skipped = [], title = 'Batch progress'
           <li key={job.id} className={`batch-job job-${job.status}`}>
             <span className="batch-job-name">{describeJob(job, index)}</span>
             <span className="batch-job-status">{jobStatusText(job)}</span>
+            <EngineLabel job={job} />
           </li>
         ))}
       </ul>

@@ -1,5 +1,6 @@
 import { type ChangeEvent, useReducer, useRef, useState } from 'react';
 
+import { JobEngineLabel, answerJobId } from '@/components/tool/engine-label';
 import { ExamplesGallery, Lightbox, type Example } from '@/components/tool/examples-gallery';
 import { StatusBar } from '@/components/tool/status-bar';
 import { ToolPage } from '@/components/tool/tool-page';
@@ -103,6 +104,8 @@ export function EditorialStudio({ config }: { config: StudioConfig }) {
   const processing = generation.isPending;
   const [template, setTemplate] = useState('Custom');
   const [results, setResults] = useState<string[]>([]);
+  // The job that made the results, when the answer names it: its label says which engine.
+  const [resultJob, setResultJob] = useState<string | null>(null);
   const [generatedFrom, setGeneratedFrom] = useState<Example[]>([]);
   const [expanded, setExpanded] = useState<Example | null>(null);
   const fileRef = useRef<HTMLInputElement>(null);
@@ -149,6 +152,7 @@ export function EditorialStudio({ config }: { config: StudioConfig }) {
       const images = normaliseResults(answer, 3);
       if (!images.length) throw new Error(config.generationFallback);
       setResults(images);
+      setResultJob(answerJobId(answer));
       setGeneratedFrom([{ src: url, alt: config.baseLabel }, ...(ref ? [{ src: ref, alt: 'Reference Image' }] : [])]);
       toast(config.success);
     } catch (error) {
@@ -346,6 +350,7 @@ export function EditorialStudio({ config }: { config: StudioConfig }) {
               {results.map((src, index) => (
                 <li key={index} className="result-card">
                   <img src={src} alt={`Result ${index + 1}`} />
+                  <JobEngineLabel jobId={resultJob} />
                   <div className="studio-actions">
                     <button type="button" className="secondary-button" onClick={() => downloadFile(src, `${config.slug}_${index + 1}.jpg`)}>
                       Download

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 
+import { EngineLabel } from '@/components/tool/engine-label';
 import { OutputLinks } from '@/components/tool/output-links';
 import { DataTable, ReasonText, StatusBadge } from '@/components/ui/data-table';
 import { formatTimestamp } from '@/lib/format';
@@ -75,6 +76,7 @@ export function RecentJobsTable({ jobs }: { jobs: Job[] }) {
           </td>
           <td>
             <OutputLinks outputs={job.outputs} />
+            <EngineLabel job={job} />
           </td>
         </>
       )}

@@ -1,3 +1,4 @@
+import { EngineLabel, engineLabelText } from '@/components/tool/engine-label';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { formatEta } from '@/lib/format';
 import { isVideoUrl } from '@/lib/image-url';
@@ -39,7 +40,7 @@ export function DownloadLink({ output, label }: { output: JobOutput; label: stri
 type DirectResultProps = {
   className: string;
   /** The direct job's state (useDirectJob). */
-  direct: { phase: string; output?: JobOutput };
+  direct: { phase: string; output?: JobOutput; job?: Job };
   alt: string;
   downloadLabel: string;
   /** Start New's label; it shows under the result, or alone after a failure. */
@@ -48,6 +49,15 @@ type DirectResultProps = {
   /** Said before there is a result. */
   placeholder: string;
 };
+
+/** Which engine made a result, on its own line under the output (nothing for a classical tool). */
+export function ResultEngine({ job }: { job?: Pick<Job, 'engine' | 'tier'> | null }) {
+  return engineLabelText(job) ? (
+    <p className="result-engine">
+      <EngineLabel job={job} />
+    </p>
+  ) : null;
+}
 
 /** A direct tool's Result: the output with Download and Start New, or what it waits for. */
 export function DirectResult({ className, direct, alt, downloadLabel, newLabel, onStartNew, placeholder }: DirectResultProps) {
@@ -62,6 +72,7 @@ export function DirectResult({ className, direct, alt, downloadLabel, newLabel, 
       {direct.output ? (
         <>
           <OutputMedia output={direct.output} alt={alt} />
+          <ResultEngine job={direct.job} />
           <div className="result-actions">
             <DownloadLink output={direct.output} label={downloadLabel} />
             {startNew}

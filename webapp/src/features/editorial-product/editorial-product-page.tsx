@@ -1,5 +1,6 @@
 import { type ChangeEvent, type PointerEvent, useCallback, useEffect, useRef, useState } from 'react';
 
+import { JobEngineLabel, answerJobId } from '@/components/tool/engine-label';
 import { Lightbox, type Example } from '@/components/tool/examples-gallery';
 import { StatusBar } from '@/components/tool/status-bar';
 import { ToolPage } from '@/components/tool/tool-page';
@@ -106,6 +107,7 @@ export function EditorialProductPage() {
   const [processing, setProcessing] = useState(false);
   const [progress, setProgress] = useState(0);
   const [results, setResults] = useState<string[]>([]);
+  const [resultJob, setResultJob] = useState<string | null>(null);
   const [expanded, setExpanded] = useState<Example | null>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const fileRef = useRef<HTMLInputElement>(null);
@@ -262,6 +264,7 @@ export function EditorialProductPage() {
       window.clearInterval(timer);
       setProgress(100);
       setResults(found);
+      setResultJob(answerJobId(answer));
       toast({ title: 'Success', description: 'Your editorial product images are ready' });
     } catch (error) {
       const message = error instanceof ApiError ? (error.status === 422 ? error.message : 'Failed to process canvas') : error instanceof Error ? error.message : '';
@@ -404,6 +407,7 @@ export function EditorialProductPage() {
                     {/* Whole, at the canvas ratio it was made in: the gallery thumbnails' 3:4 crop would cut a 16:9 layout. */}
                     <img src={src} alt={`Result ${index + 1}`} style={{ aspectRatio: 'auto', objectFit: 'contain' }} />
                   </button>
+                  <JobEngineLabel jobId={resultJob} />
                   <button type="button" className="secondary-button" onClick={() => downloadFile(src, downloadName(index + 1))}>
                     Download
                   </button>

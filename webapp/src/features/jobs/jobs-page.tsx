@@ -1,6 +1,7 @@
 import { type FormEvent, type ReactNode, useId } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 
+import { EngineLabel } from '@/components/tool/engine-label';
 import { OutputLinks } from '@/components/tool/output-links';
 import { BatchProgressView } from '@/components/tool/batch-progress';
 import { DataTable, ReasonText, StatusBadge } from '@/components/ui/data-table';
@@ -222,6 +223,7 @@ function JobTable({ jobs, toolName, inBatch }: { jobs: Job[]; toolName: Map<stri
           <td>{job.finished_at ? formatTimestamp(job.finished_at) : <span className="muted">—</span>}</td>
           <td>
             <OutputLinks outputs={job.outputs} />
+            <EngineLabel job={job} />
           </td>
           <td>
             {job.batch_id && !inBatch ? (

@@ -1,5 +1,6 @@
 import { type ChangeEvent, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 
+import { JobEngineLabel, answerJobId } from '@/components/tool/engine-label';
 import { ToolPage } from '@/components/tool/tool-page';
 import { Spinner } from '@/components/ui/spinner';
 import { ApiError } from '@/lib/api-client';
@@ -29,7 +30,7 @@ export const TEMPLATES: { name: string; text: string }[] = [
   },
 ];
 
-type Message = { id: number; type: 'user' | 'assistant'; text: string; images: string[]; resultImages: string[]; timestamp: Date };
+type Message = { id: number; type: 'user' | 'assistant'; text: string; images: string[]; resultImages: string[]; timestamp: Date; jobId?: string | null };
 
 const PLACEHOLDER = /(\[(?:REQUIRED|Optional):[^\]]*\])/g;
 
@@ -94,7 +95,7 @@ export function OpenLabPage() {
       if (images[1]) body.image_2 = stripDataPrefix(images[1]);
       const answer = await lab.mutateAsync(body);
       if (!answer?.result1 || !answer?.result2) throw new Error(GENERATION_FAILED);
-      add({ type: 'assistant', text: 'Here are your results.', images: [], resultImages: [toImageSrc(answer.result1), toImageSrc(answer.result2)] });
+      add({ type: 'assistant', text: 'Here are your results.', images: [], resultImages: [toImageSrc(answer.result1), toImageSrc(answer.result2)], jobId: answerJobId(answer) });
     } catch (error) {
       let reply = GENERATION_FAILED;
       if (error instanceof TypeError) reply = NETWORK_ERROR;
@@ -130,6 +131,7 @@ export function OpenLabPage() {
                     <figure key={index}>
                       {/* A picture gets its height only once loaded: scroll again so the reply ends in view. */}
                       <img src={src} alt={`Result ${index + 1}`} onLoad={scrollToEnd} />
+                      <JobEngineLabel jobId={message.jobId} />
                       <div className="studio-actions">
                         <button type="button" className="secondary-button" onClick={() => downloadFile(src, `result-${index + 1}.png`)}>
                           Download

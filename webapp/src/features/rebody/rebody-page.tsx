@@ -4,7 +4,7 @@ import { useSearchParams } from 'react-router-dom';
 import { SelectField } from '@/components/tool/card-tool-page';
 import { ImageUrlInput } from '@/components/tool/image-url-input';
 import { JobLog } from '@/components/tool/job-log';
-import { DownloadLink, OutputMedia } from '@/components/tool/job-result';
+import { DownloadLink, OutputMedia, ResultEngine } from '@/components/tool/job-result';
 import { ProcessingOverlay } from '@/components/tool/overlays';
 import { StatusBar } from '@/components/tool/status-bar';
 import { type LogLine, SystemLog } from '@/components/tool/system-log';
@@ -133,6 +133,7 @@ export function RebodyPage() {
           <figure className="result-panel">
             <figcaption>Result</figcaption>
             {direct.output ? <OutputMedia output={direct.output} alt="Rebody result" /> : <p className="muted result-placeholder">The result shows here.</p>}
+            {direct.output ? <ResultEngine job={direct.job} /> : null}
           </figure>
           {direct.output ? (
             <div className="result-actions">
