@@ -146,6 +146,25 @@ class ProviderCall:
         wait = min(wait, float(self.config.backoff_max))
         return wait if wait < self.remaining() else None
 
+    def retried(self, status: int, headers: Mapping[str, str], body: bytes, attempt: int) -> bool:
+        """True after waiting to ask again (see retry_wait); raises for an error status; False
+        for an answer to use."""
+        wait = self.retry_wait(status, headers, attempt)
+        if wait is not None:
+            self.sleep(wait, f"The {self.label} is busy; retrying")
+            return True
+        if status >= 300:
+            raise ProviderHttpError("provider_error", self.message(body, status), status)
+        return False
+
+    def unanswered(self, exc: Exception, timed_out: bool) -> ProviderHttpError:
+        """The error for a request that got no answer at all."""
+        if timed_out:
+            return ProviderHttpError("provider_timeout",
+                                     f"The {self.label} did not answer in time.")
+        return ProviderHttpError(
+            "provider_error", f"The {self.label} could not be reached ({type(exc).__name__}).")
+
     def request_timeout(self) -> tuple[float, float]:
         """(connect, read) seconds for the next request: the configured timeout, within the
         deadline."""
@@ -164,26 +183,15 @@ class ProviderCall:
             try:
                 resp = self.session.request(method, url, stream=True, allow_redirects=False,
                                             timeout=timeout, **kwargs)
-            except requests.Timeout as exc:
-                raise ProviderHttpError(
-                    "provider_timeout",
-                    f"The {self.label} did not answer in time.") from exc
             except requests.RequestException as exc:
-                raise ProviderHttpError(
-                    "provider_error",
-                    f"The {self.label} could not be reached ({type(exc).__name__}).") from exc
+                raise self.unanswered(exc, isinstance(exc, requests.Timeout)) from exc
             try:
                 body = self._read(resp)
             finally:
                 resp.close()
-            wait = self.retry_wait(resp.status_code, resp.headers, attempt)
-            if wait is not None:
+            if self.retried(resp.status_code, resp.headers, body, attempt):
                 attempt += 1
-                self.sleep(wait, f"The {self.label} is busy; retrying")
                 continue
-            if resp.status_code >= 300:
-                raise ProviderHttpError(
-                    "provider_error", self.message(body, resp.status_code), resp.status_code)
             try:
                 return json.loads(body)
             except (ValueError, UnicodeDecodeError) as exc:
@@ -348,6 +356,13 @@ class ProviderCall:
                             f"The {self.label} is working")
 
     # --- outputs -------------------------------------------------------------------------------
+
+    def output_images(self, urls: list[str], none_text: str) -> list[bytes]:
+        """The images a job's output URLs give; ``none_text`` is the error when it gave none."""
+        if not urls:
+            raise ProviderHttpError("provider_error", none_text)
+        self.report(90, "Downloading the result")
+        return [self.output_image(u) for u in urls]
 
     def output_image(self, value: str) -> bytes:
         """An output given as a data URL or an http(s) URL, as bytes."""

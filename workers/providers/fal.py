@@ -34,12 +34,16 @@ from workers.providers.calls import (
     ProviderHttpError,
     add_usage,
     data_url,
-    input_bytes,
     outputs_named,
 )
 from workers.providers.catalog import KIND_ENGINES
 from workers.providers.config import ProviderConfig
-from workers.providers.fashn import TRYON_TOOLS, tryon_category
+from workers.providers.fashn import (
+    TRYON_TOOLS,
+    garment_description,
+    tryon_category,
+    tryon_images,
+)
 
 KIND = "fal"
 LABEL = "fal queue"
@@ -84,11 +88,7 @@ def made_by(engine: str, config: ProviderConfig, params: Mapping[str, Any] | Non
 
 def fal_input(engine: str, config: ProviderConfig, params: Mapping[str, Any]) -> dict[str, Any]:
     """The JSON input a try-on job sends to its fal model."""
-    person_key, _ = TRYON_TOOLS[engine]
-    person = input_bytes(params, person_key)
-    garment = input_bytes(params, "garment")
-    if person is None or garment is None:
-        raise EngineError("bad_input", "Both the person image and the garment image are needed.")
+    person, garment = tryon_images(engine, params)
     spec = FAL_MODELS.get(model_id(config), FalModel())
     body: dict[str, Any] = {spec.person: data_url(person), spec.garment: data_url(garment)}
     if spec.category:
@@ -97,9 +97,7 @@ def fal_input(engine: str, config: ProviderConfig, params: Mapping[str, Any]) ->
         if value:
             body[spec.category] = value
     if spec.description:
-        text = " ".join(str(params.get("description") or params.get("garment_type") or "")
-                        .split())
-        body[spec.description] = text or "a garment"
+        body[spec.description] = garment_description(params)
     body.update(dict(config.options))
     return body
 
@@ -133,10 +131,7 @@ def fal_run(config: ProviderConfig, engine: str, params: Mapping[str, Any],
         call.report(88, "Reading the result")
         result = call.request("GET", base)
         urls = _image_urls(result)
-        if not urls:
-            raise ProviderHttpError("provider_error", "fal returned no images.")
-        call.report(90, "Downloading the result")
-        images = [call.output_image(u) for u in urls]
+        images = call.output_images(urls, "fal returned no images.")
     outputs = outputs_named(images, TRYON_TOOLS[engine][1], LABEL)
     progress(100)
     return outputs

@@ -72,6 +72,21 @@ def tryon_category(params: Mapping[str, Any], config: ProviderConfig) -> str:
     return raw if raw in TRYON_CATEGORIES else config.category
 
 
+def tryon_images(engine: str, params: Mapping[str, Any]) -> tuple[bytes, bytes]:
+    """The person and garment images of a try-on family job, both required."""
+    person = input_bytes(params, TRYON_TOOLS[engine][0])
+    garment = input_bytes(params, "garment")
+    if person is None or garment is None:
+        raise EngineError("bad_input", "Both the person image and the garment image are needed.")
+    return person, garment
+
+
+def garment_description(params: Mapping[str, Any]) -> str:
+    """The garment's words for a model with a required description field."""
+    text = " ".join(str(params.get("description") or params.get("garment_type") or "").split())
+    return text or "a garment"
+
+
 def model_for(engine: str, config: ProviderConfig, params: Mapping[str, Any] | None) -> str:
     """The FASHN model_name a tool's job runs with."""
     if engine in TRYON_TOOLS:
@@ -98,16 +113,12 @@ def predictions(engine: str, config: ProviderConfig,
     model = model_for(engine, config, params)
     options = dict(config.options)
     if engine in TRYON_TOOLS:
-        person_key, stem = TRYON_TOOLS[engine]
-        person = input_bytes(params, person_key)
-        garment = input_bytes(params, "garment")
-        if person is None or garment is None:
-            raise EngineError("bad_input",
-                              "Both the person image and the garment image are needed.")
+        stem = TRYON_TOOLS[engine][1]
+        wearer, garment = tryon_images(engine, params)
         if model == "tryon-max":
-            inputs = {"model_image": data_url(person), "product_image": data_url(garment)}
+            inputs = {"model_image": data_url(wearer), "product_image": data_url(garment)}
         else:
-            inputs = {"model_image": data_url(person), "garment_image": data_url(garment),
+            inputs = {"model_image": data_url(wearer), "garment_image": data_url(garment),
                       "category": tryon_category(params, config)}
         return [(model, {**inputs, **options}, stem)]
     if engine == "remodel":

@@ -29,12 +29,16 @@ from workers.providers.calls import (
     ProviderHttpError,
     add_usage,
     data_url,
-    input_bytes,
     outputs_named,
 )
 from workers.providers.catalog import KIND_ENGINES
 from workers.providers.config import ProviderConfig
-from workers.providers.fashn import TRYON_TOOLS, tryon_category
+from workers.providers.fashn import (
+    TRYON_TOOLS,
+    garment_description,
+    tryon_category,
+    tryon_images,
+)
 
 KIND = "replicate"
 LABEL = "Replicate prediction"
@@ -58,11 +62,7 @@ def made_by(engine: str, config: ProviderConfig, params: Mapping[str, Any] | Non
 
 def replicate_input(engine: str, config: ProviderConfig,
                     params: Mapping[str, Any]) -> dict[str, Any]:
-    person_key, _ = TRYON_TOOLS[engine]
-    person = input_bytes(params, person_key)
-    garment = input_bytes(params, "garment")
-    if person is None or garment is None:
-        raise EngineError("bad_input", "Both the person image and the garment image are needed.")
+    person, garment = tryon_images(engine, params)
     name = model_ref(config).partition(":")[0]
     person_f, garment_f, category_f, description_f = REPLICATE_MODELS.get(
         name, REPLICATE_MODELS[DEFAULT_MODEL])
@@ -71,9 +71,7 @@ def replicate_input(engine: str, config: ProviderConfig,
     if category_f and category:
         body[category_f] = category
     if description_f:
-        text = " ".join(str(params.get("description") or params.get("garment_type") or "")
-                        .split())
-        body[description_f] = text or "a garment"
+        body[description_f] = garment_description(params)
     body.update(dict(config.options))
     return body
 
@@ -114,10 +112,7 @@ def replicate_run(config: ProviderConfig, engine: str, params: Mapping[str, Any]
         if isinstance(metrics, dict):
             add_usage("seconds", metrics.get("predict_time"))
         urls = _output_urls(prediction.output)
-        if not urls:
-            raise ProviderHttpError("provider_error", "Replicate returned no images.")
-        call.report(90, "Downloading the result")
-        images = [call.output_image(u) for u in urls]
+        images = call.output_images(urls, "Replicate returned no images.")
     outputs = outputs_named(images, TRYON_TOOLS[engine][1], LABEL)
     progress(100)
     return outputs

@@ -20,8 +20,6 @@ from typing import TYPE_CHECKING
 
 import httpx
 
-from workers.providers.calls import ProviderHttpError
-
 if TYPE_CHECKING:
     from workers.providers.calls import ProviderCall
 
@@ -53,22 +51,11 @@ class ProviderTransport(httpx.BaseTransport):
             try:
                 response = self._inner.handle_request(request)
                 body = self._read(response)
-            except httpx.TimeoutException as exc:
-                raise ProviderHttpError("provider_timeout",
-                                        f"The {call.label} did not answer in time.") from exc
             except httpx.HTTPError as exc:
-                raise ProviderHttpError(
-                    "provider_error",
-                    f"The {call.label} could not be reached ({type(exc).__name__}).") from exc
-            wait = call.retry_wait(response.status_code, response.headers, attempt)
-            if wait is not None:
+                raise call.unanswered(exc, isinstance(exc, httpx.TimeoutException)) from exc
+            if call.retried(response.status_code, response.headers, body, attempt):
                 attempt += 1
-                call.sleep(wait, f"The {call.label} is busy; retrying")
                 continue
-            if response.status_code >= 300:
-                raise ProviderHttpError("provider_error",
-                                        call.message(body, response.status_code),
-                                        response.status_code)
             headers = [(k, v) for k, v in response.headers.multi_items()
                        if k.lower() not in ("content-encoding", "transfer-encoding",
                                             "content-length")]

@@ -31,12 +31,11 @@ from workers.providers.calls import (
     ProviderCall,
     ProviderHttpError,
     add_usage,
-    input_bytes,
     outputs_named,
 )
 from workers.providers.catalog import KIND_ENGINES
 from workers.providers.config import ProviderConfig
-from workers.providers.fashn import TRYON_TOOLS
+from workers.providers.fashn import TRYON_TOOLS, tryon_images
 
 KIND = "vertex"
 LABEL = "Vertex AI"
@@ -75,11 +74,7 @@ def location_of(config: ProviderConfig) -> str:
 def predict_body(engine: str, config: ProviderConfig, params: Mapping[str, Any]) -> dict[str, Any]:
     import base64
 
-    person_key, _ = TRYON_TOOLS[engine]
-    person = input_bytes(params, person_key)
-    garment = input_bytes(params, "garment")
-    if person is None or garment is None:
-        raise EngineError("bad_input", "Both the person image and the garment image are needed.")
+    person, garment = tryon_images(engine, params)
 
     def image(data: bytes) -> dict[str, Any]:
         return {"image": {"bytesBase64Encoded": base64.b64encode(data).decode("ascii")}}
