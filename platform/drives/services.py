@@ -50,7 +50,9 @@ class _DriveTools(Mapping[str, tuple[str, ...]]):
 
 
 DRIVE_TOOLS: Mapping[str, tuple[str, ...]] = _DriveTools()
-IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".gif", ".bmp", ".webp")
+# What a drive sync and Get URLs take: the photos the engines decode.
+IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".gif", ".bmp", ".webp", ".heic", ".heif", ".avif",
+                    ".tif", ".tiff")
 SIGNED_PATH = "/api/drives/files/"
 _SALT = "atelier.drive-file"
 

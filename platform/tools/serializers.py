@@ -15,7 +15,11 @@ from config.serializers import StrictSerializer
 
 MAX_CARDS = 20
 MAX_CHANGES = 10
-IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".gif", ".bmp", ".webp", ".svg")
+# Photos the engines decode (workers.engines.imaging.decode: phones' HEIC, TIFF and AVIF
+# too); card pages also take an SVG link, as the spec's pages do.
+PHOTO_EXTENSIONS = (".jpg", ".jpeg", ".png", ".gif", ".bmp", ".webp", ".heic", ".heif", ".avif",
+                    ".tif", ".tiff")
+IMAGE_EXTENSIONS = (*PHOTO_EXTENSIONS, ".svg")
 HEX = re.compile(r"#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
 
 
@@ -25,7 +29,8 @@ class CardImageUrlField(serializers.URLField):
 
     default_error_messages = {
         "scheme": "Enter an http or https URL.",
-        "extension": "The URL must point to an image (jpg, jpeg, png, gif, bmp, webp or svg).",
+        "extension": "The URL must point to an image (jpg, jpeg, png, gif, bmp, webp, heic, "
+                     "heif, avif, tif, tiff or svg).",
     }
 
     def to_internal_value(self, data: Any) -> str:

@@ -16,8 +16,9 @@ from config.errors import PayloadTooLarge
 
 # The spec's pages send canvas exports and photos; 20 MB of image is far beyond them.
 MAX_INLINE_IMAGE_BYTES = 20 * 1024 * 1024
-MAGIC = ((b"\x89PNG\r\n\x1a\n", "png"), (b"\xff\xd8\xff", "jpg"), (b"GIF8", "gif"),
-         (b"BM", "bmp"), (b"RIFF", "webp"))
+# The file extension a stored image keeps, by the format the engines' decoder reads it as.
+EXTENSIONS = {"JPEG": "jpg", "PNG": "png", "WEBP": "webp", "GIF": "gif", "BMP": "bmp",
+              "TIFF": "tiff", "HEIF": "heic", "AVIF": "avif"}
 
 
 def stash_base64(*, org_id: Any, field: str, value: str) -> dict[str, str]:
@@ -31,9 +32,13 @@ def stash_base64(*, org_id: Any, field: str, value: str) -> dict[str, str]:
         data = base64.b64decode(text, validate=True)
     except (binascii.Error, ValueError) as exc:
         raise ValidationError({field: ["Not valid base64."]}) from exc
-    kind = next((ext for magic, ext in MAGIC if data.startswith(magic)), None)
-    if kind is None or (kind == "webp" and data[8:12] != b"WEBP"):
-        raise ValidationError({field: ["Not an image (PNG, JPEG, WebP, GIF or BMP)."]})
+    from workers.engines.imaging.decode import sniff_format
+
+    fmt = sniff_format(data)
+    if fmt is None:
+        raise ValidationError({field: [
+            "Not an image (PNG, JPEG, WebP, GIF, BMP, TIFF, HEIC or AVIF)."]})
+    kind = EXTENSIONS[fmt]
     # Named by content, so the same request sent again (a retry with its Idempotency-Key)
     # refers to the same file and is recognised as the same request.
     name = f"uploads/{org_id}/{hashlib.sha256(data).hexdigest()}.{kind}"

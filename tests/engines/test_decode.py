@@ -62,10 +62,10 @@ def test_the_pixel_cap_refuses_before_decoding() -> None:
     [
         b"%PDF-1.7\n1 0 obj\n",
         b"<svg xmlns='http://www.w3.org/2000/svg'/>",
-        _save(Image.new("RGB", (8, 8)), "TIFF"),
+        b"\x00\x00\x00\x18ftypmp42\x00\x00\x00\x00mp42isom",  # a video, not a HEIF
         b"",
     ],
-    ids=["pdf", "svg", "tiff", "empty"],
+    ids=["pdf", "svg", "mp4", "empty"],
 )
 def test_unknown_formats_are_refused(data: bytes) -> None:
     with pytest.raises(EngineError) as err:
@@ -139,3 +139,41 @@ def test_gif_gives_its_first_frame_and_bmp_decodes() -> None:
     assert tuple(decode_image(buf.getvalue()).rgb[0, 0]) == (255, 0, 0)
     bmp = decode_image(_save(Image.new("RGB", (5, 3), (1, 2, 3)), "BMP"))
     assert bmp.format == "BMP" and tuple(bmp.rgb[1, 1]) == (1, 2, 3)
+
+
+def _heif_saving() -> None:
+    from pillow_heif import register_heif_opener
+
+    register_heif_opener()
+
+
+@pytest.mark.parametrize("fmt", ["HEIF", "AVIF", "TIFF"])
+def test_phone_and_print_formats_decode_upright(fmt: str) -> None:
+    """HEIC/HEIF (phones), AVIF and TIFF open like a JPEG: upright (EXIF orientation applied
+    once) and in sRGB."""
+    _heif_saving()
+    im = Image.new("RGB", (64, 48), (200, 30, 30))
+    im.paste((10, 10, 200), (0, 0, 16, 48))  # a blue band on the left
+    exif = Image.Exif()
+    exif[0x0112] = 6  # rotated 90° clockwise to display
+    decoded = decode_image(_save(im, fmt, exif=exif.tobytes()))
+    assert decoded.format == fmt
+    assert decoded.rgb.shape == (64, 48, 3)
+    assert decoded.rgb[2, 24].tolist() == pytest.approx([10, 10, 200], abs=4)  # band on top
+    assert decoded.rgb[60, 24].tolist() == pytest.approx([200, 30, 30], abs=4)
+
+
+def test_a_heic_photo_runs_through_recolor() -> None:
+    """The same photo as HEIC and as JPEG gives the same recolour (up to the codecs)."""
+    from tests.engines.conftest import noop_progress, photo
+    from workers.engines.recolor import run
+
+    _heif_saving()
+    rgb = photo("garment/051988_1")
+    params = {"target_color": "#4A5D23", "garment_type": "trousers"}
+    outputs = [run({"image": data} | params, noop_progress)[0] for data in (
+        _save(Image.fromarray(rgb), "HEIF", quality=95), encode_jpeg(rgb, quality=95))]
+    heic, jpeg = (np.asarray(Image.open(io.BytesIO(o.data)).convert("RGB"), dtype=np.int16)
+                  for o in outputs)
+    assert heic.shape == jpeg.shape
+    assert float(np.abs(heic - jpeg).mean()) < 4.0

@@ -53,7 +53,7 @@ def test_recolor_idempotency_key_returns_the_same_batch(api: APIClient) -> None:
     ("/api/recoloring/recolor", [card(), card(garment_type="cape")],
      'Card 2, garment_type: "cape" is not a valid choice.'),
     ("/api/recoloring/recolor", [card(image_url="https://cdn.maison.test/looks/page.html")],
-     "Card 1, image_url: The URL must point to an image (jpg, jpeg, png, gif, bmp, webp or svg)."),
+     "Card 1, image_url: The URL must point to an image (jpg, jpeg, png, gif, bmp, webp, heic, heif, avif, tif, tiff or svg)."),
     ("/api/recoloring/recolor", [card(image_url="ftp://cdn.maison.test/a.jpg")],
      "Card 1, image_url: Enter an http or https URL."),
     ("/api/refabricing/refabric", [{"image_url": IMG, "re_fabric": "kevlar",

@@ -57,7 +57,7 @@ def test_editorial_generation_accepts_the_spec_wrapper_and_the_plain_body(
     ("/api/open-lab/", {"prompt": "recolour to red", "image": "not base64!"}, 400,
      "image: Not valid base64."),
     ("/api/open-lab/", {"prompt": "recolour", "image": base64.b64encode(b"hello").decode()},
-     400, "image: Not an image (PNG, JPEG, WebP, GIF or BMP)."),
+     400, "image: Not an image (PNG, JPEG, WebP, GIF, BMP, TIFF, HEIC or AVIF)."),
     ("/api/tech-pack/description", {"description": "   "}, 400,
      "description: Please enter a text description before proceeding"),
     ("/api/tech-pack/process", {"tech_pack": ""}, 400,

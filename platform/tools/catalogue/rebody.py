@@ -9,7 +9,7 @@ from rest_framework import serializers
 
 from config.serializers import StrictSerializer
 from tools.responses import image_output
-from tools.serializers import IMAGE_EXTENSIONS
+from tools.serializers import PHOTO_EXTENSIONS
 from tools.spec import Shape, ToolSpec
 
 BODY_TYPES = ("Standard Fit", "Curvy Fit", "Pear Silhouette", "Slim Fit", "Athletic Build",
@@ -32,7 +32,7 @@ class RebodyInput(StrictSerializer):
     def validate_image_url(self, value: str) -> str:
         # spec part 1 §5: starts with http and ends with an image extension
         if urlsplit(value).scheme not in ("http", "https") or not urlsplit(
-                value).path.lower().endswith(IMAGE_EXTENSIONS[:-1]):
+                value).path.lower().endswith(PHOTO_EXTENSIONS):
             raise serializers.ValidationError(
                 "The image URL must start with http and end with an image extension.")
         return value

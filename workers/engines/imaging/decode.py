@@ -8,6 +8,7 @@ decoded, and Pillow's own bomb warning is an error. Everything downstream works 
 
 from __future__ import annotations
 
+import functools
 import io
 import warnings
 from collections.abc import Callable
@@ -30,7 +31,7 @@ _SRGB = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB"))
 class DecodedImage:
     rgb: np.ndarray  # HxWx3 uint8, sRGB, upright
     alpha: np.ndarray | None  # HxW uint8, or None when the file had no transparency
-    format: str  # "JPEG", "PNG", "WEBP", "GIF" or "BMP"
+    format: str  # one of FORMATS
 
     def __iter__(self):  # type: ignore[no-untyped-def]
         # ``rgb, alpha = decode_image(data)`` reads naturally where the format is not needed.
@@ -45,8 +46,34 @@ class DecodedImage:
         return int(self.rgb.shape[0])
 
 
+# What we open, by Pillow's format name: phones' HEIC/HEIF (through pillow-heif), TIFF (first
+# page) and AVIF besides the web's formats.
+FORMATS = ("JPEG", "PNG", "WEBP", "GIF", "BMP", "TIFF", "HEIF", "AVIF")
+_HEIF_BRANDS = {b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1"}
+_AVIF_BRANDS = {b"avif", b"avis"}
+
+
+def _iso_brand(data: bytes) -> str | None:
+    """HEIF or AVIF from an ISO base media file's ftyp box (major and compatible brands)."""
+    if data[4:8] != b"ftyp":
+        return None
+    size = int.from_bytes(data[:4], "big")
+    box = data[8:min(max(size, 16), 64)]
+    brands = {box[i:i + 4] for i in range(0, len(box) - 3, 4)} - {b"\x00\x00\x00\x00"}
+    if brands & _AVIF_BRANDS:
+        return "AVIF"
+    if brands & _HEIF_BRANDS:
+        return "HEIF"
+    return None
+
+
 def sniff_format(data: bytes) -> str | None:
     """The image format from the first bytes, or None for anything we do not open."""
+    if data[:4] in (b"II*\x00", b"MM\x00*"):
+        return "TIFF"
+    iso = _iso_brand(data)
+    if iso:
+        return iso
     if data[:3] == b"\xff\xd8\xff":
         return "JPEG"
     if data[:8] == b"\x89PNG\r\n\x1a\n":
@@ -61,13 +88,17 @@ def sniff_format(data: bytes) -> str | None:
 
 
 def decode_image(data: bytes, *, max_pixels: int = DEFAULT_MAX_PIXELS) -> DecodedImage:
-    """Decode JPEG, PNG, WebP, GIF (first frame) or BMP into upright sRGB plus optional alpha."""
+    """Decode JPEG, PNG, WebP, GIF (first frame), BMP, TIFF (first page), HEIC/HEIF or AVIF
+    into upright sRGB plus optional alpha."""
     fmt = sniff_format(data)
     if fmt is None:
         raise EngineError(
             "unsupported_image",
-            "The file is not an image we can read: send a JPEG, PNG, WebP, GIF or BMP.",
+            "The file is not an image we can read: send a JPEG, PNG, WebP, GIF, BMP, TIFF, "
+            "HEIC or AVIF.",
         )
+    if fmt == "HEIF":
+        _heif_registered()
     with warnings.catch_warnings():
         warnings.simplefilter("error", Image.DecompressionBombWarning)
         try:
@@ -77,7 +108,7 @@ def decode_image(data: bytes, *, max_pixels: int = DEFAULT_MAX_PIXELS) -> Decode
                 raise EngineError("unsupported_image", "The image has no pixels.")
             if width * height > max_pixels:
                 raise _too_large(width, height, max_pixels)
-            im.seek(0)  # GIF and animated WebP: the first frame only
+            im.seek(0)  # GIF, animated WebP, multi-page TIFF and HEIF: the first image only
             im.load()
             icc = im.info.get("icc_profile")
             im = ImageOps.exif_transpose(im)
@@ -96,6 +127,14 @@ def decode_image(data: bytes, *, max_pixels: int = DEFAULT_MAX_PIXELS) -> Decode
     rgb_im = _to_srgb(rgb_im, icc)
     rgb = np.asarray(rgb_im, dtype=np.uint8)
     return DecodedImage(rgb=np.ascontiguousarray(rgb), alpha=alpha, format=fmt)
+
+
+@functools.cache
+def _heif_registered() -> None:
+    """Pillow opens HEIC/HEIF through pillow-heif's plugin, registered on first use."""
+    from pillow_heif import register_heif_opener
+
+    register_heif_opener()
 
 
 def _too_large(width: int, height: int, max_pixels: int) -> EngineError:
