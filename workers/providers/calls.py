@@ -31,7 +31,7 @@ import binascii
 import json
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from contextvars import ContextVar
 from email.utils import parsedate_to_datetime
 from typing import Any, TypeVar
@@ -200,17 +200,8 @@ class ProviderCall:
                                       "JSON.", resp.status_code) from exc
 
     def _read(self, resp: requests.Response) -> bytes:
-        cap = int(self.config.max_bytes)
-        chunks: list[bytes] = []
-        total = 0
         try:
-            for chunk in resp.iter_content(65536):
-                total += len(chunk)
-                if total > cap:
-                    raise self.too_large(resp.status_code)
-                chunks.append(chunk)
-                if self.remaining() <= 0:
-                    raise self.timeout_error()
+            return self.read_capped(resp.iter_content(65536), resp.status_code)
         except requests.exceptions.ConnectionError as exc:
             # urllib3 reports a read timeout in the middle of a body this way.
             if "timed out" in str(exc).lower():
@@ -221,7 +212,20 @@ class ProviderCall:
         except requests.RequestException as exc:
             raise ProviderHttpError("provider_error",
                                     f"The {self.label}'s answer was interrupted.") from exc
-        return b"".join(chunks)
+
+    def read_capped(self, chunks: Iterable[bytes], status: int) -> bytes:
+        """An answer's body, read within max_bytes and the deadline."""
+        cap = int(self.config.max_bytes)
+        read: list[bytes] = []
+        total = 0
+        for chunk in chunks:
+            total += len(chunk)
+            if total > cap:
+                raise self.too_large(status)
+            read.append(chunk)
+            if self.remaining() <= 0:
+                raise self.timeout_error()
+        return b"".join(read)
 
     def too_large(self, status: int | None) -> ProviderHttpError:
         cap = int(self.config.max_bytes)

@@ -64,25 +64,15 @@ class ProviderTransport(httpx.BaseTransport):
 
     def _read(self, response: httpx.Response) -> bytes:
         call = self.call
-        cap = int(call.config.max_bytes)
-        chunks: list[bytes] = []
-        total = 0
         try:
-            for chunk in response.iter_raw():
-                total += len(chunk)
-                if total > cap:
-                    raise call.too_large(response.status_code)
-                chunks.append(chunk)
-                if call.remaining() <= 0:
-                    raise call.timeout_error()
+            raw = call.read_capped(response.iter_raw(), response.status_code)
         finally:
             response.close()
-        raw = b"".join(chunks)
         encoding = response.headers.get("content-encoding", "").lower()
         if encoding in ("gzip", "deflate", "br", "zstd"):
             decoded = httpx.Response(200, headers={"content-encoding": encoding}, content=raw)
             raw = decoded.read()
-            if len(raw) > cap:
+            if len(raw) > int(call.config.max_bytes):
                 raise call.too_large(response.status_code)
         return raw
 
