@@ -16,6 +16,7 @@ from typing import Any, TypedDict
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections, connection
 
+from config.metrics import JOBS_FAILED, JOBS_STARTED, JOBS_SUCCEEDED, RUN_SECONDS
 from jobs.kinds import job_limits
 from jobs.models import Job
 from jobs.services import job_fail, job_heartbeat, job_progress, job_start, job_succeed
@@ -192,8 +193,6 @@ def job_run(*, job_id: str) -> str:
 def job_execute(*, job_id: str) -> tuple[str, Job | None]:
     """`job_run`, with the job as it was taken (None when there was nothing to run), so the
     task can go on with it without reading it again."""
-    from celery.exceptions import SoftTimeLimitExceeded
-
     from config.observability import job_log_context
 
     job_log_context(job_id=str(job_id))  # every log line of this run carries the job id
@@ -209,32 +208,55 @@ def job_execute(*, job_id: str) -> tuple[str, Job | None]:
     assert lease is not None
     job_log_context(job_id=str(job_id), tool=job.tool, organization=str(job.organization_id),
                     attempt=job.attempts, queue=job.queue)
+    JOBS_STARTED.labels(job.tool).inc()
+    began = time.monotonic()
+    outcome, code = _run(job_id, job, lease)
+    _count_end(job.tool, outcome, code, time.monotonic() - began)
+    return outcome, job
+
+
+def _count_end(tool: str, outcome: str, code: str, seconds: float) -> None:
+    """The run's end in the metrics (config.metrics); an aborted run (canceled, taken over)
+    ends as the run that owns the job says."""
+    if outcome == "succeeded":
+        JOBS_SUCCEEDED.labels(tool).inc()
+    elif outcome == "failed":
+        JOBS_FAILED.labels(tool, code).inc()
+    else:
+        return
+    RUN_SECONDS.labels(tool, outcome).observe(seconds)
+
+
+def _run(job_id: str, job: Job, lease: uuid.UUID) -> tuple[str, str]:
+    """The taken job's run: its outcome and, when it failed, the error code."""
+    from celery.exceptions import SoftTimeLimitExceeded
+
     engine = engine_for_job(job)
     if engine is None:
         job_fail(job_id=job_id, lease=lease, code="unknown_tool",
                  message=f"No engine is installed for the tool '{job.tool}'.")
-        return "failed", job
+        return "failed", "unknown_tool"
     soft, _ = job_limits(job)
     with RunContext(job.pk, lease) as run:
         try:
             outputs = engine(job_params(job), run.progress)
         except JobAborted:
-            return "aborted", job
+            return "aborted", ""
         except SoftTimeLimitExceeded:
             job_fail(job_id=job_id, lease=lease, code="time_limit",
                      message=f"The job ran longer than its time limit of {soft} seconds.",
                      **made_by(engine, job))
-            return "failed", job
+            return "failed", "time_limit"
         except EngineError as exc:
             job_fail(job_id=job_id, lease=lease, code=exc.code, message=exc.message,
                      **made_by(engine, job))
-            return "failed", job
+            return "failed", exc.code
         except Exception as exc:
             logger.exception("engine %s failed on job %s", _engine_name(job), job_id)
             job_fail(job_id=job_id, lease=lease, code="engine_error",
                      message=f"The tool failed unexpectedly ({type(exc).__name__}).",
                      **made_by(engine, job))
-            return "failed", job
+            return "failed", "engine_error"
     try:
         won = job_succeed(job=job, lease=lease, outputs=outputs, **made_by(engine, job))
     except SoftTimeLimitExceeded:
@@ -245,12 +267,12 @@ def job_execute(*, job_id: str) -> tuple[str, Job | None]:
                  message=f"The job ran longer than its time limit of {soft} seconds while "
                          "its results were being stored; nothing was delivered.",
                  **made_by(engine, job))
-        return "failed", job
+        return "failed", "time_limit"
     except OSError as exc:  # storage full or refusing writes: say so, do not retry blindly
         logger.warning("storing the outputs of job %s failed: %s", job_id, exc)
         job_fail(job_id=job_id, lease=lease, code="storage_error",
                  message=f"The result could not be stored ({exc.strerror or exc}); "
                          "nothing was delivered. Retry the job once storage is available.",
                  **made_by(engine, job))
-        return "failed", job
-    return ("succeeded" if won else "aborted"), job
+        return "failed", "storage_error"
+    return ("succeeded" if won else "aborted"), ""

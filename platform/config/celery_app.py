@@ -77,6 +77,23 @@ def _announce_worker(sender: object, **_kwargs: object) -> None:
     _announcer.start()
 
 
+@signals.worker_ready.connect
+def _export_metrics(**_kwargs: object) -> None:
+    # A worker pod's metrics (config.metrics: runs, run times, reconciler, webhooks), summed
+    # over its pool processes' files in PROMETHEUS_MULTIPROC_DIR, served by the main process on
+    # WORKER_METRICS_PORT (Kubernetes, compose). On a single host the web's /metrics reads the
+    # same folder instead, and the port is left unset.
+    port = os.environ.get("WORKER_METRICS_PORT", "")
+    if not port:
+        return
+    from config.metrics import start_exporter
+
+    try:
+        start_exporter(int(port))
+    except OSError as exc:  # the port is taken: the worker still works
+        logging.getLogger(__name__).warning("worker metrics not served on %s: %s", port, exc)
+
+
 @signals.worker_shutdown.connect
 def _withdraw_worker(**_kwargs: object) -> None:
     if _announcer is not None:

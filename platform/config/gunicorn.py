@@ -101,6 +101,15 @@ logconfig_dict = logging_config()
 accesslog = "-"
 
 
+def child_exit(server: Any, worker: Any) -> None:
+    """A worker exited: in Prometheus multiprocess mode (PROMETHEUS_MULTIPROC_DIR), its live
+    gauges go; its counters stay in the folder and keep counting in every scrape."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)
+
+
 # Errors gunicorn answers itself, before the application sees the request (a request line or
 # headers past its limits, a malformed request): the application's JSON error envelope
 # (config.errors.error_body) instead of gunicorn's HTML page, so a client parses every answer

@@ -2,7 +2,11 @@
 
 Logs are JSON lines (LOG_FORMAT=json, the default outside the embedded run) carrying the
 request id of the web request or the job id of the worker run that wrote them. Metrics are
-served at /metrics to staff or to a scrape token (METRICS_TOKEN)."""
+served at /metrics to staff or to a scrape token (METRICS_TOKEN): the counters and histograms
+of config.metrics (summed over every process writing to PROMETHEUS_MULTIPROC_DIR: gunicorn's
+workers, and on a single host the Celery workers too), and two figures read at scrape time,
+both cheap: queued and running jobs (an indexed filter on status, O(active jobs)) and the
+queue depths (Redis LLEN)."""
 
 from __future__ import annotations
 
@@ -12,21 +16,22 @@ import logging
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
-from django.utils import timezone
-from prometheus_client import (
-    CONTENT_TYPE_LATEST,
-    CollectorRegistry,
-    Counter,
-    Histogram,
-    generate_latest,
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
+from prometheus_client.core import GaugeMetricFamily
+
+# The metrics themselves live in config.metrics; these names stay importable from here.
+from config.metrics import (  # noqa: F401 - REGISTRY, RUN_TIME_BUCKETS: re-exported
+    LATENCY,
+    REGISTRY,
+    REQUESTS,
+    RUN_TIME_BUCKETS,
+    scrape_registry,
 )
-from prometheus_client.core import GaugeMetricFamily, HistogramMetricFamily
 
 request_id_var: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="")
 job_id_var: contextvars.ContextVar[str] = contextvars.ContextVar("job_id", default="")
@@ -34,14 +39,6 @@ job_id_var: contextvars.ContextVar[str] = contextvars.ContextVar("job_id", defau
 JOB_FIELDS = ("tool", "organization", "attempt", "queue")
 job_context_var: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar(
     "job_context", default=("",) * len(JOB_FIELDS))
-
-REGISTRY = CollectorRegistry(auto_describe=True)
-REQUESTS = Counter("atelier_http_requests_total", "HTTP requests by method and status.",
-                   ["method", "status"], registry=REGISTRY)
-LATENCY = Histogram("atelier_http_request_seconds", "HTTP request latency.", ["method"],
-                    registry=REGISTRY,
-                    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 240))
-RUN_TIME_BUCKETS = (0.5, 1, 2, 5, 10, 20, 30, 60, 90, 120, 180, 300, 600, 1800)
 
 
 class ContextFilter(logging.Filter):
@@ -83,8 +80,9 @@ class RequestIdMiddleware:
 
 
 class JobsCollector:
-    """Figures read from the database and the broker at scrape time, so every web process
-    reports the same truth."""
+    """Figures read at scrape time, by the web process only, so every web process reports the
+    same truth. Both are cheap whatever the history: the jobs queued or running (an indexed
+    filter on status) and the messages waiting in each queue (LLEN)."""
 
     def describe(self) -> list[Any]:
         return []  # nothing to read before the apps are loaded
@@ -93,9 +91,10 @@ class JobsCollector:
         from jobs.models import Job, JobStatus
         from workers.queues import QUEUES
 
-        jobs = GaugeMetricFamily("atelier_jobs", "Jobs by tool and status.",
+        jobs = GaugeMetricFamily("atelier_jobs", "Jobs queued or running, by tool and status.",
                                  labels=["tool", "status"])
-        for row in Job.objects.values("tool", "status").annotate(n=Count("pk")):
+        for row in (Job.objects.filter(status__in=[JobStatus.QUEUED, JobStatus.RUNNING])
+                    .values("tool", "status").annotate(n=Count("pk")).order_by()):
             jobs.add_metric([row["tool"], row["status"]], row["n"])
         yield jobs
 
@@ -112,34 +111,9 @@ class JobsCollector:
             logging.getLogger(__name__).warning("queue depth unavailable")
         yield depth
 
-        # Run times of the last hour's succeeded jobs per tool, as histograms.
-        since = timezone.now() - timedelta(hours=1)
-        runs: dict[str, list[float]] = {}
-        for tool, started, finished in Job.objects.filter(
-                status=JobStatus.SUCCEEDED, finished_at__gte=since,
-                started_at__isnull=False).values_list("tool", "started_at", "finished_at"):
-            if started and finished:
-                runs.setdefault(tool, []).append((finished - started).total_seconds())
-        hist = HistogramMetricFamily("atelier_job_run_seconds",
-                                     "Run time of jobs that succeeded in the last hour.",
-                                     labels=["tool"])
-        for tool, values in runs.items():
-            buckets = [(str(b), sum(1 for v in values if v <= b)) for b in RUN_TIME_BUCKETS]
-            buckets.append(("+Inf", len(values)))
-            hist.add_metric([tool], buckets, sum(values))
-        yield hist
 
-        from jobs.models import Activity, ActivityStatus
-
-        drive = GaugeMetricFamily("atelier_drive_errors_last_hour",
-                                  "Drive and delivery errors recorded in the last hour.")
-        drive.add_metric([], Activity.objects.filter(
-            tool__in=("drives", "webhooks"), status=ActivityStatus.ERROR,
-            timestamp__gte=since).count())
-        yield drive
-
-
-REGISTRY.register(JobsCollector())  # type: ignore[arg-type]
+LIVE = CollectorRegistry(auto_describe=False)
+LIVE.register(JobsCollector())  # type: ignore[arg-type]
 
 
 def metrics(request: HttpRequest) -> HttpResponse:
@@ -150,4 +124,6 @@ def metrics(request: HttpRequest) -> HttpResponse:
     if not (by_token or (user is not None and user.is_authenticated and user.is_staff)):
         return HttpResponse("Staff or the scrape token only.\n", status=403,
                             content_type="text/plain")
-    return HttpResponse(generate_latest(REGISTRY), content_type=CONTENT_TYPE_LATEST)
+    # The counters of every process (config.metrics), then the figures read now.
+    body = generate_latest(scrape_registry()) + generate_latest(LIVE)
+    return HttpResponse(body, content_type=CONTENT_TYPE_LATEST)

@@ -26,6 +26,7 @@ from django.utils import timezone
 
 from accounts.models import Organization, User
 from config.errors import Conflict
+from config.metrics import LEASE_TAKEOVERS, RECONCILER_ACTIONS
 from jobs.kinds import JobKind, job_catalogue, job_limits, kind_delivers
 from jobs.models import Activity, ActivityStatus, Job, JobOutput, JobStatus
 from workers.engines.base import EngineOutput
@@ -437,10 +438,14 @@ def jobs_reconcile(*, broker_job_ids: set[str] | None = None) -> ReconcileReport
                 logger.warning("job %s lost its worker; requeued after attempt %s", job.pk,
                                job.attempts)
                 report.requeued_stale += 1
+                LEASE_TAKEOVERS.labels(job.tool).inc()
+                RECONCILER_ACTIONS.labels("requeued").inc()
                 job_enqueue(job=job)
             continue
         if job_fail(job_id=job.pk, lease=job.lease, code=code, message=message):
             report.failed_stale += 1
+            LEASE_TAKEOVERS.labels(job.tool).inc()
+            RECONCILER_ACTIONS.labels(f"failed_{code}").inc()
 
     grace_before = now - timedelta(seconds=settings.JOB_ENQUEUE_GRACE_SECONDS)
     waiting = Job.objects.filter(
@@ -466,6 +471,7 @@ def jobs_reconcile(*, broker_job_ids: set[str] | None = None) -> ReconcileReport
         for job in batch:
             if str(job.pk) not in held and job_enqueue(job=job):
                 report.reenqueued += 1
+                RECONCILER_ACTIONS.labels("reenqueued").inc()
         report.queued_scanned += len(batch)
         if len(batch) < batch_size:
             break

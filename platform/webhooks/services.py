@@ -23,6 +23,7 @@ from django.utils import timezone
 from standardwebhooks.webhooks import Webhook as StandardWebhook
 
 from accounts.models import Organization, User
+from config.metrics import WEBHOOK_DELIVERIES
 from jobs.models import ActivityStatus, Job, JobStatus
 from jobs.serializers import job_payload
 from jobs.services import activity_record
@@ -233,6 +234,7 @@ def delivery_send(*, delivery_id: Any) -> str:
 def _retry_or_fail(delivery: WebhookDelivery, *, error: str) -> str:
     if delivery.attempts >= MAX_ATTEMPTS:
         return _finish(delivery, DeliveryStatus.FAILED, error=error)
+    WEBHOOK_DELIVERIES.labels("retry").inc()
     delay = RETRY_DELAYS[delivery.attempts - 1] * random.uniform(0.8, 1.2)  # noqa: S311
     WebhookDelivery.objects.filter(pk=delivery.pk).update(
         status=DeliveryStatus.PENDING, last_error=error, response_code=delivery.response_code,
@@ -242,6 +244,7 @@ def _retry_or_fail(delivery: WebhookDelivery, *, error: str) -> str:
 
 
 def _finish(delivery: WebhookDelivery, status: str, *, error: str = "") -> str:
+    WEBHOOK_DELIVERIES.labels(str(status)).inc()
     WebhookDelivery.objects.filter(pk=delivery.pk).update(
         status=status, last_error=error, response_code=delivery.response_code,
         response_ms=delivery.response_ms, finished_at=timezone.now(), next_attempt_at=None)
