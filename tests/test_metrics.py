@@ -1,0 +1,129 @@
+"""Metrics across processes: a real gunicorn with two workers and a real Celery worker share one
+PROMETHEUS_MULTIPROC_DIR, as on the embedded single host (deploy/local/run.sh). Six scrapes of
+/metrics see counters that never go down, whichever gunicorn worker answers, and the worker's
+run metrics (jobs by tool and reason, run-time histogram)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from tests.support.processes import REPO, _env, port_open, start_worker, wait_for
+from tests.test_access_log import free_port
+
+TOKEN = "h10-scrape-token"  # noqa: S105 - a test's own token
+
+
+@contextlib.contextmanager
+def gunicorn_with(tmp_path: Path, env: dict[str, str], workers: int = 2) -> Iterator[int]:
+    """Gunicorn as deploy/ starts it (config.gunicorn), on this run's test database."""
+    port = free_port()
+    with open(tmp_path / "web.log", "w") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-c", "python:config.gunicorn", "config.wsgi",
+             "--bind", f"127.0.0.1:{port}", "--workers", str(workers)],
+            env=_env(env | {"XDG_RUNTIME_DIR": str(tmp_path)}), cwd=REPO, stdout=out,
+            stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        wait_for(lambda: proc.poll() is not None or port_open(port), 30, what="gunicorn")
+        assert proc.poll() is None, (tmp_path / "web.log").read_text()
+        yield port
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(30)
+
+
+def get(port: int, path: str, headers: dict[str, str] | None = None) -> str:
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers=headers or {})
+    with urllib.request.urlopen(request, timeout=30) as resp:
+        return str(resp.read().decode())
+
+
+def scrape(port: int) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """Every sample of one scrape: (name, sorted labels) → value."""
+    text = get(port, "/metrics", {"Authorization": f"Bearer {TOKEN}"})
+    return {(s.name, tuple(sorted(s.labels.items()))): s.value
+            for family in text_string_to_metric_families(text) for s in family.samples}
+
+
+def total(samples: dict[Any, float], name: str, **labels: str) -> float:
+    return sum(value for (n, got), value in samples.items()
+               if n == name and labels.items() <= dict(got).items())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_six_scrapes_across_processes_are_monotonic_with_worker_metrics(
+        staff: Any, tmp_path: Path) -> None:
+    from tests.conftest import client_for
+    from tests.support.polling import wait_job
+
+    folder = tmp_path / "prometheus"
+    folder.mkdir()
+    env = {"PROMETHEUS_MULTIPROC_DIR": str(folder), "METRICS_TOKEN": TOKEN}
+    worker = start_worker(queues="interactive", concurrency=2, env=env)
+    try:
+        with gunicorn_with(tmp_path, env) as port:
+            api = client_for(staff)
+            ids = [api.post("/api/diagnostics/sleep", {"seconds": 0.05 * i}, format="json")
+                   .json()["id"] for i in range(3)]
+            ids.append(api.post("/api/diagnostics/sleep", {"seconds": 0, "fail": True},
+                                format="json").json()["id"])
+            jobs = [wait_job(job_id, timeout=60) for job_id in ids]
+            assert [j.status for j in jobs] == ["succeeded"] * 3 + ["failed"]
+
+            served = 0  # GET requests answered 200 so far, the scrapes included
+            requests_seen: list[float] = []
+            samples: dict[Any, float] = {}
+            for _ in range(6):
+                for _ in range(8):  # spread over both gunicorn workers
+                    get(port, "/healthz")
+                    served += 1
+                samples = scrape(port)
+                served += 1
+                seen = total(samples, "atelier_http_requests_total", method="GET",
+                             status="200")
+                # Everything answered before this scrape is counted (its own request is
+                # counted after its answer), whichever worker answered it.
+                assert seen >= served - 1, (seen, served)
+                requests_seen.append(seen)
+
+            # The run metrics, written by the worker's pool processes: counted after the job's
+            # row ends, so the last scrape may be a moment ahead of them.
+            def runs_counted() -> dict[Any, float] | None:
+                now = scrape(port)
+                done = total(now, "atelier_jobs_succeeded_total", tool="diagnostics.sleep")
+                return now if done == 3 and total(now, "atelier_jobs_failed_total") == 1 else None
+
+            samples = wait_for(runs_counted, 30, interval=0.2, what="the worker's run metrics")
+    finally:
+        worker.stop()
+
+    assert requests_seen == sorted(requests_seen) and len(set(requests_seen)) == 6, requests_seen
+    assert total(samples, "atelier_jobs_started_total", tool="diagnostics.sleep") == 4
+    assert total(samples, "atelier_jobs_failed_total", tool="diagnostics.sleep",
+                 reason="diagnostic_failure") == 1
+    succeeded = {dict(labels)["le"]: value for (name, labels), value in samples.items()
+                 if name == "atelier_job_run_seconds_bucket"
+                 and dict(labels)["outcome"] == "succeeded"}
+    assert succeeded["+Inf"] == 3 and succeeded["1800.0"] == 3
+    bounds = sorted(succeeded, key=lambda le: float(le))
+    assert len(bounds) == 17  # 16 real buckets and +Inf
+    assert [succeeded[b] for b in bounds] == sorted(succeeded[b] for b in bounds)
+    assert total(samples, "atelier_job_run_seconds_count", outcome="succeeded") == 3
+    assert total(samples, "atelier_job_run_seconds_sum", outcome="succeeded") >= 0.15
+    # Nothing is left queued or running; the queue depth is read from the broker.
+    assert total(samples, "atelier_jobs") == 0
+    assert ("atelier_queue_depth", (("queue", "interactive"),)) in samples
+    # The folder holds the files of several processes: two gunicorn workers and the pool.
+    pids = {p.stem.rsplit("_", 1)[-1] for p in folder.glob("*.db")}
+    assert len(pids) >= 3, sorted(p.name for p in folder.glob("*.db"))
