@@ -7,6 +7,8 @@ module.exports = {
   setupFilesAfterEnv: ['<rootDir>/src/testing/setup-tests.ts'],
   moduleNameMapper: {
     '\\.css$': 'identity-obj-proxy',
+    // webpack's lazy context that finds the tool pages cannot run here: a twin reading the folder.
+    '^@/lib/page-modules$': '<rootDir>/src/testing/page-modules.node.ts',
     '^@/(.*)$': '<rootDir>/src/$1',
   },
   transform: {

@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 
 import { apiClient } from '@/lib/api-client';
+import { pageModules } from '@/lib/page-modules';
 import type { Tool } from '@/types/api';
 
 export const toolKeys = {
@@ -46,35 +47,33 @@ export function canOpen<T extends Pick<Tool, 'locked' | 'route'>>(tool: T): tool
 
 type Page = LazyExoticComponent<ComponentType>;
 
-// Each tool's own page is its own chunk.
-const page = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K): Page =>
-  lazy(() => load().then((m) => ({ default: m[name] })));
+/*
+ * Tool pages are found, not listed. A tool's page is the module
+ *
+ *     features/<slug>/<slug>-page.tsx
+ *
+ * named after the tool's catalogue slug (GET /api/tools/), with the page as its default export
+ * or as its one export whose name ends in `Page`. Nothing else to add: webpack finds the file
+ * (lib/page-modules.ts, one chunk per page), and the router opens it on the route the catalogue
+ * gives the slug. A catalogue tool without such a file gets the shared tool frame. The app's own
+ * pages (home, jobs, login, settings, not-found, coming-soon, tool-frame) follow the same file
+ * names but are imported by app/app-routes.tsx and left out of the search.
+ */
+
+/** The slug of a page module's key, `./<slug>/<slug>-page.tsx`. */
+export const pageSlug = (key: string): string => key.split('/')[1];
+
+/** The page component of a page module: its default export, else its one `*Page` export. */
+export function pageComponent(module: Record<string, unknown>, key: string): ComponentType {
+  if (module.default) return module.default as ComponentType;
+  const pages = Object.keys(module).filter((name) => name.endsWith('Page'));
+  if (pages.length !== 1) {
+    throw new Error(`${key}: a tool page module exports its page as default or as its one *Page export (found ${pages.length ? pages.join(', ') : 'none'})`);
+  }
+  return module[pages[0]] as ComponentType;
+}
 
 /** The page of each tool by catalogue slug; the route it answers on comes from the catalogue. */
-export const TOOL_PAGES: Record<string, Page> = {
-  recolor: page(() => import(/* webpackChunkName: "route-recolor" */ '@/features/recolor/recolor-page'), 'RecolorPage'),
-  refabric: page(() => import(/* webpackChunkName: "route-refabric" */ '@/features/refabric/refabric-page'), 'RefabricPage'),
-  reshape: page(() => import(/* webpackChunkName: "route-reshape" */ '@/features/reshape/reshape-page'), 'ReshapePage'),
-  earfit: page(() => import(/* webpackChunkName: "route-earfit" */ '@/features/earfit/earfit-page'), 'EarfitPage'),
-  baghold: page(() => import(/* webpackChunkName: "route-baghold" */ '@/features/baghold/baghold-page'), 'BagholdPage'),
-  restyle: page(() => import(/* webpackChunkName: "route-restyle" */ '@/features/restyle/restyle-page'), 'RestylePage'),
-  'virtual-try-on': page(() => import(/* webpackChunkName: "route-virtual-try-on" */ '@/features/virtual-try-on/virtual-try-on-page'), 'VirtualTryOnPage'),
-  'ecommerce-asset': page(() => import(/* webpackChunkName: "route-ecommerce-asset" */ '@/features/ecommerce-asset/ecommerce-asset-page'), 'EcommerceAssetPage'),
-  'garment-integration': page(
-    () => import(/* webpackChunkName: "route-garment-integration" */ '@/features/garment-integration/garment-integration-page'),
-    'GarmentIntegrationPage',
-  ),
-  rebody: page(() => import(/* webpackChunkName: "route-rebody" */ '@/features/rebody/rebody-page'), 'RebodyPage'),
-  spinview: page(() => import(/* webpackChunkName: "route-spinview" */ '@/features/spinview/spinview-page'), 'SpinviewPage'),
-  flats: page(() => import(/* webpackChunkName: "route-flats" */ '@/features/flats/flats-page'), 'FlatsPage'),
-  remodel: page(() => import(/* webpackChunkName: "route-remodel" */ '@/features/remodel/remodel-page'), 'RemodelPage'),
-  editorial: page(() => import(/* webpackChunkName: "route-editorial" */ '@/features/editorial/editorial-page'), 'EditorialPage'),
-  tonelab: page(() => import(/* webpackChunkName: "route-tonelab" */ '@/features/tonelab/tonelab-page'), 'TonelabPage'),
-  'editorial-product': page(
-    () => import(/* webpackChunkName: "route-editorial-product" */ '@/features/editorial-product/editorial-product-page'),
-    'EditorialProductPage',
-  ),
-  'open-lab': page(() => import(/* webpackChunkName: "route-open-lab" */ '@/features/open-lab/open-lab-page'), 'OpenLabPage'),
-  'tech-pack': page(() => import(/* webpackChunkName: "route-tech-pack" */ '@/features/tech-pack/tech-pack-page'), 'TechPackPage'),
-  'model-swap': page(() => import(/* webpackChunkName: "route-model-swapper" */ '@/features/model-swapper/model-swapper-page'), 'ModelSwapperPage'),
-};
+export const TOOL_PAGES: Record<string, Page> = Object.fromEntries(
+  pageModules.keys().map((key) => [pageSlug(key), lazy(() => pageModules.load(key).then((module) => ({ default: pageComponent(module, key) })))]),
+);
