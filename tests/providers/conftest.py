@@ -22,7 +22,13 @@ from tests.providers.servers import (
     fake_replicate,
     fake_vertex,
 )
-from tests.support.fake_providers import FakeOpenAI, fake_openai
+from tests.support.fake_providers import FakeOpenAI, fake_openai, jpeg, png
+from workers.providers.config import ProviderConfig
+
+# A try-on job's two images, small enough for every adapter's tests.
+MODEL = jpeg((180, 150, 130), (60, 90))
+GARMENT = png((20, 40, 200), (50, 50))
+TRYON = {"model": MODEL, "garment": GARMENT}
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -89,6 +95,16 @@ def replicate_server() -> Iterator[FakeReplicate]:
 def vertex_server() -> Iterator[FakeVertex]:
     with fake_vertex() as server:
         yield server
+
+
+def adapter_config(provider: str, server: Any, **kwargs: Any) -> ProviderConfig:
+    """An account of ``provider`` on a loopback server, with waits short enough for tests."""
+    values: dict[str, Any] = {"provider": provider, "base_url": server.url,
+                              "api_key": server.api_key, "poll_interval": 0.02,
+                              "backoff": 0.01, "timeout": 5.0, "deadline": 10.0,
+                              "fetch_allow": ("127.0.0.1",)}
+    values.update(kwargs)
+    return ProviderConfig(**values)
 
 
 def noop(*_args: Any, **_kwargs: Any) -> None:

@@ -7,26 +7,16 @@ from typing import Any
 
 import pytest
 
-from tests.providers.conftest import Canceled, Progress
+from tests.providers.conftest import GARMENT, MODEL, TRYON, Canceled, Progress, adapter_config
 from tests.providers.servers import FakeFal, data_url_bytes
-from tests.support.fake_providers import jpeg, png
 from workers.engines.base import EngineError
 from workers.providers.config import ProviderConfig
 from workers.providers.fal import fal_run
 from workers.providers.select import engine_for
 
-MODEL = jpeg((180, 150, 130), (60, 90))
-GARMENT = png((20, 40, 200), (50, 50))
-TRYON = {"model": MODEL, "garment": GARMENT}
-
 
 def config(server: FakeFal, **kwargs: Any) -> ProviderConfig:
-    values: dict[str, Any] = {"provider": "fal", "base_url": server.url,
-                              "api_key": server.api_key, "model": "fal-ai/leffa/virtual-tryon",
-                              "poll_interval": 0.02, "backoff": 0.01, "timeout": 5.0,
-                              "deadline": 10.0, "fetch_allow": ("127.0.0.1",)}
-    values.update(kwargs)
-    return ProviderConfig(**values)
+    return adapter_config("fal", server, **{"model": "fal-ai/leffa/virtual-tryon", **kwargs})
 
 
 def test_submit_status_result_for_leffa(fal_server: FakeFal, progress: Progress) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from tests.providers.conftest import Canceled, Progress
+from tests.providers.conftest import GARMENT, MODEL, TRYON, Canceled, Progress, adapter_config
 from tests.providers.servers import FakeFashn, data_url_bytes, fake_fashn
 from tests.support.fake_providers import jpeg, png
 from workers.engines.base import EngineError
@@ -17,18 +17,9 @@ from workers.providers.config import ProviderConfig
 from workers.providers.fashn import fashn_run
 from workers.providers.select import engine_for
 
-MODEL = jpeg((180, 150, 130), (60, 90))
-GARMENT = png((20, 40, 200), (50, 50))
-TRYON = {"model": MODEL, "garment": GARMENT}
-
 
 def config(server: FakeFashn, **kwargs: Any) -> ProviderConfig:
-    values: dict[str, Any] = {"provider": "fashn", "base_url": server.url,
-                              "api_key": server.api_key, "poll_interval": 0.02,
-                              "backoff": 0.01, "timeout": 5.0, "deadline": 10.0,
-                              "fetch_allow": ("127.0.0.1",)}
-    values.update(kwargs)
-    return ProviderConfig(**values)
+    return adapter_config("fashn", server, **kwargs)
 
 
 def polls(server: FakeFashn) -> list[Any]:

@@ -8,25 +8,15 @@ from typing import Any
 
 import pytest
 
-from tests.providers.conftest import Canceled, Progress
+from tests.providers.conftest import GARMENT, MODEL, TRYON, Canceled, Progress, adapter_config
 from tests.providers.servers import FakeReplicate, data_url_bytes
-from tests.support.fake_providers import jpeg, png
 from workers.engines.base import EngineError
 from workers.providers.config import ProviderConfig
 from workers.providers.replicate_api import replicate_run
 
-MODEL = jpeg((180, 150, 130), (60, 90))
-GARMENT = png((20, 40, 200), (50, 50))
-TRYON = {"model": MODEL, "garment": GARMENT}
-
 
 def config(server: FakeReplicate, **kwargs: Any) -> ProviderConfig:
-    values: dict[str, Any] = {"provider": "replicate", "base_url": server.url,
-                              "api_key": server.api_key, "poll_interval": 0.02,
-                              "backoff": 0.01, "timeout": 5.0, "deadline": 10.0,
-                              "fetch_allow": ("127.0.0.1",)}
-    values.update(kwargs)
-    return ProviderConfig(**values)
+    return adapter_config("replicate", server, **kwargs)
 
 
 def test_create_with_a_version_then_poll(replicate_server: FakeReplicate,

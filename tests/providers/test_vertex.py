@@ -10,17 +10,12 @@ from typing import Any
 
 import pytest
 
-from tests.providers.conftest import Progress
+from tests.providers.conftest import GARMENT, MODEL, TRYON, Progress
 from tests.providers.servers import FakeVertex
-from tests.support.fake_providers import jpeg, png
 from workers.engines.base import EngineError
 from workers.providers.config import ProviderConfig, providers_parse
 from workers.providers.select import engine_for
 from workers.providers.vertex import vertex_run
-
-MODEL = jpeg((180, 150, 130), (60, 90))
-GARMENT = png((20, 40, 200), (50, 50))
-TRYON = {"model": MODEL, "garment": GARMENT}
 
 
 def config(server: FakeVertex, **kwargs: Any) -> ProviderConfig:
