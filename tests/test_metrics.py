@@ -127,3 +127,87 @@ def test_six_scrapes_across_processes_are_monotonic_with_worker_metrics(
     # The folder holds the files of several processes: two gunicorn workers and the pool.
     pids = {p.stem.rsplit("_", 1)[-1] for p in folder.glob("*.db")}
     assert len(pids) >= 3, sorted(p.name for p in folder.glob("*.db"))
+
+
+# --- in one process (no PROMETHEUS_MULTIPROC_DIR: counters in memory) -------------------------
+
+def sample(name: str, **labels: str) -> float:
+    from config.metrics import REGISTRY
+
+    return REGISTRY.get_sample_value(name, labels) or 0.0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_reconciler_counts_lease_takeovers_and_its_actions(partner: Any,
+                                                               settings: Any) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from jobs.models import Job
+    from jobs.services import job_start, job_submit, jobs_reconcile
+    from tools.registry import TOOLS
+
+    def stale_job(**fields: Any) -> Any:
+        job = job_submit(org=partner.organization, user=partner,
+                         tool=TOOLS["diagnostics.sleep"], payload={"seconds": 0.1}).job
+        job_start(job_id=job.pk)
+        stale = timezone.now() - timedelta(seconds=5)
+        Job.objects.filter(pk=job.pk).update(heartbeat_at=stale, started_at=stale, **fields)
+        return job
+
+    before = {a: sample("atelier_reconciler_actions_total", action=a)
+              for a in ("requeued", "failed_worker_lost")}
+    takeovers = sample("atelier_job_lease_takeovers_total", tool="diagnostics.sleep")
+    stale_job()
+    stale_job(attempts=settings.JOB_MAX_ATTEMPTS)
+    report = jobs_reconcile()
+    assert (report.requeued_stale, report.failed_stale) == (1, 1)
+    assert sample("atelier_reconciler_actions_total", action="requeued") == \
+        before["requeued"] + 1
+    assert sample("atelier_reconciler_actions_total", action="failed_worker_lost") == \
+        before["failed_worker_lost"] + 1
+    assert sample("atelier_job_lease_takeovers_total", tool="diagnostics.sleep") == takeovers + 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_webhook_deliveries_are_counted_by_outcome(partner: Any, settings: Any) -> None:
+    from webhooks.models import Webhook, WebhookDelivery
+    from webhooks.services import delivery_send, new_secret
+
+    from tests.support.receiver import receiver
+
+    settings.OUTBOUND_ALLOW = ["127.0.0.1"]
+    before = {o: sample("atelier_webhook_deliveries_total", outcome=o)
+              for o in ("succeeded", "retry", "failed")}
+    with receiver() as rec:
+        rec.answers = [503, 200, 410]
+        hook = Webhook.objects.create(organization=partner.organization, created_by=partner,
+                                      url=rec.url, events=["job.succeeded"],
+                                      secret=new_secret())
+        first = WebhookDelivery.objects.create(webhook=hook, event="job.succeeded",
+                                               payload={"n": 1})
+        second = WebhookDelivery.objects.create(webhook=hook, event="job.succeeded",
+                                                payload={"n": 2})
+        assert delivery_send(delivery_id=first.pk) == "retry"  # 503
+        WebhookDelivery.objects.filter(pk=first.pk).update(status="pending")
+        assert delivery_send(delivery_id=first.pk) == "succeeded"  # 200
+        assert delivery_send(delivery_id=second.pk) == "failed"  # 410: not retried
+    for outcome in ("succeeded", "retry", "failed"):
+        assert sample("atelier_webhook_deliveries_total", outcome=outcome) == \
+            before[outcome] + 1, outcome
+
+
+def test_a_scrape_by_the_pods_address_is_answered_with_the_token(db: Any,
+                                                                  settings: Any) -> None:
+    from django.test import Client
+
+    settings.METRICS_TOKEN = TOKEN
+    settings.ALLOWED_HOSTS = ["atelier.example.com", "localhost"]
+    pod = {"HTTP_HOST": "10.1.2.3:8000"}  # what Prometheus sends: the target's address
+    answer = Client().get("/metrics", HTTP_AUTHORIZATION=f"Bearer {TOKEN}", **pod)
+    assert answer.status_code == 200
+    assert b"atelier_http_requests_total" in answer.content
+    assert Client().get("/metrics", HTTP_AUTHORIZATION="Bearer nope", **pod).status_code == 400
+    assert Client().get("/healthz", HTTP_AUTHORIZATION=f"Bearer {TOKEN}",
+                        **pod).status_code == 400

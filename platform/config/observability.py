@@ -65,6 +65,8 @@ class RequestIdMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path_info == "/metrics" and _scrape_token_ok(request):
+            _scrape_host(request)
         incoming = request.headers.get("X-Request-ID", "")
         rid = incoming if 0 < len(incoming) <= 100 and incoming.isprintable() else uuid.uuid4().hex
         token = request_id_var.set(rid)
@@ -77,6 +79,22 @@ class RequestIdMiddleware:
         REQUESTS.labels(request.method, str(response.status_code)).inc()
         response["X-Request-ID"] = rid
         return response
+
+
+def _scrape_token_ok(request: HttpRequest) -> bool:
+    token = settings.METRICS_TOKEN
+    header = request.headers.get("Authorization", "")
+    return bool(token) and hmac.compare_digest(header, f"Bearer {token}")
+
+
+def _scrape_host(request: HttpRequest) -> None:
+    """Prometheus scrapes a pod or container by its address (Host: 10.1.2.3:8000), which is
+    in no DJANGO_ALLOWED_HOSTS, and cannot send another Host header: a scrape that carries
+    the token is answered as if it named the first allowed host."""
+    host = next((h for h in settings.ALLOWED_HOSTS if h and "*" not in h
+                 and not h.startswith(".")), "")
+    if host:
+        request.META["HTTP_HOST"] = host
 
 
 class JobsCollector:
@@ -117,9 +135,7 @@ LIVE.register(JobsCollector())  # type: ignore[arg-type]
 
 
 def metrics(request: HttpRequest) -> HttpResponse:
-    token = settings.METRICS_TOKEN
-    header = request.headers.get("Authorization", "")
-    by_token = bool(token) and hmac.compare_digest(header, f"Bearer {token}")
+    by_token = _scrape_token_ok(request)
     user = getattr(request, "user", None)
     if not (by_token or (user is not None and user.is_authenticated and user.is_staff)):
         return HttpResponse("Staff or the scrape token only.\n", status=403,
