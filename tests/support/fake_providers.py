@@ -134,10 +134,15 @@ class _Handler(BaseHTTPRequestHandler):
         ctype = self.headers.get("Content-Type", "")
         if ctype.startswith("application/json") and body:
             call.json = json.loads(body)
-        elif ctype.startswith("multipart/form-data"):
-            call.form, call.files = _parse_multipart(ctype, body)
+        else:
+            self._record_form(call, ctype, body)
         self.state.calls.append(call)
         return call
+
+    def _record_form(self, call: Call, ctype: str, body: bytes) -> None:
+        """A body that is not JSON, onto the call: this API's uploads are multipart."""
+        if ctype.startswith("multipart/form-data"):
+            call.form, call.files = _parse_multipart(ctype, body)
 
     def _send(self, status: int, body: Any, headers: dict[str, str] | None = None,
               content_type: str = "application/json") -> None:
