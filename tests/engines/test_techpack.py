@@ -3,8 +3,10 @@ rendered 16:9 sheet, on real product shots."""
 
 from __future__ import annotations
 
+import base64
 import io
 import re
+import zlib
 
 import numpy as np
 import pytest
@@ -150,7 +152,7 @@ def test_sheet_is_a_16_9_png_with_flats_tables_and_swatches(
         {"description_markdown": md.data.decode(), "image": data}, noop_progress
     )
 
-    assert len(out) == 1 and out[0].content_type == "image/png"
+    assert [o.content_type for o in out] == ["image/png", "application/pdf"]
     sheet = np.asarray(Image.open(io.BytesIO(out[0].data)).convert("RGB"))
     h, w = sheet.shape[:2]
     assert (w, h) == (1920, 1080) and w * 9 == h * 16
@@ -187,3 +189,22 @@ def test_sheet_reads_an_edited_pack_and_a_free_text_one() -> None:
     with pytest.raises(EngineError) as err:
         techpack.process({"description_markdown": "  "})
     assert err.value.code == "tech_pack_required"
+
+
+def test_the_sheet_also_comes_as_a_vector_pdf() -> None:
+    """The same sheet as a PDF a factory opens: one A3 landscape page whose text is text (not
+    a picture of it) and whose flats are vector paths; the same input gives the same bytes."""
+    data = (FIXTURES / "garment/051988_1.jpg").read_bytes()
+    md = techpack.describe_run({"description": DESCRIPTIONS["shirt"], "image": data},
+                               noop_progress)[0].data.decode()
+    runs = [techpack.process_run({"description_markdown": md, "image": data}, noop_progress)
+            for _ in range(2)]
+    pdf = runs[0][1]
+    assert (pdf.content_type, pdf.filename) == ("application/pdf", "tech-pack.pdf")
+    assert pdf.data.startswith(b"%PDF-") and pdf.data == runs[1][1].data
+    # reportlab's page stream: ASCII85 over Flate
+    (raw,) = re.findall(rb"stream\r?\n(.*?)~>\r?\n?endstream", pdf.data, re.S)
+    page = zlib.decompress(base64.a85decode(raw))
+    assert b"(POINTS OF MEASURE \\(CM\\)) Tj" in page  # the table heading is text
+    assert page.count(b" l ") > 500  # the flats' line art: path segments, not an image
+    assert b"/Subtype /Image" not in pdf.data

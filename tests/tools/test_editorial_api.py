@@ -119,3 +119,19 @@ def test_a_retry_with_the_same_key_and_inline_image_is_the_same_job(api: APIClie
                      HTTP_PREFER="respond-async", HTTP_IDEMPOTENCY_KEY="retry-1")
     assert (first.status_code, again.status_code) == (202, 200)
     assert first.json()["id"] == again.json()["id"] and Job.objects.count() == 1
+
+
+def test_a_tech_pack_comes_back_as_a_png_and_a_vector_pdf(transactional_db: Any, worker: Any,
+                                                            api: APIClient) -> None:
+    """Step 2 through the API and a real worker: the sheet as base64 PNG and as a PDF."""
+    import base64
+
+    md = api.post("/api/tech-pack/description",
+                  {"description": "Relaxed crew neck t-shirt in organic cotton jersey."},
+                  format="json")
+    assert md.status_code == 200, md.json()
+    sheet = api.post("/api/tech-pack/process", {"tech_pack": md.json()["description"]},
+                     format="json")
+    assert sheet.status_code == 200, sheet.json()
+    assert base64.b64decode(sheet.json()["image"]).startswith(b"\x89PNG")
+    assert base64.b64decode(sheet.json()["pdf"]).startswith(b"%PDF-")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 from typing import Any
 
 from rest_framework import serializers
@@ -38,9 +39,15 @@ def description(job: Job, request: Request) -> dict[str, Any]:
 
 
 def sheet(job: Job, request: Request) -> dict[str, Any]:
-    """{image}: the sheet as base64."""
+    """{image, pdf}: the sheet as base64 PNG, and as a base64 vector PDF (what factories
+    work from) when the engine made one."""
     images = outputs_b64(job)
-    return {"image": images[0] if images else None}
+    pdf = job.outputs.filter(content_type="application/pdf").order_by("index").first()
+    body: dict[str, Any] = {"image": images[0] if images else None}
+    if pdf is not None:
+        with pdf.file.open("rb") as handle:
+            body["pdf"] = base64.b64encode(handle.read()).decode()
+    return body
 
 
 SPECS = [

@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
@@ -32,6 +32,7 @@ from workers.engines.techpack.describe import (
 from workers.engines.techpack.vocabulary import POMS, SIZES, TYPE_LABEL
 
 SHEET_SIZE = (1920, 1080)
+FLAT_SIZE = (420, 560)
 
 
 # --- step 2: the sheet --------------------------------------------------------------------------
@@ -131,18 +132,62 @@ def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
 # The default font has no superscript two nor en/em dashes.
 _GLYPHS = str.maketrans({"²": "2", "–": "-", "—": "-", "ê": "e", "é": "e"})
 
+RGB = tuple[int, int, int]
 
-def _fit_text(draw: ImageDraw.ImageDraw, text: str, font: Any, width: int) -> str:
+
+class Surface(Protocol):
+    """What the sheet is drawn on, in the sheet's pixels (1920x1080, y down): the PNG's
+    raster or the PDF's vector page."""
+
+    def rect(self, box: tuple[float, float, float, float], *, fill: RGB | None = None,
+             outline: RGB | None = None) -> None: ...
+
+    def text(self, xy: tuple[float, float], text: str, *, size: int, fill: RGB,
+             anchor: str = "la") -> None: ...
+
+    def line(self, a: tuple[float, float], b: tuple[float, float], *, fill: RGB) -> None: ...
+
+    def flat(self, xy: tuple[int, int], flat: flatdraw.Flat) -> None: ...
+
+    def fit(self, text: str, size: int, width: float) -> str: ...
+
+
+def _fitted(text: str, width: float, measure: Any) -> str:
+    """The text cut to ``width`` with an ellipsis, by the surface's own measure."""
     text = text.replace("g/m²", "gsm").translate(_GLYPHS)
-    if draw.textlength(text, font=font) <= width:
+    if measure(text) <= width:
         return text
-    while text and draw.textlength(text + "…", font=font) > width:
+    while text and measure(text + "…") > width:
         text = text[:-1]
     return text.rstrip() + "…"
 
 
+class PngSurface:
+    def __init__(self) -> None:
+        self.image = Image.new("RGB", SHEET_SIZE, "white")
+        self.draw = ImageDraw.Draw(self.image)
+
+    def rect(self, box: tuple[float, float, float, float], *, fill: RGB | None = None,
+             outline: RGB | None = None) -> None:
+        self.draw.rectangle(box, fill=fill, outline=outline, width=1)
+
+    def text(self, xy: tuple[float, float], text: str, *, size: int, fill: RGB,
+             anchor: str = "la") -> None:
+        self.draw.text(xy, text, font=_font(size), fill=fill, anchor=anchor)
+
+    def line(self, a: tuple[float, float], b: tuple[float, float], *, fill: RGB) -> None:
+        self.draw.line([a, b], fill=fill, width=1)
+
+    def flat(self, xy: tuple[int, int], flat: flatdraw.Flat) -> None:
+        self.image.paste(Image.fromarray(flat.rgb), xy)
+
+    def fit(self, text: str, size: int, width: float) -> str:
+        font = _font(size)
+        return _fitted(text, width, lambda t: self.draw.textlength(t, font=font))
+
+
 def _draw_table(
-    draw: ImageDraw.ImageDraw,
+    surface: Surface,
     x: int,
     y: int,
     widths: list[int],
@@ -150,150 +195,111 @@ def _draw_table(
     rows: list[list[str]],
     *,
     row_h: int,
-    font: Any,
-    bold: Any,
+    size: int,
     max_rows: int,
     align_right_from: int = 99,
 ) -> int:
     total = sum(widths)
-    draw.rectangle([x, y, x + total, y + row_h], fill=(28, 28, 28))
+    surface.rect((x, y, x + total, y + row_h), fill=(28, 28, 28))
     cx = x
     for w, h_text in zip(widths, header):
-        draw.text(
-            (cx + 8, y + row_h // 2),
-            _fit_text(draw, h_text, bold, w - 12),
-            font=bold,
-            fill="white",
-            anchor="lm",
-        )
+        surface.text((cx + 8, y + row_h // 2), surface.fit(h_text, size, w - 12), size=size,
+                     fill=(255, 255, 255), anchor="lm")
         cx += w
     y += row_h
     shown = rows[:max_rows]
     for i, r in enumerate(shown):
         if i % 2:
-            draw.rectangle([x, y, x + total, y + row_h], fill=(244, 244, 242))
+            surface.rect((x, y, x + total, y + row_h), fill=(244, 244, 242))
         cx = x
         for j, (w, cell) in enumerate(zip(widths, r + [""] * (len(widths) - len(r)))):
-            t = _fit_text(draw, cell, font, w - 12)
+            t = surface.fit(cell, size, w - 12)
             if j >= align_right_from:
-                draw.text(
-                    (cx + w - 8, y + row_h // 2), t, font=font, fill=(20, 20, 20), anchor="rm"
-                )
+                surface.text((cx + w - 8, y + row_h // 2), t, size=size, fill=(20, 20, 20),
+                             anchor="rm")
             else:
-                draw.text((cx + 8, y + row_h // 2), t, font=font, fill=(20, 20, 20), anchor="lm")
+                surface.text((cx + 8, y + row_h // 2), t, size=size, fill=(20, 20, 20),
+                             anchor="lm")
             cx += w
         y += row_h
-    draw.rectangle([x, y - row_h * (len(shown) + 1), x + total, y], outline=(28, 28, 28), width=1)
+    surface.rect((x, y - row_h * (len(shown) + 1), x + total, y), outline=(28, 28, 28))
     if len(rows) > max_rows:
-        draw.text(
-            (x, y + 6),
-            f"+ {len(rows) - max_rows} more rows in the written tech pack",
-            font=font,
-            fill=(90, 90, 90),
-        )
+        surface.text((x, y + 6), f"+ {len(rows) - max_rows} more rows in the written tech pack",
+                     size=size, fill=(90, 90, 90))
         y += row_h
     return y
 
 
-def render_sheet(pack: Pack, rgb: np.ndarray | None) -> np.ndarray:
-    W, H = SHEET_SIZE
-    im = Image.new("RGB", (W, H), "white")
-    d = ImageDraw.Draw(im)
-    f_title, f_h, f_b, f_s = _font(40), _font(22), _font(17), _font(15)
-    # Header band.
-    d.rectangle([0, 0, W, 96], fill=(20, 20, 20))
-    d.text(
-        (40, 48),
-        _fit_text(d, pack.style_name, f_title, 1000),
-        font=f_title,
-        fill="white",
-        anchor="lm",
-    )
-    meta = f"{pack.style_number}   ·   {TYPE_LABEL.get(pack.garment_type, pack.garment_type)}   ·   Sizes XS-XL (sample M)"
-    d.text((W - 40, 36), meta, font=f_b, fill=(220, 220, 220), anchor="rm")
-    d.text(
-        (W - 40, 64),
-        "TECH PACK · ATELIER TECH PACK LAB · MEASUREMENTS IN CM",
-        font=f_s,
-        fill=(160, 160, 160),
-        anchor="rm",
-    )
-    # Flats.
-    fw, fh = 420, 560
-    flats = []
+def sheet_flats(pack: Pack, rgb: np.ndarray | None) -> list[flatdraw.Flat]:
+    """Front and back flats: from the photo's garment outline, else the type's template."""
+    fw, fh = FLAT_SIZE
     if rgb is not None:
         _, mask = garment_mask_small(rgb)
-        for view in ("front", "back"):
-            flats.append(
-                flatdraw.flat_from_mask(
-                    mask, view=view, garment_type=pack.garment_type, size=(fw, fh), margin=0.05
-                ).rgb
-            )
-    else:
-        for view in ("front", "back"):
-            flats.append(
-                flatdraw.flat_from_template(
-                    pack.garment_type, view=view, size=(fw, fh), margin=0.05
-                ).rgb
-            )
+        return [flatdraw.flat_from_mask(mask, view=view, garment_type=pack.garment_type,
+                                        size=(fw, fh), margin=0.05)
+                for view in ("front", "back")]
+    return [flatdraw.flat_from_template(pack.garment_type, view=view, size=(fw, fh),
+                                        margin=0.05)
+            for view in ("front", "back")]
+
+
+def draw_sheet(surface: Surface, pack: Pack, flats: list[flatdraw.Flat]) -> None:
+    W, H = SHEET_SIZE
+    ink, white = (20, 20, 20), (255, 255, 255)
+    # Header band.
+    surface.rect((0, 0, W, 96), fill=(20, 20, 20))
+    surface.text((40, 48), surface.fit(pack.style_name, 40, 1000), size=40, fill=white,
+                 anchor="lm")
+    meta = (f"{pack.style_number}   ·   {TYPE_LABEL.get(pack.garment_type, pack.garment_type)}"
+            "   ·   Sizes XS-XL (sample M)")
+    surface.text((W - 40, 36), meta, size=17, fill=(220, 220, 220), anchor="rm")
+    surface.text((W - 40, 64), "TECH PACK · ATELIER TECH PACK LAB · MEASUREMENTS IN CM",
+                 size=15, fill=(160, 160, 160), anchor="rm")
+    # Flats.
+    fw, fh = FLAT_SIZE
     for i, (flat, label) in enumerate(zip(flats, ("FRONT", "BACK"))):
         x0, y0 = 40 + i * (fw + 30), 130
-        im.paste(Image.fromarray(flat), (x0, y0))
-        d.rectangle([x0, y0, x0 + fw, y0 + fh], outline=(200, 200, 200), width=1)
-        d.text((x0 + fw // 2, y0 + fh + 22), label, font=f_h, fill=(20, 20, 20), anchor="mm")
+        surface.flat((x0, y0), flat)
+        surface.rect((x0, y0, x0 + fw, y0 + fh), outline=(200, 200, 200))
+        surface.text((x0 + fw // 2, y0 + fh + 22), label, size=22, fill=ink, anchor="mm")
     # Swatches and fabric.
     sy = 760
-    d.text((40, sy), "COLOURWAYS", font=f_h, fill=(20, 20, 20))
+    surface.text((40, sy), "COLOURWAYS", size=22, fill=ink)
     for i, c in enumerate(pack.colours[:6]):
         x0 = 40 + i * 145
-        rgbc = tuple(int(c.hex[k : k + 2], 16) for k in (1, 3, 5))
-        d.rectangle([x0, sy + 36, x0 + 125, sy + 136], fill=rgbc, outline=(120, 120, 120))
-        d.text((x0, sy + 144), f"CW{i + 1:02d}", font=f_s, fill=(90, 90, 90))
-        d.text((x0, sy + 162), _fit_text(d, c.name, f_s, 135), font=f_s, fill=(20, 20, 20))
-        d.text((x0, sy + 180), c.hex.upper(), font=f_s, fill=(90, 90, 90))
-    d.text((40, sy + 218), "FABRIC", font=f_h, fill=(20, 20, 20))
-    d.text((40, sy + 252), _fit_text(d, pack.fabric_line, f_b, 860), font=f_b, fill=(40, 40, 40))
+        rgbc = (int(c.hex[1:3], 16), int(c.hex[3:5], 16), int(c.hex[5:7], 16))
+        surface.rect((x0, sy + 36, x0 + 125, sy + 136), fill=rgbc, outline=(120, 120, 120))
+        surface.text((x0, sy + 144), f"CW{i + 1:02d}", size=15, fill=(90, 90, 90))
+        surface.text((x0, sy + 162), surface.fit(c.name, 15, 135), size=15, fill=ink)
+        surface.text((x0, sy + 180), c.hex.upper(), size=15, fill=(90, 90, 90))
+    surface.text((40, sy + 218), "FABRIC", size=22, fill=ink)
+    surface.text((40, sy + 252), surface.fit(pack.fabric_line, 17, 860), size=17,
+                 fill=(40, 40, 40))
     # Tables.
     tx = 960
-    d.text((tx, 120), "POINTS OF MEASURE (CM)", font=f_h, fill=(20, 20, 20))
+    surface.text((tx, 120), "POINTS OF MEASURE (CM)", size=22, fill=ink)
     n_sizes = max(0, len(pack.pom_header) - 3)
     widths = [60, 430] + [66] * n_sizes + [70]
     widths[1] = 920 - 60 - 66 * n_sizes - 70
-    y = _draw_table(
-        d,
-        tx,
-        152,
-        widths,
-        pack.pom_header,
-        pack.pom_rows,
-        row_h=30,
-        font=f_b,
-        bold=f_b,
-        max_rows=11,
-        align_right_from=2,
-    )
+    y = _draw_table(surface, tx, 152, widths, pack.pom_header, pack.pom_rows, row_h=30, size=17,
+                    max_rows=11, align_right_from=2)
     y += 26
-    d.text((tx, y), "MATERIALS / BILL OF MATERIALS", font=f_h, fill=(20, 20, 20))
-    bom_w = [190, 420, 200, 110]
+    surface.text((tx, y), "MATERIALS / BILL OF MATERIALS", size=22, fill=ink)
     rows = [r[:4] for r in pack.bom_rows]
     max_rows = max(3, (H - 40 - (y + 32)) // 28 - 2)
-    _draw_table(
-        d,
-        tx,
-        y + 32,
-        bom_w,
-        ["Component", "Description", "Placement", "Qty"],
-        rows,
-        row_h=28,
-        font=f_s,
-        bold=f_s,
-        max_rows=max_rows,
-    )
-    d.line([(930, 120), (930, H - 30)], fill=(220, 220, 220), width=1)
-    return np.asarray(im)
+    _draw_table(surface, tx, y + 32, [190, 420, 200, 110],
+                ["Component", "Description", "Placement", "Qty"], rows, row_h=28, size=15,
+                max_rows=max_rows)
+    surface.line((930, 120), (930, H - 30), fill=(220, 220, 220))
 
 
-def process(params: dict[str, Any], progress: Progress | None = None) -> np.ndarray:
+def render_sheet(pack: Pack, rgb: np.ndarray | None) -> np.ndarray:
+    surface = PngSurface()
+    draw_sheet(surface, pack, sheet_flats(pack, rgb))
+    return np.asarray(surface.image)
+
+
+def _read(params: dict[str, Any], progress: Progress | None) -> tuple[Pack, list[flatdraw.Flat]]:
     md = params.get("description_markdown", params.get("tech_pack"))
     if not isinstance(md, str) or not md.strip():
         raise EngineError(
@@ -309,18 +315,33 @@ def process(params: dict[str, Any], progress: Progress | None = None) -> np.ndar
     pack = parse_pack(md)
     if progress:
         progress(40)
-    return render_sheet(pack, rgb)
+    return pack, sheet_flats(pack, rgb)
+
+
+def process(params: dict[str, Any], progress: Progress | None = None) -> np.ndarray:
+    """The sheet's pixels."""
+    pack, flats = _read(params, progress)
+    surface = PngSurface()
+    draw_sheet(surface, pack, flats)
+    return np.asarray(surface.image)
 
 
 def process_run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
-    """params: description_markdown (str, the step 1 text, edited or not), image (bytes, optional)."""
+    """params: description_markdown (str, the step 1 text, edited or not), image (bytes,
+    optional). The sheet as a PNG and as a vector PDF (the same layout)."""
+    from workers.engines.techpack.pdf import render_pdf
+
     progress(5)
-    sheet = process(params, progress)
-    progress(90)
+    pack, flats = _read(params, progress)
+    surface = PngSurface()
+    draw_sheet(surface, pack, flats)
     buf = io.BytesIO()
-    Image.fromarray(sheet).save(buf, format="PNG", compress_level=3)
+    surface.image.save(buf, format="PNG", compress_level=3)
+    progress(70)
+    pdf = render_pdf(pack, flats)
     progress(100)
-    return [EngineOutput(buf.getvalue(), "image/png", "tech-pack.png")]
+    return [EngineOutput(buf.getvalue(), "image/png", "tech-pack.png"),
+            EngineOutput(pdf, "application/pdf", "tech-pack.pdf")]
 
 
 def tech_pack_run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
