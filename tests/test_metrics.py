@@ -211,3 +211,74 @@ def test_a_scrape_by_the_pods_address_is_answered_with_the_token(db: Any,
     assert Client().get("/metrics", HTTP_AUTHORIZATION="Bearer nope", **pod).status_code == 400
     assert Client().get("/healthz", HTTP_AUTHORIZATION=f"Bearer {TOKEN}",
                         **pod).status_code == 400
+
+
+# --- the scrape configurations in deploy/ --------------------------------------------------------
+
+DEPLOY = REPO / "deploy"
+
+
+def test_the_dashboard_asks_for_metrics_that_exist() -> None:
+    import json
+    import re
+
+    from config import metrics
+
+    names = {m._name for m in vars(metrics).values()
+             if hasattr(m, "_name") and hasattr(m, "_type")}
+    dashboard = json.loads((DEPLOY / "grafana" / "atelier.json").read_text())
+    exprs = [t["expr"] for p in dashboard["panels"] for t in p["targets"]]
+    assert len(exprs) >= 10
+    used = {n for e in exprs for n in re.findall(r"\b((?:atelier|flower)_[a-z_]+)", e)}
+    served = {f"{n}_total" for n in names} | {f"{n}_bucket" for n in names} | {
+        "atelier_jobs", "atelier_queue_depth", "flower_worker_online",
+        "flower_task_runtime_seconds_bucket"}
+    assert used <= served, used - served
+    titles = " ".join(p["title"] for p in dashboard["panels"])
+    for needed in ("by tool", "p50 / p95", "Queue depth", "Webhook", "HTTP"):
+        assert needed in titles, needed
+
+
+def test_prometheus_and_the_monitors_scrape_web_workers_and_flower() -> None:
+    import yaml
+
+    from workers.queues import QUEUES
+
+    config = yaml.safe_load((DEPLOY / "prometheus" / "prometheus.yml").read_text())
+    jobs = {j["job_name"]: j for j in config["scrape_configs"]}
+    assert set(jobs) == {"atelier-web", "atelier-workers", "flower"}
+    assert jobs["atelier-web"]["authorization"]["credentials_file"] == "/run/secrets/metrics_token"
+    (workers,) = jobs["atelier-workers"]["dns_sd_configs"]
+    compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+    services = compose["services"]
+    assert set(workers["names"]) == {f"worker-{q}" for q in QUEUES} <= set(services)
+    for name in workers["names"]:
+        env = services[name]["environment"]
+        assert env["WORKER_METRICS_PORT"] == str(workers["port"])
+        assert env["PROMETHEUS_MULTIPROC_DIR"]
+    assert services["web"]["environment"]["PROMETHEUS_MULTIPROC_DIR"]
+    assert "metrics_token" in services["prometheus"]["secrets"]
+
+    monitors = [d for d in yaml.safe_load_all(
+        (DEPLOY / "k8s" / "monitoring" / "monitors.yaml").read_text()) if d]
+    deployments = {d["metadata"]["name"]: d for path in (DEPLOY / "k8s").glob("*.yaml")
+                   for d in yaml.safe_load_all(path.read_text())
+                   if d and d.get("kind") == "Deployment"}
+    for monitor in monitors:
+        assert monitor["apiVersion"] == "monitoring.coreos.com/v1"
+        wanted = monitor["spec"]["selector"]["matchLabels"]
+        chosen = [d for d in deployments.values()
+                  if wanted.items() <= d["spec"]["template"]["metadata"]["labels"].items()]
+        assert chosen, monitor["metadata"]["name"]
+        endpoints = monitor["spec"].get("endpoints") or monitor["spec"]["podMetricsEndpoints"]
+        for deployment in chosen:
+            pod = deployment["spec"]["template"]["spec"]
+            ports = {p["name"] for c in pod["containers"] for p in c.get("ports", [])}
+            assert {e["port"] for e in endpoints} <= ports, deployment["metadata"]["name"]
+            for container in pod["containers"]:
+                env = {e["name"]: e.get("value") for e in container.get("env", [])}
+                if monitor["kind"] == "PodMonitor" or monitor["metadata"]["name"] == "atelier-web":
+                    folder = env["PROMETHEUS_MULTIPROC_DIR"]
+                    mounts = {m["mountPath"] for m in container["volumeMounts"]}
+                    assert folder in mounts, deployment["metadata"]["name"]
+    assert {m["kind"] for m in monitors} == {"ServiceMonitor", "PodMonitor"}

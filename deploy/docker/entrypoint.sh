@@ -17,6 +17,16 @@ role="${1:-web}"
 [ "$#" -gt 0 ] && shift
 CELERY="celery -A config.celery_app"
 
+# Prometheus multiprocess mode (platform/config/metrics.py): when PROMETHEUS_MULTIPROC_DIR is
+# set, web and worker processes count in files there (an emptyDir of the pod in Kubernetes),
+# emptied here of a previous start's files (a restarted container keeps its emptyDir).
+metrics_dir() {
+  if [ -n "${PROMETHEUS_MULTIPROC_DIR:-}" ]; then
+    mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
+    rm -f "$PROMETHEUS_MULTIPROC_DIR"/*.db
+  fi
+}
+
 case "$role" in
   web)
     # Give nginx a copy of the static files of THIS image (compose mounts a shared volume
@@ -31,6 +41,7 @@ case "$role" in
     # $HOME/.gunicorn, to $XDG_RUNTIME_DIR (/tmp, an emptyDir there).
     # config.gunicorn: access lines as JSON with the request id (LOG_FORMAT=plain for people).
     export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-${TMPDIR:-/tmp}}"
+    metrics_dir
     exec gunicorn -c python:config.gunicorn config.wsgi:application \
       --bind "${WEB_BIND:-0.0.0.0}:${PORT:-8000}" \
       --worker-class gthread \
@@ -47,6 +58,8 @@ case "$role" in
     # SIGTERM starts Celery's warm shutdown: no new tasks, running ones finish. The stop
     # grace of the service (compose stop_grace_period, k8s terminationGracePeriodSeconds,
     # systemd TimeoutStopSec) must exceed the queue's hard time limit (workers/queues.py).
+    # WORKER_METRICS_PORT: the worker's main process serves its pool's metrics there.
+    metrics_dir
     exec $CELERY worker -Q "$queue" -n "$queue@%h" -c "${concurrency:-1}" \
       --loglevel "${LOG_LEVEL:-INFO}" "$@"
     ;;

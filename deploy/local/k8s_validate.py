@@ -3,8 +3,9 @@ unknown fields, i.e. typos, fail too). `make lint` runs it, and the manifest tes
 
     python deploy/local/k8s_validate.py deploy/k8s/*.yaml
 
-Custom resources have no bundled schema (KEDA's ScaledObject, kustomize's Kustomization):
-they are skipped here and checked structurally by tests/deploy/test_manifests.py. Any other
+Custom resources have no bundled schema (KEDA's ScaledObject, kustomize's Kustomization, the
+Prometheus Operator's ServiceMonitor and PodMonitor in k8s/monitoring/): they are skipped here
+and checked structurally by tests/deploy/test_manifests.py and tests/test_metrics.py. Any other
 kind without a schema is an error, so a misspelt kind cannot pass as "unknown".
 """
 
@@ -17,7 +18,7 @@ from typing import Any
 import yaml
 
 # API groups whose kinds are custom resources (no schema in kubernetes-validate).
-CUSTOM_GROUPS = ("keda.sh/", "kustomize.config.k8s.io/")
+CUSTOM_GROUPS = ("keda.sh/", "kustomize.config.k8s.io/", "monitoring.coreos.com/")
 DEFAULT_DIR = Path(__file__).resolve().parents[1] / "k8s"
 
 

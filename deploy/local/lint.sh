@@ -10,6 +10,8 @@ npm run --silent typecheck
 if "$VENV/bin/python" -c "import kubernetes_validate" 2>/dev/null; then
   say "Kubernetes manifests"
   "$VENV/bin/python" deploy/local/k8s_validate.py deploy/k8s/*.yaml
+  # The optional monitoring manifests (Prometheus Operator), applied on their own.
+  "$VENV/bin/python" deploy/local/k8s_validate.py deploy/k8s/monitoring/*.yaml
 else
   echo "kubernetes-validate is not installed: the Kubernetes manifests were not validated"
 fi

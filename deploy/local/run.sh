@@ -37,14 +37,20 @@ if ! tcp_open "$port"; then
 fi
 
 CELERY=("$VENV/bin/celery" -A config.celery_app)
+# Prometheus multiprocess mode (config.metrics): web and workers count in files of one folder,
+# emptied of the last run's files at each start, so the web's /metrics sums every process of
+# this run, workers included.
+METRICS_DIR="${PROMETHEUS_MULTIPROC_DIR:-$ROOT/var/prometheus}"
+mkdir -p "$METRICS_DIR" && rm -f "$METRICS_DIR"/*.db
+METRICS_ENV=(env "PROMETHEUS_MULTIPROC_DIR=$METRICS_DIR")
 # config.gunicorn: access lines as JSON with the request id (LOG_FORMAT=plain for people).
-start web "$VENV/bin/gunicorn" -c python:config.gunicorn config.wsgi \
+start web "${METRICS_ENV[@]}" "$VENV/bin/gunicorn" -c python:config.gunicorn config.wsgi \
   --bind "127.0.0.1:$WEB_PORT" --workers 2 \
   --threads 4 --timeout 300 --graceful-timeout 30 --access-logfile -
 for queue in interactive batch video drivesync webhooks; do
   upper="$(echo "$queue" | tr a-z A-Z)"
   concurrency_var="CONCURRENCY_$upper"
-  start "worker-$queue" "${CELERY[@]}" worker -Q "$queue" -n "$queue@%h" \
+  start "worker-$queue" "${METRICS_ENV[@]}" "${CELERY[@]}" worker -Q "$queue" -n "$queue@%h" \
     -c "${!concurrency_var:-1}" --loglevel INFO
 done
 start beat "${CELERY[@]}" beat -s "$ROOT/var/celerybeat-schedule" --loglevel INFO
