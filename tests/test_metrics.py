@@ -70,7 +70,9 @@ def test_six_scrapes_across_processes_are_monotonic_with_worker_metrics(
     folder = tmp_path / "prometheus"
     folder.mkdir()
     env = {"PROMETHEUS_MULTIPROC_DIR": str(folder), "METRICS_TOKEN": TOKEN}
-    worker = start_worker(queues="interactive", concurrency=2, env=env)
+    exporter = free_port()  # the worker's own port, as in a Kubernetes worker pod
+    worker = start_worker(queues="interactive", concurrency=2,
+                          env=env | {"WORKER_METRICS_PORT": str(exporter)})
     try:
         with gunicorn_with(tmp_path, env) as port:
             api = client_for(staff)
@@ -105,11 +107,19 @@ def test_six_scrapes_across_processes_are_monotonic_with_worker_metrics(
                 return now if done == 3 and total(now, "atelier_jobs_failed_total") == 1 else None
 
             samples = wait_for(runs_counted, 30, interval=0.2, what="the worker's run metrics")
+            served_by_worker = {
+                (s.name, tuple(sorted(s.labels.items()))): s.value
+                for family in text_string_to_metric_families(get(exporter, "/metrics"))
+                for s in family.samples}
     finally:
         worker.stop()
 
     assert requests_seen == sorted(requests_seen) and len(set(requests_seen)) == 6, requests_seen
     assert total(samples, "atelier_jobs_started_total", tool="diagnostics.sleep") == 4
+    # The worker's port serves the same folder (no token, no database figures).
+    assert total(served_by_worker, "atelier_jobs_succeeded_total",
+                 tool="diagnostics.sleep") == 3
+    assert "atelier_queue_depth" not in {name for name, _ in served_by_worker}
     assert total(samples, "atelier_jobs_failed_total", tool="diagnostics.sleep",
                  reason="diagnostic_failure") == 1
     succeeded = {dict(labels)["le"]: value for (name, labels), value in samples.items()
