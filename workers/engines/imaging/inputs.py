@@ -153,16 +153,7 @@ def look_for_people(rgb: np.ndarray, *, count: bool = True) -> Sighting:
     rgb, _ = limit_side(rgb, LOOK_SIDE)  # every figure is relative: work on a small copy
     h, w = rgb.shape[:2]
     seen = Sighting(width=int(w), height=int(h))
-    det = _pose._detector_input(rgb)
-    result = _pose._FACES.process(det)
-    for d in result.detections or []:
-        rb = d.location_data.relative_bounding_box
-        x0 = int(np.clip(np.floor(rb.xmin * w), 0, w))
-        y0 = int(np.clip(np.floor(rb.ymin * h), 0, h))
-        x1 = int(np.clip(np.ceil((rb.xmin + rb.width) * w), 0, w))
-        y1 = int(np.clip(np.ceil((rb.ymin + rb.height) * h), 0, h))
-        if x1 - x0 >= 2 and y1 - y0 >= 2:
-            seen.faces.append(((x0, y0, x1, y1), float(d.score[0])))
+    seen.faces.extend(_pose.face_detections(rgb))
     found = _pose_anywhere(rgb, windows=count)
     if found:
         m = 0.01 * max(w, h)

@@ -188,11 +188,12 @@ def person_mask(rgb: np.ndarray) -> np.ndarray:
     return np.clip(mask, 0.0, 1.0).astype(np.float32)
 
 
-def face_boxes(rgb: np.ndarray) -> list[tuple[int, int, int, int]]:
-    """Boxes (x0, y0, x1, y1) of the faces in frame, clipped to the image, largest first."""
+def face_detections(rgb: np.ndarray) -> list[tuple[tuple[int, int, int, int], float]]:
+    """(box (x0, y0, x1, y1) clipped to the image, score) of each face in frame, in the
+    detector's order."""
     h, w = rgb.shape[:2]
     result = _FACES.process(_detector_input(rgb))
-    boxes: list[tuple[int, int, int, int]] = []
+    found: list[tuple[tuple[int, int, int, int], float]] = []
     for det in result.detections or []:
         rb = det.location_data.relative_bounding_box
         x0 = int(np.clip(np.floor(rb.xmin * w), 0, w))
@@ -200,6 +201,12 @@ def face_boxes(rgb: np.ndarray) -> list[tuple[int, int, int, int]]:
         x1 = int(np.clip(np.ceil((rb.xmin + rb.width) * w), 0, w))
         y1 = int(np.clip(np.ceil((rb.ymin + rb.height) * h), 0, h))
         if x1 - x0 >= 2 and y1 - y0 >= 2:
-            boxes.append((x0, y0, x1, y1))
+            found.append(((x0, y0, x1, y1), float(det.score[0])))
+    return found
+
+
+def face_boxes(rgb: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """Boxes (x0, y0, x1, y1) of the faces in frame, clipped to the image, largest first."""
+    boxes = [box for box, _ in face_detections(rgb)]
     boxes.sort(key=lambda b: (b[2] - b[0]) * (b[3] - b[1]), reverse=True)
     return boxes

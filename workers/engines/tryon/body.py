@@ -271,22 +271,10 @@ def arms_mask(body: Body, starts: dict[str, float], category: str) -> np.ndarray
     for name, limb in limbs_of(body).items():
         if not name.startswith("arm"):
             continue
-        chain = list(limb.joints)
-        start = max(starts.get(name[-1], 0.0), 0.0)
-        # Cut the chain ``start`` pixels from the shoulder.
-        joints, radii = [], []
-        for i in range(len(chain) - 1):
-            seg = float(np.linalg.norm(chain[i + 1] - chain[i]))
-            if start >= seg:
-                start -= seg
-                continue
-            a = chain[i] + (chain[i + 1] - chain[i]) * (start / max(seg, 1e-6))
-            joints = [a] + chain[i + 1:]
-            radii = list(limb.radii[i:])
-            break
-        if not radii:
+        # The chain cut ``start`` pixels from the shoulder.
+        part = _arm_from(limb, max(starts.get(name[-1], 0.0), 0.0))
+        if part is None or not part.radii:
             continue
-        part = Limb(tuple(joints), tuple(radii))
         core = part.mask(h, w, 0.95) > 0
         grown = part.mask(h, w, 1.3) > 0
         bare = grown & binm & skin
