@@ -58,12 +58,13 @@ def json_output(job: Job, request: Request) -> dict[str, Any]:
 
 
 def results(count: int) -> Callable[[Job, Request], dict[str, Any]]:
-    """{result1..resultN}: base64 images (the pages pad fewer by repeating the last), and the
-    job's JSON notes when it has some."""
+    """{result1..resultN}: base64 images (the pages pad fewer by repeating the last), the job's
+    JSON notes when it has some, and its id (the page labels the results by its engine)."""
 
     def answer(job: Job, request: Request) -> dict[str, Any]:
         images = outputs_b64(job)
         body: dict[str, Any] = {f"result{i + 1}": img for i, img in enumerate(images[:count])}
+        body["job_id"] = str(job.pk)
         notes = json_output(job, request)
         if notes:
             body["notes"] = notes
