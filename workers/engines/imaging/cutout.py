@@ -201,15 +201,7 @@ def _background_distance(rgb: np.ndarray) -> tuple[np.ndarray, float]:
     """Lab distance of every pixel to the nearest border colour cluster, and a noise threshold."""
     lab = cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB).astype(np.float32)
     h, w = lab.shape[:2]
-    b = max(2, round(0.01 * max(h, w)))
-    ring = np.concatenate(
-        [
-            lab[:b].reshape(-1, 3),
-            lab[-b:].reshape(-1, 3),
-            lab[:, :b].reshape(-1, 3),
-            lab[:, -b:].reshape(-1, 3),
-        ]
-    )
+    ring = _border_ring(lab)
     k = 3 if len(ring) > 60 else 1
     cv2.setRNGSeed(0)
     _, labels, centers = cv2.kmeans(
@@ -252,18 +244,22 @@ def decontaminate(rgb: np.ndarray, alpha: np.ndarray, background: np.ndarray) ->
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
-def border_colour(rgb: np.ndarray) -> np.ndarray:
-    h, w = rgb.shape[:2]
+def _border_ring(img: np.ndarray) -> np.ndarray:
+    """The pixels of the image's border, 1% of its long side deep (2 at least), one a row."""
+    h, w = img.shape[:2]
     b = max(2, round(0.01 * max(h, w)))
-    ring = np.concatenate(
+    return np.concatenate(
         [
-            rgb[:b].reshape(-1, 3),
-            rgb[-b:].reshape(-1, 3),
-            rgb[:, :b].reshape(-1, 3),
-            rgb[:, -b:].reshape(-1, 3),
+            img[:b].reshape(-1, 3),
+            img[-b:].reshape(-1, 3),
+            img[:, :b].reshape(-1, 3),
+            img[:, -b:].reshape(-1, 3),
         ]
     )
-    return np.median(ring, axis=0)
+
+
+def border_colour(rgb: np.ndarray) -> np.ndarray:
+    return np.median(_border_ring(rgb), axis=0)
 
 
 def cut_out_product(
@@ -341,14 +337,25 @@ def refine_matte(
 # --- compositing -----------------------------------------------------------------------------
 
 
-def composite(base: np.ndarray, fg: np.ndarray, alpha: np.ndarray, x: int, y: int) -> np.ndarray:
-    """Alpha-composite fg (top-left at x, y) onto a copy of base, clipped to base."""
-    out = base.copy()
-    h, w = alpha.shape
+def _placed(base: np.ndarray, shape: tuple[int, ...], x: int,
+            y: int) -> tuple[int, int, int, int] | None:
+    """Where a patch of ``shape`` (h, w) with its top-left at x, y lands on base, clipped to
+    it: (x0, y0, x1, y1), or None when it misses base."""
+    h, w = shape[:2]
     bx0, by0 = max(0, x), max(0, y)
     bx1, by1 = min(base.shape[1], x + w), min(base.shape[0], y + h)
     if bx1 <= bx0 or by1 <= by0:
+        return None
+    return bx0, by0, bx1, by1
+
+
+def composite(base: np.ndarray, fg: np.ndarray, alpha: np.ndarray, x: int, y: int) -> np.ndarray:
+    """Alpha-composite fg (top-left at x, y) onto a copy of base, clipped to base."""
+    out = base.copy()
+    placed = _placed(base, alpha.shape, x, y)
+    if placed is None:
         return out
+    bx0, by0, bx1, by1 = placed
     fx0, fy0 = bx0 - x, by0 - y
     a = alpha[fy0 : fy0 + by1 - by0, fx0 : fx0 + bx1 - bx0, None]
     f = fg[fy0 : fy0 + by1 - by0, fx0 : fx0 + bx1 - bx0].astype(np.float32)
@@ -360,11 +367,10 @@ def composite(base: np.ndarray, fg: np.ndarray, alpha: np.ndarray, x: int, y: in
 def darken(base: np.ndarray, shade: np.ndarray, x: int, y: int, strength: float) -> np.ndarray:
     """Multiply base by (1 - strength * shade) where shade (float [0, 1]) lands at x, y."""
     out = base.copy()
-    h, w = shade.shape
-    bx0, by0 = max(0, x), max(0, y)
-    bx1, by1 = min(base.shape[1], x + w), min(base.shape[0], y + h)
-    if bx1 <= bx0 or by1 <= by0:
+    placed = _placed(base, shade.shape, x, y)
+    if placed is None:
         return out
+    bx0, by0, bx1, by1 = placed
     s = shade[by0 - y : by1 - y, bx0 - x : bx1 - x, None]
     region = out[by0:by1, bx0:bx1].astype(np.float32)
     out[by0:by1, bx0:bx1] = np.clip(region * (1 - strength * s) + 0.5, 0, 255).astype(np.uint8)
