@@ -11,7 +11,7 @@
 # Several runs can share a machine: set ATELIER_TEST_ID and ATELIER_TEST_REDIS_PORT.
 # Extra arguments go to pytest (e.g. -k redis).
 source "$(dirname "$0")/lib.sh"
-ensure_venv
+ensure_dev_venv
 ensure_redis_binary
 export ATELIER_FAULTS=1
 if [ -z "${ATELIER_SKIP_POSTGRES:-}" ]; then

@@ -42,22 +42,33 @@ find_python() {
   command -v python3
 }
 
+# Python packages come from the locks (every package pinned, with its hashes): the product's
+# (requirements.lock) for `make run`, plus the test and lint tools (requirements-dev.lock) for
+# the suites. pip shows its progress; the first install downloads about 1 GB (OpenCV,
+# mediapipe, PyTorch-free) and takes a few minutes.
 ensure_venv() {
+  local lock="${1:-requirements.lock}"
   if [ ! -x "$PY" ]; then
     say "Creating the virtualenv (.venv)"
     "$(find_python)" -m venv "$VENV"
   fi
-  local want
-  want="$(cat requirements.txt requirements-nodeps.txt | sha256sum | cut -d' ' -f1)"
+  local want dev
+  want="$(cat "$lock" requirements-nodeps.txt | sha256sum | cut -d' ' -f1)"
+  dev="$(cat requirements-dev.lock requirements-nodeps.txt | sha256sum | cut -d' ' -f1)"
+  # The development lock holds the product's packages too.
+  if stamp_ok "$VENV/.requirements.sha" "$dev"; then want="$dev"; fi
   if ! stamp_ok "$VENV/.requirements.sha" "$want"; then
-    say "Installing Python requirements"
+    say "Installing Python packages from $lock (the first time takes a few minutes)"
     "$PY" -m pip install -q --upgrade pip
-    "$PY" -m pip install -q -r requirements.txt
-    "$PY" -m pip install -q --no-deps -r requirements-nodeps.txt
+    "$PY" -m pip install --progress-bar on --require-hashes -r "$lock"
+    "$PY" -m pip install --progress-bar on --no-deps -r requirements-nodeps.txt
     echo "$want" > "$VENV/.requirements.sha"
   fi
   "$PY" -c "import atelier.cli" 2>/dev/null || "$PY" -m pip install -q -e clients/python  # the atelier SDK and CLI
 }
+
+# The product's packages and the test and lint tools.
+ensure_dev_venv() { ensure_venv requirements-dev.lock; }
 
 ensure_node() {
   if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
@@ -95,7 +106,7 @@ ensure_redis_binary() {
 # What the suites and the benchmarks run on: Python and npm packages, redis-server, Chromium for
 # the browser suite and the built web app it serves.
 ensure_suite_deps() {
-  ensure_venv
+  ensure_dev_venv
   ensure_node
   ensure_redis_binary
   ensure_chromium

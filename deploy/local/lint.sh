@@ -2,7 +2,7 @@
 # Static checks and dependency audits (not part of `make test`: the audits ask the package
 # indexes' advisory data, which changes from day to day).
 source "$(dirname "$0")/lib.sh"
-ensure_venv
+ensure_dev_venv
 ensure_node
 "$VENV/bin/ruff" check platform workers drivesync tests
 "$VENV/bin/mypy"
@@ -18,6 +18,6 @@ fi
 say "Dependency audits"
 # Both need their advisory services; where those cannot be reached the audit says so and
 # lint goes on (a found vulnerability still fails it).
-"$VENV/bin/pip-audit" --progress-spinner off --skip-editable -r requirements.txt || {
+"$VENV/bin/pip-audit" --progress-spinner off --skip-editable -r requirements.lock || {
   code=$?; [ "$code" -eq 1 ] && exit 1; echo "pip-audit could not complete (exit $code)"; }
 npm audit --omit=dev --audit-level=high || echo "npm audit could not complete here"

@@ -282,14 +282,24 @@ def test_dockerfile_stages_user_and_entrypoint() -> None:
         assert f"COPY {folder}/ {folder}/" in text
 
 
-def test_runtime_requirements_cut_line_exists() -> None:
-    # The Dockerfile leaves out requirements.txt from this line on (test and lint tools).
-    requirements = (ROOT / "requirements.txt").read_text().splitlines()
-    assert "# Tests and quality" in requirements
-    runtime = requirements[: requirements.index("# Tests and quality")]
-    for needed in ("Django", "celery", "gunicorn", "flower", "psycopg", "whitenoise",
-                   "django-storages"):
-        assert any(line.startswith(needed) for line in runtime), needed
+def test_builds_install_the_locks_with_hashes() -> None:
+    """The image and `make run` install the product's lock, `make test` the development one:
+    every package pinned to one version with its hashes, no test tool in the product's."""
+    for name in ("requirements.lock", "requirements-dev.lock"):
+        lines = (ROOT / name).read_text().splitlines()
+        pins = [line for line in lines if re.match(r"^[A-Za-z0-9][^ ]*==", line)]
+        assert pins and all(line.endswith("\\") for line in pins), name  # hashes follow
+        assert sum("--hash=sha256:" in line for line in lines) >= len(pins), name
+    runtime = (ROOT / "requirements.lock").read_text()
+    for needed in ("django==", "celery==", "gunicorn==", "flower==", "whitenoise=="):
+        assert needed in runtime.lower(), needed
+    for tool in ("pytest==", "mypy==", "playwright==", "ruff=="):
+        assert tool not in runtime.lower() and tool in (
+            ROOT / "requirements-dev.lock").read_text().lower(), tool
+    dockerfile = (DEPLOY / "Dockerfile").read_text()
+    assert "pip install --require-hashes -r /tmp/requirements.lock" in dockerfile
+    lib = (ROOT / "deploy" / "local" / "lib.sh").read_text()
+    assert '--require-hashes -r "$lock"' in lib
 
 
 def test_entrypoint_roles() -> None:
