@@ -140,14 +140,18 @@ def preset_round_trip(page: Any, folder: Path, labels: tuple[str, ...], keys: tu
     assert field_values(page, labels) == before
 
 
-def run_three(page: Any, process: str, name: str, folder: Path, shot_name: str) -> dict[str, bytes]:
-    """Process → the ETA countdown → three results; one Download, Download All, Expand and
-    Escape, then New Generation. Returns Download All's files by name."""
+def run_three(page: Any, process: str, name: str, folder: Path, shot_name: str,
+              ready: tuple[str, str | None] | None = None) -> dict[str, bytes]:
+    """Process → the ETA countdown → three results (and the `ready` toast, looked for while it
+    shows: it leaves after 5 s); one Download, Download All, Expand and Escape, then New
+    Generation. Returns Download All's files by name."""
     page.get_by_role("button", name=process).click()
     expect(page.locator(".eta-countdown")).to_have_text(re.compile(r"^(ETA \d+s|FINALIZING\.\.\.)$"))
     expect(page.get_by_role("button", name="Processing...")).to_be_disabled()
     results = page.get_by_role("img", name=re.compile(r"^Result \d$"))
     expect(results).to_have_count(3, timeout=RUN_TIMEOUT)
+    if ready:
+        toast(page, *ready)
     expect(page.locator(".eta-countdown")).to_have_count(0)
     for index in range(3):  # every result is a shown picture, not a broken one
         assert results.nth(index).evaluate("img => img.complete && img.naturalWidth > 0")
@@ -213,8 +217,9 @@ def test_editorial_analyses_a_reference_and_generates_three_editorials(
     page.get_by_label("Outfit Changes").fill("roll up the sleeves")
     page.get_by_label("Model Features").fill("short dark hair")
 
-    files = run_three(page, "Process Editorial", "editorial_{n}.jpg", tmp_path, "editorial-run-done")
-    toast(page, "Editorial image ready", "Your editorial image has been generated successfully")
+    files = run_three(page, "Process Editorial", "editorial_{n}.jpg", tmp_path, "editorial-run-done",
+                      ready=("Editorial image ready",
+                             "Your editorial image has been generated successfully"))
     preset_round_trip(page, tmp_path, EDITORIAL_FIELDS,
                       ("sceneComposition", "poseAction", "lighting", "colorStyle", "cameraDetails",
                        "outfitChanges", "modelFeatures"),
@@ -259,8 +264,8 @@ def test_tonelab_grades_a_base_image_after_a_reference(
     camera = page.get_by_label("Camera Details").input_value()
     assert camera and camera != found["Camera Details"]
 
-    files = run_three(page, "Process Tonelab", "tonelab_{n}.jpg", tmp_path, "tonelab-run-done")
-    toast(page, "Tonelab image ready")
+    files = run_three(page, "Process Tonelab", "tonelab_{n}.jpg", tmp_path, "tonelab-run-done",
+                      ready=("Tonelab image ready", None))
     preset_round_trip(page, tmp_path, TONELAB_FIELDS,
                       ("lighting", "colorStyle", "cameraDetails", "outfitChanges", "modelFeatures"),
                       "Error", "Failed to load preset. Please check the file format.")

@@ -1,3 +1,5 @@
+import { useEffect } from 'react';
+
 import { useJob } from '@/lib/jobs';
 import type { Job } from '@/types/api';
 
@@ -38,9 +40,16 @@ export function EngineLabel({ job }: { job: Made | null | undefined }) {
   );
 }
 
-/** The label of a job known by its id only (the studio tools' answers carry `job_id`). */
-export function JobEngineLabel({ jobId }: { jobId: string | null | undefined }) {
+/**
+ * The label of a job known by its id only (the studio tools' answers carry `job_id`). It shows
+ * once the job is read: `onShown` lets a page that keeps its end in view scroll again then.
+ */
+export function JobEngineLabel({ jobId, onShown }: { jobId: string | null | undefined; onShown?: () => void }) {
   const job = useJob(jobId);
+  const shown = Boolean(jobId && engineLabelText(job.data));
+  useEffect(() => {
+    if (shown) onShown?.();
+  }, [shown, onShown]);
   return jobId ? <EngineLabel job={job.data} /> : null;
 }
 

@@ -131,7 +131,7 @@ export function OpenLabPage() {
                     <figure key={index}>
                       {/* A picture gets its height only once loaded: scroll again so the reply ends in view. */}
                       <img src={src} alt={`Result ${index + 1}`} onLoad={scrollToEnd} />
-                      <JobEngineLabel jobId={message.jobId} />
+                      <JobEngineLabel jobId={message.jobId} onShown={scrollToEnd} />
                       <div className="studio-actions">
                         <button type="button" className="secondary-button" onClick={() => downloadFile(src, `result-${index + 1}.png`)}>
                           Download
