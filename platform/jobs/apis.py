@@ -261,6 +261,10 @@ class ActivityListApi(APIView):
         status = serializers.CharField()
         details = serializers.CharField()
         job_id = serializers.UUIDField(allow_null=True)
+        engine = serializers.CharField(source="job.made_by", default="",
+                                       help_text="What made the job's result (see the job's).")
+        tier = serializers.CharField(source="job.tier", default="",
+                                     help_text="studio, preview or \"\" (see the job's).")
 
     @extend_schema(
         parameters=[OpenApiParameter("tool", str), OpenApiParameter("limit", int)],

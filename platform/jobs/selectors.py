@@ -195,7 +195,7 @@ def job_wait(*, job_id: UUID, timeout: float, interval: float = 0.2) -> Job:
 
 
 def activity_list(*, org: Organization, tool: str | None, limit: int) -> QuerySet[Activity]:
-    qs = Activity.objects.filter(organization=org)
+    qs = Activity.objects.filter(organization=org).select_related("job")
     if tool:
         qs = qs.filter(tool=tool)
     return qs[:limit]

@@ -134,7 +134,7 @@ def test_cancel_and_retry_over_http(partner: Any, api: APIClient) -> None:
 def test_queues_and_activity(partner: Any, api: APIClient, staff_api: APIClient) -> None:
     # the staff tool is hidden from partners
     assert "diagnostics.sleep" not in {r["tool"] for r in api.get("/api/queues/").json()}
-    finished_job(partner)
+    job = finished_job(partner)
     (row,) = [r for r in staff_api.get("/api/queues/").json() if r["tool"] == "diagnostics.sleep"]
     assert row["tool"] == "diagnostics.sleep" and row["queue"] == "interactive"
     assert set(row) == {"tool", "queue", "queued", "running", "avg_seconds", "eta_seconds"}
@@ -142,6 +142,8 @@ def test_queues_and_activity(partner: Any, api: APIClient, staff_api: APIClient)
     entries = api.get("/api/activity/?tool=diagnostics.sleep&limit=5").json()
     assert [(e["action"], e["status"], e["details"]) for e in entries] == [
         ("Diagnostics: sleep job", "Success", "Finished with 1 output(s).")]
+    job.refresh_from_db()  # what made it, as the job says
+    assert (entries[0]["engine"], entries[0]["tier"]) == (job.made_by, job.tier)
     assert api.get("/api/activity/?limit=1000").status_code == 400
 
 

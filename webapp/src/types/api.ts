@@ -103,6 +103,9 @@ export type ActivityEntry = {
   status: ActivityStatus;
   details: string;
   job_id: string | null;
+  /** What made the job's result, as the job says (`local`, `fashn:tryon-v1.6`...); "" without a job. */
+  engine: string;
+  tier: 'studio' | 'preview' | '';
 };
 
 export type DriveRole = 'input' | 'output';

@@ -14,6 +14,8 @@ const entry = (id: number, status: ActivityEntry['status'], details: string): Ac
   status,
   details,
   job_id: null,
+  engine: '',
+  tier: '',
 });
 
 test('Activity Log: Timestamp, Action, Status, Details, and only the last 5 entries', async () => {
@@ -56,4 +58,11 @@ test('log lines carry the SYSTEM LOG / SYSTEM ALERT / SYSTEM ERROR prefixes', ()
     'SYSTEM ALERT: Provide both Desired Garment URL and Base Image URL.',
     'SYSTEM ERROR: Generation failed.',
   ]);
+});
+
+test('an entry of a job a provider made says so', async () => {
+  const rows = [{ ...entry(1, 'Success', 'Finished with 1 output(s).'), engine: 'fashn:product-to-model', tier: 'studio' as const }];
+  mockFetch({ 'GET /api/activity/?tool=spinview&limit=5': { body: rows } });
+  renderComponent(<ActivityLog tool="spinview" />);
+  expect(await screen.findByText('FASHN · studio')).toBeInTheDocument();
 });

@@ -1,3 +1,4 @@
+import { EngineLabel } from '@/components/tool/engine-label';
 import { DataTable, StatusBadge } from '@/components/ui/data-table';
 import { ACTIVITY_LIMIT, useActivity } from '@/lib/activity';
 import { formatTimestamp } from '@/lib/format';
@@ -21,7 +22,9 @@ export function ActivityTable({ entries }: { entries: ActivityEntry[] }) {
           <td>
             <StatusBadge tone={entry.status.toLowerCase()}>{entry.status}</StatusBadge>
           </td>
-          <td>{entry.details}</td>
+          <td>
+            {entry.details} <EngineLabel job={entry} />
+          </td>
         </>
       )}
     />

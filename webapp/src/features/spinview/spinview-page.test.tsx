@@ -7,7 +7,7 @@ import { renderApp } from '@/testing/render-app';
 import { accepted, batchList, batchUrl, bodyOf, makeJob, toolPageRoutes } from '@/testing/tool-mocks';
 
 const activity = [
-  { id: 1, timestamp: '2025-05-01T10:00:00Z', tool: 'spinview', action: 'Sync Started', status: 'Success', details: 'ok', job_id: null },
+  { id: 1, timestamp: '2025-05-01T10:00:00Z', tool: 'spinview', action: 'Sync Started', status: 'Success', details: 'ok', job_id: null, engine: '', tier: '' },
 ];
 
 test('Run sync: the sync call, the queued videos and skipped files, the toast, the activity log, then idle after 3 s', async () => {
