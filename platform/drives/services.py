@@ -9,6 +9,7 @@ import mimetypes
 import posixpath
 from collections.abc import Iterator, Mapping
 from datetime import timedelta
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -33,6 +34,7 @@ class _DriveTools(Mapping[str, tuple[str, ...]]):
     (("",) for one input folder), as the tools' specs declare them (read when first needed:
     the tool specs import the drive models)."""
 
+    @cached_property  # the catalogue is fixed once imported
     def _specs(self) -> dict[str, tuple[str, ...]]:
         from tools.registry import TOOLS
 
@@ -40,13 +42,13 @@ class _DriveTools(Mapping[str, tuple[str, ...]]):
                 if t.drive_categories is not None}
 
     def __getitem__(self, tool: str) -> tuple[str, ...]:
-        return self._specs()[tool]
+        return self._specs[tool]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._specs())
+        return iter(self._specs)
 
     def __len__(self) -> int:
-        return len(self._specs())
+        return len(self._specs)
 
 
 DRIVE_TOOLS: Mapping[str, tuple[str, ...]] = _DriveTools()

@@ -7,6 +7,7 @@ import io
 import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -29,6 +30,7 @@ class _LibraryTools(Mapping[str, str]):
     """The tools that dress library models (their specs' ``library``) → how staff see them. A
     staff member adding a model says which tools it is for; the photo is checked for them."""
 
+    @cached_property  # the catalogue is fixed once imported
     def _uses(self) -> dict[str, LibraryUse]:
         from tools.registry import TOOLS
 
@@ -37,16 +39,16 @@ class _LibraryTools(Mapping[str, str]):
         return {slug: use for _, slug, use in uses}
 
     def __getitem__(self, tool: str) -> str:
-        return self._uses()[tool].label
+        return self._uses[tool].label
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._uses())
+        return iter(self._uses)
 
     def __len__(self) -> int:
-        return len(self._uses())
+        return len(self._uses)
 
     def use(self, tool: str) -> LibraryUse:
-        return self._uses()[tool]
+        return self._uses[tool]
 
 
 LIBRARY_TOOLS = _LibraryTools()

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 from typing import Any
 
 from rest_framework import serializers
@@ -156,7 +157,7 @@ class ToolSpec:
         q = QUEUES[self.queue]
         return (self.soft_limit or q.soft_limit, self.hard_limit or q.hard_limit)
 
-    @property
+    @cached_property
     def choices(self) -> dict[str, list[str]]:
         """The choice lists the page shows: every choice field of the input, by field name,
         in the serializer's order (nested cards and lists included)."""
