@@ -1,8 +1,10 @@
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from django.conf import settings
+from django.db import transaction
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -17,6 +19,8 @@ from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
+from webhooks.sending import DestinationRefused
+from webhooks.services import job_callbacks_set
 
 from accounts.permissions import IsPartner, request_org, request_partner
 from config.errors import error_body, first_message
@@ -34,6 +38,14 @@ IDEMPOTENCY_HEADER = OpenApiParameter(
     description="The same key returns the same job instead of creating a second one.",
 )
 MAX_IDEMPOTENCY_KEY = 255
+WEBHOOK_URL_PARAM = OpenApiParameter(
+    "webhook_url", str, OpenApiParameter.QUERY, required=False,
+    description="Also POST the job's finished event (`job.succeeded` or `job.failed`; a batch: "
+                "each job's) to this URL, signed with the organisation's per-request secret "
+                "(`GET /api/webhooks/request-secret/`) and retried as webhooks are. An http(s) "
+                "URL whose host is public.",
+)
+_Submitted = TypeVar("_Submitted")
 
 
 def idempotency_key(request: Request) -> str | None:
@@ -45,6 +57,27 @@ def idempotency_key(request: Request) -> str | None:
         message = f"Must be 1 to {MAX_IDEMPOTENCY_KEY} characters."
         raise ValidationError({"Idempotency-Key": [message]})
     return key
+
+
+def submit_with_callback(request: Request, submit: Callable[[], _Submitted]) -> _Submitted:
+    """Run ``submit`` (a job_submit or job_submit_batch call) and remember the request's
+    `webhook_url` for its jobs in the same transaction: a job that ends at once still finds
+    it, and a URL refused after all leaves no job behind."""
+    raw = request.query_params.get("webhook_url")
+    if raw is None:
+        return submit()
+    try:
+        url = serializers.URLField(max_length=1000).run_validation(raw)
+    except ValidationError as exc:
+        raise ValidationError({"webhook_url": exc.detail}) from exc
+    with transaction.atomic():
+        submitted = submit()
+        jobs = getattr(submitted, "jobs", None) or [submitted.job]  # type: ignore[attr-defined]
+        try:
+            job_callbacks_set(jobs=jobs, url=url)
+        except DestinationRefused as exc:
+            raise ValidationError({"webhook_url": [str(exc)]}) from exc
+    return submitted
 
 
 class ExampleSerializer(serializers.Serializer):
@@ -121,10 +154,10 @@ class ToolJobSubmitApi(APIView):
         serializer = self.tool.input_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         org_capacity_check(org=request_org(request), adding=1)
-        submitted = job_submit(
+        submitted = submit_with_callback(request, lambda: job_submit(
             org=request_org(request), user=request_partner(request), tool=self.tool,
             payload=dict(serializer.validated_data), idempotency_key=idempotency_key(request),
-        )
+        ))
         body = JobSerializer(submitted.job, context={"request": request}).data
         resp = Response(body, status=status.HTTP_202_ACCEPTED if submitted.created
                         else status.HTTP_200_OK)
@@ -174,10 +207,10 @@ class ToolBatchSubmitApi(APIView):
         if self.tool.expand_cards is not None:
             payloads = self.tool.expand_cards(self.tool, request_org(request), payloads, skipped)
         org_capacity_check(org=request_org(request), adding=len(payloads))
-        submitted = job_submit_batch(
+        submitted = submit_with_callback(request, lambda: job_submit_batch(
             org=request_org(request), user=request_partner(request), tool=self.tool,
             payloads=payloads, idempotency_key=idempotency_key(request),
-        )
+        ))
         context = {"request": request}
         body = {"batch_id": submitted.batch_id, "count": len(submitted.jobs),
                 "jobs": JobSerializer(submitted.jobs, many=True, context=context).data}
@@ -217,10 +250,10 @@ class ToolDirectApi(APIView):
         if self.tool.expand_direct is not None:
             data = self.tool.expand_direct(request_org(request), data)
         org_capacity_check(org=request_org(request), adding=1)
-        submitted = job_submit(
+        submitted = submit_with_callback(request, lambda: job_submit(
             org=request_org(request), user=request_partner(request), tool=self.tool,
             payload=data, idempotency_key=idempotency_key(request),
-        )
+        ))
         location = reverse("job-detail", kwargs={"job_id": submitted.job.pk})
         if "respond-async" in request.headers.get("Prefer", ""):
             # 202 for a new job; 200 for the same request again (its Idempotency-Key)
@@ -254,7 +287,8 @@ def tool_view(tool: Tool) -> Any:
         request_schema = tool.input_serializer(many=True)
     examples = ([OpenApiExample(f"{tool.name} example", value=tool.example, request_only=True)]
                 if tool.example is not None else [])
-    schema = extend_schema(request=request_schema, parameters=[IDEMPOTENCY_HEADER],
+    parameters = [IDEMPOTENCY_HEADER] + ([] if tool.shape == Shape.SYNC else [WEBHOOK_URL_PARAM])
+    schema = extend_schema(request=request_schema, parameters=parameters,
                            summary=f"{tool.name}", examples=examples,
                            responses={200: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT})
 

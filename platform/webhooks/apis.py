@@ -17,6 +17,8 @@ from webhooks.sending import DestinationRefused
 from webhooks.services import (
     delivery_redeliver,
     event_emit,
+    request_signer,
+    request_signer_rotate,
     webhook_create,
     webhook_update,
 )
@@ -49,6 +51,19 @@ JavaScript (Node):
 
 Failed deliveries (timeouts, 429, 5xx) are retried about 8 times over a day with backoff;
 other 4xx answers stop them. An endpoint that keeps failing is switched off.
+
+Deliveries also carry the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and
+`webhook-signature`, signed with the same secret:
+
+    from standardwebhooks.webhooks import Webhook
+    Webhook(secret).verify(raw_body, request_headers)  # raises when forged or stale
+"""
+
+REQUEST_DOC = """
+Any job submit (`POST /api/<tool>/...`) takes an optional `?webhook_url=` query parameter:
+the job's `job.succeeded` or `job.failed` event is also POSTed there, once (a batch: once per
+job), with the same body, headers and retries as the registered webhooks'. Those deliveries
+are signed with the organisation's per-request secret, read here.
 """
 
 
@@ -81,7 +96,8 @@ class DeliverySerializer(serializers.ModelSerializer):
 
 
 def webhook_or_404(request: Request, webhook_id: Any) -> Webhook:
-    return get_object_or_404(Webhook, organization=request_org(request), pk=webhook_id)
+    return get_object_or_404(Webhook, organization=request_org(request), pk=webhook_id,
+                             per_request=False)
 
 
 def _refused(exc: DestinationRefused) -> ValidationError:
@@ -95,7 +111,7 @@ class WebhookListApi(APIView):
 
     @extend_schema(responses=WebhookSerializer(many=True), description=SIGNING_DOC)
     def get(self, request: Request) -> Response:
-        hooks = Webhook.objects.filter(organization=request_org(request))
+        hooks = Webhook.objects.filter(organization=request_org(request), per_request=False)
         return Response(WebhookSerializer(hooks, many=True).data)
 
     @extend_schema(request=WebhookInput, responses={201: CreatedSerializer},
@@ -144,6 +160,24 @@ class WebhookTestApi(APIView):
         if not mine:
             raise ValidationError({"active": ["The webhook is switched off."]})
         return Response(DeliverySerializer(mine[0]).data, status=status.HTTP_202_ACCEPTED)
+
+
+class RequestSecretApi(APIView):
+    """The secret that signs the deliveries to per-request `webhook_url`s."""
+
+    class OutputSerializer(serializers.Serializer):
+        secret = serializers.CharField()
+
+    @extend_schema(responses=OutputSerializer, description=REQUEST_DOC + SIGNING_DOC)
+    def get(self, request: Request) -> Response:
+        hook = request_signer(org_id=request_org(request).pk)
+        return Response(self.OutputSerializer({"secret": hook.secret}).data)
+
+    @extend_schema(request=None, responses=OutputSerializer,
+                   description="A new per-request secret; the old one stops signing at once.")
+    def post(self, request: Request) -> Response:
+        hook = request_signer_rotate(org_id=request_org(request).pk)
+        return Response(self.OutputSerializer({"secret": hook.secret}).data)
 
 
 class DeliveryListApi(APIView):

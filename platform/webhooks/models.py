@@ -31,13 +31,21 @@ class Webhook(models.Model):
     # Deliveries in a row that ended in failure; past WEBHOOK_DISABLE_AFTER it is switched off.
     consecutive_failures = models.PositiveIntegerField(default=0)
     disabled_reason = models.CharField(max_length=300, blank=True, default="")
+    # The organisation's signer of per-request `webhook_url` deliveries: one per organisation,
+    # with no URL and no events of its own (each delivery carries its URL), never listed nor
+    # switched off (a URL that fails is one submit's, not the organisation's).
+    per_request = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["organization"], condition=models.Q(per_request=True),
+                                    name="webhook_one_per_request_signer")
+        ]
 
     def __str__(self) -> str:
-        return f"{self.organization}: {self.url}"
+        return f"{self.organization}: {self.url or 'per-request webhook_url'}"
 
 
 class DeliveryStatus(models.TextChoices):
@@ -52,6 +60,8 @@ class WebhookDelivery(models.Model):
     webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
     event = models.CharField(max_length=40, choices=WebhookEvent.choices)
     payload = models.JSONField()
+    # A per-request webhook_url: sent there rather than to the webhook's URL.
+    url = models.URLField(max_length=1000, blank=True, default="")
     status = models.CharField(max_length=10, choices=DeliveryStatus.choices,
                               default=DeliveryStatus.PENDING)
     attempts = models.PositiveSmallIntegerField(default=0)
@@ -75,3 +85,12 @@ class BatchCompletion(models.Model):
     organization = models.ForeignKey(Organization, on_delete=models.CASCADE)
     completed_at = models.DateTimeField(auto_now_add=True)
     summary = models.JSONField(default=dict)
+
+
+class JobCallback(models.Model):
+    """A submit's `webhook_url`: the job's finished event is delivered there too, signed with
+    the organisation's per-request secret. Written in the transaction that creates the job."""
+
+    job = models.OneToOneField("jobs.Job", on_delete=models.CASCADE, primary_key=True,
+                               related_name="+")
+    url = models.URLField(max_length=1000)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import hashlib
 import hmac
 import json
@@ -30,6 +31,7 @@ from jobs.services import activity_record
 from webhooks.models import (
     BatchCompletion,
     DeliveryStatus,
+    JobCallback,
     Webhook,
     WebhookDelivery,
     WebhookEvent,
@@ -136,9 +138,58 @@ def job_event_write(*, job_id: Any) -> None:
     event = {JobStatus.SUCCEEDED: WebhookEvent.JOB_SUCCEEDED,
              JobStatus.FAILED: WebhookEvent.JOB_FAILED}.get(JobStatus(job.status))
     if event:
-        event_emit(org_id=job.organization_id, event=event,
-                   data=lambda: job_payload(
-                       job=Job.objects.prefetch_related("outputs").get(pk=job_id)))
+        data = functools.cache(lambda: job_payload(
+            job=Job.objects.prefetch_related("outputs").get(pk=job_id)))
+        event_emit(org_id=job.organization_id, event=event, data=data)
+        job_callback_emit(job=job, event=event, data=data)
+
+
+# --- Per-request webhook_url --------------------------------------------------------------
+
+
+def request_signer(*, org_id: Any) -> Webhook:
+    """The organisation's signer of per-request deliveries (made when first needed)."""
+    hook = Webhook.objects.filter(organization_id=org_id, per_request=True).first()
+    if hook is not None:
+        return hook
+    try:
+        with transaction.atomic():
+            return Webhook.objects.create(organization_id=org_id, per_request=True, url="",
+                                          events=[], secret=new_secret())
+    except IntegrityError:  # made by a concurrent request
+        return Webhook.objects.get(organization_id=org_id, per_request=True)
+
+
+def request_signer_rotate(*, org_id: Any) -> Webhook:
+    hook = request_signer(org_id=org_id)
+    hook.secret = new_secret()
+    hook.save(update_fields=["secret"])
+    return hook
+
+
+def job_callbacks_set(*, jobs: list[Job], url: str) -> None:
+    """Remember a submit's webhook_url for its jobs (in the submit's transaction: a job that
+    ends at once still finds it). A replayed submit (same Idempotency-Key) keeps the first."""
+    destination_check(url)  # raises DestinationRefused
+    JobCallback.objects.bulk_create([JobCallback(job=job, url=url) for job in jobs],
+                                    ignore_conflicts=True)
+
+
+def job_callback_emit(*, job: Job, event: str,
+                      data: Callable[[], dict[str, Any]]) -> WebhookDelivery | None:
+    """The job's event to its submit's webhook_url, if it named one: one delivery, sent and
+    retried as the registered webhooks' are."""
+    url = JobCallback.objects.filter(job_id=job.pk).values_list("url", flat=True).first()
+    if not url:
+        return None
+    now = timezone.now()
+    delivery = WebhookDelivery(webhook=request_signer(org_id=job.organization_id), url=url,
+                               event=event, next_attempt_at=now, payload={})
+    delivery.payload = {"id": str(delivery.id), "event": event, "created_at": now.isoformat(),
+                        "data": data()}
+    delivery.save(force_insert=True)
+    transaction.on_commit(lambda: _enqueue([delivery.pk]))
+    return delivery
 
 
 def batch_finished(*, job_id: Any) -> None:
@@ -217,7 +268,8 @@ def delivery_send(*, delivery_id: Any) -> str:
                SIGNATURE_HEADER: signature(hook.secret, sent, body),
                **standard_headers(hook.secret, f"msg_{delivery.pk.hex}", sent, body)}
     try:
-        answer = post_json(hook.url, body, headers, timeout=settings.WEBHOOK_TIMEOUT_SECONDS)
+        answer = post_json(delivery.url or hook.url, body, headers,
+                           timeout=settings.WEBHOOK_TIMEOUT_SECONDS)
     except DestinationRefused as exc:
         return _finish(delivery, DeliveryStatus.FAILED, error=str(exc))
     except Exception as exc:  # noqa: BLE001 - timeouts, refused connections: retried
@@ -249,6 +301,8 @@ def _finish(delivery: WebhookDelivery, status: str, *, error: str = "") -> str:
         status=status, last_error=error, response_code=delivery.response_code,
         response_ms=delivery.response_ms, finished_at=timezone.now(), next_attempt_at=None)
     hook = delivery.webhook
+    if hook.per_request:
+        return status  # one submit's URL failing says nothing of the organisation's others
     if status == DeliveryStatus.SUCCEEDED:
         Webhook.objects.filter(pk=hook.pk).update(consecutive_failures=0)
     else:

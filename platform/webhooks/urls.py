@@ -2,6 +2,7 @@ from config.routing import both
 from webhooks.apis import (
     DeliveryListApi,
     RedeliverApi,
+    RequestSecretApi,
     WebhookDetailApi,
     WebhookListApi,
     WebhookTestApi,
@@ -9,6 +10,7 @@ from webhooks.apis import (
 
 urlpatterns = [
     *both("webhooks/", WebhookListApi.as_view(), "webhook-list"),
+    *both("webhooks/request-secret/", RequestSecretApi.as_view(), "webhook-request-secret"),
     *both("webhooks/<uuid:webhook_id>/", WebhookDetailApi.as_view(), "webhook-detail"),
     *both("webhooks/<uuid:webhook_id>/test/", WebhookTestApi.as_view(), "webhook-test"),
     *both("webhooks/<uuid:webhook_id>/deliveries/", DeliveryListApi.as_view(),
