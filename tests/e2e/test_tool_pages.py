@@ -43,8 +43,10 @@ def test_recolor_run_follows_the_batch_and_shows_the_400_message(page: Any) -> N
     held[0].continue_()
     page.unroute("**/api/recoloring/recolor")
 
-    success = page.get_by_role("dialog", name="Success!")
-    success.get_by_text("Success! You can now check the drive for your images.").wait_for()
+    # No worker runs here: the job stays queued, and the headline never says Success! over it.
+    success = page.get_by_role("dialog", name="0 of 1 done")
+    success.get_by_text("Still working: each image goes to the Output Drive as soon as it is done.").wait_for()
+    assert success.get_by_text("Success!").count() == 0
     success.get_by_role("link", name="Output Drive").wait_for()
     progress = success.get_by_role("region", name="Batch progress")
     progress.get_by_text("0 of 1 done").wait_for()

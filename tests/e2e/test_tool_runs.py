@@ -39,6 +39,7 @@ def test_recolor_page_runs_a_card_to_the_output_drive(page: Any, live_server: An
     page.get_by_label("Target Color", exact=True).fill("#4A5D23")
     page.get_by_label("Garment Type").select_option("polo")
     page.get_by_role("button", name="Run", exact=True).click()
+    # the spec's Success! once the job is done (counted until then)
     success = page.get_by_role("dialog", name="Success!")
     success.get_by_role("region", name="Batch progress").get_by_text(
         "1 of 1 done", exact=False).wait_for(timeout=120_000)

@@ -258,8 +258,8 @@ type BatchDoneOverlayProps = {
   onStartNew: () => void;
 };
 
-/** The overlay after a submit: the spec's success texts, unless jobs of the batch failed, in
- * which case the headline says so and the list under it gives each failed job's reason. */
+/** The overlay after a submit, following the batch: how many jobs are done while they run, the
+ * spec's success texts once all succeeded, else what failed, each failure's reason listed under it. */
 function BatchDoneOverlay({ batch, outputDrive, startNewLabel, onStartNew }: BatchDoneOverlayProps) {
   const query = useBatchJobs(batch.batch_id, batch.jobs);
   const jobs = query.data?.results ?? batch.jobs;

@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 
-import { batchOutcome, ProcessingOverlay, SUCCESS_MESSAGE, SuccessOverlay } from '@/components/tool/overlays';
+import { BATCH_RUNNING_MESSAGE, batchOutcome, ProcessingOverlay, SUCCESS_MESSAGE, SuccessOverlay } from '@/components/tool/overlays';
 import type { Drive } from '@/types/api';
 import { renderComponent } from '@/testing/render-app';
 
@@ -76,9 +76,12 @@ test('an external output drive opens in a new tab', () => {
   expect(link).toHaveAttribute('rel', 'noopener noreferrer');
 });
 
-test("batch outcome: the spec's texts while nothing failed, else what failed", () => {
+test("batch outcome: the spec's texts once every job succeeded, how many are done while they run, else what failed", () => {
   const summary = (done: number, failed: number, active: number) => ({ total: done + failed + active, done, failed, active, progress: 0, etaSeconds: null });
-  expect(batchOutcome(summary(0, 0, 3))).toEqual({ title: 'Success!', message: SUCCESS_MESSAGE, tone: 'success' });
+  expect(batchOutcome(summary(3, 0, 0))).toEqual({ title: 'Success!', message: SUCCESS_MESSAGE, tone: 'success' });
+  // never Success! over '0 of 3 done'
+  expect(batchOutcome(summary(0, 0, 3))).toEqual({ title: '0 of 3 done', message: BATCH_RUNNING_MESSAGE, tone: 'pending' });
+  expect(batchOutcome(summary(2, 0, 1)).title).toBe('2 of 3 done');
   expect(batchOutcome(summary(3, 0, 0), { title: 'Done', message: 'Done: check the drive.' })).toEqual({ title: 'Done', message: 'Done: check the drive.', tone: 'success' });
   expect(batchOutcome(summary(0, 1, 0))).toEqual({
     title: 'The image failed',
@@ -86,7 +89,7 @@ test("batch outcome: the spec's texts while nothing failed, else what failed", (
     tone: 'failure',
   });
   expect(batchOutcome(summary(0, 4, 0)).title).toBe('All 4 images failed');
-  expect(batchOutcome(summary(2, 1, 0))).toEqual({ title: '1 of 3 failed', message: '2 images went to the drive; 1 image failed: the reasons are shown below.', tone: 'failure' });
+  expect(batchOutcome(summary(2, 1, 0))).toEqual({ title: '2 of 3 done · 1 failed', message: '2 images went to the drive; 1 image failed: the reasons are shown below.', tone: 'failure' });
   expect(batchOutcome(summary(0, 2, 1)).message).toBe('2 images failed: the reasons are shown below. One is still running.');
   expect(batchOutcome(summary(1, 1, 2)).message).toBe('1 image failed: the reasons are shown below. 2 are still running, and 1 image went to the drive.');
 });

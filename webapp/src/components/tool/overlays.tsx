@@ -41,8 +41,8 @@ type SuccessOverlayProps = {
   onStartNew: () => void;
   title?: string;
   message?: string;
-  /** 'failure' when the batch it ends has failed jobs: the headline says so. */
-  tone?: 'success' | 'failure';
+  /** 'failure' when jobs of its batch failed, 'pending' while they still run: the headline says so. */
+  tone?: BatchOutcome['tone'];
   /** Shown under the message, e.g. the batch's live progress. */
   children?: ReactNode;
 };
@@ -50,7 +50,7 @@ type SuccessOverlayProps = {
 export function SuccessOverlay({ outputDrive, startNewLabel, onStartNew, title = 'Success!', message = SUCCESS_MESSAGE, tone = 'success', children }: SuccessOverlayProps) {
   return (
     // The message repeats the title ('Success! …'): read it once.
-    <Dialog title={title} hideTitle={message.startsWith(title)} className={tone === 'failure' ? 'success-overlay batch-failed-overlay' : 'success-overlay'}>
+    <Dialog title={title} hideTitle={message.startsWith(title)} className={`success-overlay${tone === 'success' ? '' : ` batch-${tone === 'failure' ? 'failed' : 'pending'}-overlay`}`}>
       <p>{message}</p>
       {children}
       <div className="overlay-actions">
@@ -67,19 +67,23 @@ export function SuccessOverlay({ outputDrive, startNewLabel, onStartNew, title =
   );
 }
 
-export type BatchOutcome = { title: string; message: string; tone: 'success' | 'failure' };
+export type BatchOutcome = { title: string; message: string; tone: 'success' | 'pending' | 'failure' };
 
 function images(n: number): string {
   return n === 1 ? '1 image' : `${n} images`;
 }
 
+export const BATCH_RUNNING_MESSAGE = 'Still working: each image goes to the Output Drive as soon as it is done.';
+
 /**
- * The headline of a submitted batch's overlay: the spec's success texts while no job has
- * failed, else what failed (the list under it gives each failed job's reason).
+ * The headline of a submitted batch's overlay: the spec's success texts once every job has
+ * succeeded; while jobs still run, how many are done; else what failed (the list under it
+ * gives each failed job's reason).
  */
 export function batchOutcome(summary: BatchSummary, success: { title: string; message: string } = { title: 'Success!', message: SUCCESS_MESSAGE }): BatchOutcome {
   const { total, done, failed, active } = summary;
-  if (failed === 0) return { ...success, tone: 'success' };
+  if (failed === 0 && active === 0) return { ...success, tone: 'success' };
+  if (failed === 0) return { title: `${done} of ${total} done`, message: BATCH_RUNNING_MESSAGE, tone: 'pending' };
   if (failed === total) {
     return {
       title: total === 1 ? 'The image failed' : `All ${total} images failed`,
@@ -87,7 +91,7 @@ export function batchOutcome(summary: BatchSummary, success: { title: string; me
       tone: 'failure',
     };
   }
-  const title = `${failed} of ${total} failed`;
+  const title = `${done} of ${total} done · ${failed} failed`;
   if (active > 0) {
     const running = active === 1 ? 'One is still running' : `${active} are still running`;
     return { title, message: `${images(failed)} failed: the reasons are shown below. ${running}${done ? `, and ${images(done)} went to the drive` : ''}.`, tone: 'failure' };

@@ -46,7 +46,7 @@ test('Run sends the complete cards, shows the overlays, then the batch progress 
   await userEvent.click(screen.getByRole('button', { name: 'Run' }));
 
   // The jobs are polled at once: one of them has failed, so the headline says so.
-  const success = await screen.findByRole('dialog', { name: '1 of 3 failed' });
+  const success = await screen.findByRole('dialog', { name: '1 of 3 done · 1 failed' });
   expect(within(success).getByRole('link', { name: 'Output Drive' })).toHaveAttribute('href', '/drives/recolor-output');
   const post = calls.find((call) => call.method === 'POST');
   expect(bodyOf(post!)).toEqual([{ image_url: URL_A, target_color: '#C5B299', garment_type: 'polo' }]);
