@@ -56,3 +56,21 @@ test('a failed sync toasts Sync Failed', async () => {
   expect(await screen.findByRole('alert')).toHaveTextContent('Sync FailedSync failed: Conflict');
   expect(screen.getByText('Sync failed.')).toBeInTheDocument();
 });
+
+test('a look that failed is not Sync complete: the countdown counts the failure and nothing is marked uploaded', async () => {
+  const failed = [makeJob('f1', 'failed', { tool: 'flats', input: { outfit: 'LOOK01' }, error: { code: 'no_shoulders', message: 'No shoulders were found on the model.' } })];
+  mockFetch(
+    toolPageRoutes({
+      'POST /api/flats-catalog/sync': accepted({ batch_id: 'b1', count: 1, jobs: [makeJob('f1', 'queued', { tool: 'flats' })], skipped: [] }),
+      [batchUrl()]: batchList(failed),
+      'GET /api/activity/?tool=flats&limit=5': { body: [] },
+    }),
+  );
+  renderApp('/flats-catalog');
+  await userEvent.click(await screen.findByRole('button', { name: 'Run' }));
+
+  expect(await screen.findByText('Sync finished with failures: 0 of 1 done · 1 failed. The reasons are shown below.')).toBeInTheDocument();
+  expect(screen.queryByText('Sync complete.')).not.toBeInTheDocument();
+  expect(step('Uploading to output drive')).not.toHaveClass('is-done');
+  expect(screen.getByText('Failed: No shoulders were found on the model.')).toBeInTheDocument();
+});

@@ -10,7 +10,7 @@ import { ToolPage } from '@/components/tool/tool-page';
 import { useToast } from '@/components/ui/toast';
 import { useResetAfter } from '@/hooks/use-reset-after';
 import { activityKeys } from '@/lib/activity';
-import { type BatchSubmitted, summarizeBatch, useBatchJobs, useStartSync } from '@/lib/batches';
+import { type BatchSubmitted, type BatchSummary, summarizeBatch, useBatchJobs, useStartSync } from '@/lib/batches';
 import { useToolDrives } from '@/lib/drives';
 import { statusText } from '@/lib/http-status';
 import { isJobActive } from '@/lib/jobs';
@@ -35,6 +35,12 @@ const byCategory = (categories: string[]) => (drive: Drive) => {
   const rank = drive.category ? categories.indexOf(drive.category) : -1;
   return rank < 0 ? categories.length : rank;
 };
+
+/** Sync complete only when no outfit failed; otherwise how many were made and how many failed. */
+export function flatsOutcome({ total, done, failed }: BatchSummary): string {
+  if (failed === 0) return 'Sync complete.';
+  return `Sync finished with failures: ${done} of ${total} done · ${failed} failed. The reasons are shown below.`;
+}
 
 const clock = (date: Date) => date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 
@@ -91,9 +97,11 @@ export function FlatsPage() {
   };
 
   const realFigures = jobs.some((job) => job.progress > 0 || job.status !== 'queued');
+  // A look that failed put nothing in the output drive: the last step is done only for the
+  // outfits that were made, and the countdown says what failed.
   const stepDone = (step: (typeof FLATS_STEPS)[number]) => {
+    if (step.progressAt === 100) return finished && batch !== null && (summary.failed === 0 || summary.done > 0);
     if (state === 'complete') return true;
-    if (step.progressAt === 100) return finished && batch !== null;
     return realFigures ? summary.progress >= step.progressAt : countdown <= step.countdownAt;
   };
   const remaining = summary.etaSeconds ?? (state === 'processing' ? Math.max(countdown, 0) : null);
@@ -146,7 +154,7 @@ export function FlatsPage() {
           <section className="countdown-panel" aria-label="Sync progress">
             <p className="countdown" role="status">
               {state === 'processing' ? (remaining !== null && remaining > 0 ? `About ${Math.round(remaining)} s remaining` : 'Finalizing…') : null}
-              {state === 'complete' ? 'Sync complete.' : null}
+              {state === 'complete' ? flatsOutcome(summary) : null}
               {state === 'error' ? 'Sync failed.' : null}
             </p>
             <ol className="steps">

@@ -45,3 +45,21 @@ test('an empty library is explained and Run stays disabled', async () => {
   expect(await screen.findByText(/Your model library is empty: ask Atelier to add your models\./)).toBeInTheDocument();
   expect(screen.getByRole('button', { name: 'Run' })).toBeDisabled();
 });
+
+test('a job that failed never ends on Complete: the bar says Failed and the list gives the reason', async () => {
+  const failed = [makeJob('m1', 'failed', { tool: 'remodel', error: { code: 'no_face', message: 'No face was found in the catalogue photo.' } })];
+  mockFetch(
+    toolPageRoutes({
+      'POST /api/remodel/process': accepted({ batch_id: 'b1', count: 1, jobs: [makeJob('m1', 'queued', { tool: 'remodel' })], skipped: [] }),
+      [batchUrl()]: batchList(failed),
+    }),
+  );
+  renderApp('/remodel');
+  await userEvent.click(await screen.findByRole('radio', { name: 'Ana' }));
+  await userEvent.click(screen.getByRole('button', { name: 'Run' }));
+
+  expect(await within(statusBar()).findByText('Failed')).toBeInTheDocument();
+  expect(within(statusBar()).queryByText('Complete')).not.toBeInTheDocument();
+  expect(screen.getByText('0 of 1 done · 1 failed')).toBeInTheDocument();
+  expect(screen.getByText('Failed: No face was found in the catalogue photo.')).toBeInTheDocument();
+});

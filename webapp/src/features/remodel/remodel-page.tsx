@@ -8,7 +8,7 @@ import { StatusBar } from '@/components/tool/status-bar';
 import { ToolPage } from '@/components/tool/tool-page';
 import { useToast } from '@/components/ui/toast';
 import { useResetAfter } from '@/hooks/use-reset-after';
-import { type BatchSubmitted, summarizeBatch, useBatchJobs, useStartSync } from '@/lib/batches';
+import { type BatchSubmitted, type BatchSummary, summarizeBatch, useBatchJobs, useStartSync } from '@/lib/batches';
 import { useToolDrives } from '@/lib/drives';
 import { formatEta } from '@/lib/format';
 import { statusText } from '@/lib/http-status';
@@ -21,10 +21,16 @@ export const REMODEL_TOAST_MS = 10000;
 
 type RunState = 'idle' | 'processing' | 'complete';
 
-function RemodelStatusBar({ state, model, etaSeconds }: { state: RunState; model: string; etaSeconds: number | null }) {
+/** The spec's Complete once every job succeeded; otherwise what failed (the list below gives why). */
+export function remodelDoneText({ total, failed }: Pick<BatchSummary, 'total' | 'failed'>): string {
+  if (failed === 0) return 'Complete';
+  return failed === total ? 'Failed' : `Complete · ${failed} failed`;
+}
+
+function RemodelStatusBar({ state, model, etaSeconds, summary }: { state: RunState; model: string; etaSeconds: number | null; summary: BatchSummary }) {
   const processing = state === 'processing';
   const eta = processing ? (etaSeconds !== null ? formatEta(etaSeconds) : '~15s') : '—';
-  return <StatusBar processing={processing} idleText={state === 'complete' ? 'Complete' : undefined} model={model} eta={eta} />;
+  return <StatusBar processing={processing} idleText={state === 'complete' ? remodelDoneText(summary) : undefined} model={model} eta={eta} />;
 }
 
 export function RemodelPage() {
@@ -69,7 +75,7 @@ export function RemodelPage() {
 
   const library = models.data ?? [];
   return (
-    <ToolPage slug="remodel" statusBar={<RemodelStatusBar state={state} model={model?.name ?? ''} etaSeconds={summary.active ? summary.etaSeconds : null} />}>
+    <ToolPage slug="remodel" statusBar={<RemodelStatusBar state={state} model={model?.name ?? ''} etaSeconds={summary.active ? summary.etaSeconds : null} summary={summary} />}>
       <div className="tool-workspace">
         <section aria-labelledby="remodel-models">
           <h2 id="remodel-models">Choose a model</h2>
