@@ -10,8 +10,7 @@ import pytest
 from PIL import Image
 
 from tests.engines.conftest import FIXTURES, HAS_POSE, noop_progress, save_log
-from workers.engines.editorial import analyze as analysis
-from workers.engines.editorial import generate, tonelab
+from workers.engines.editorial import analysis, analyze, generate, tonelab
 from workers.engines.editorial.looks import apply_look
 from workers.engines.imaging.color import linear_to_srgb, srgb8_to_lab, srgb_to_linear
 
@@ -131,8 +130,8 @@ def test_film_looks_are_read_back_by_the_analysis() -> None:
 
 def test_run_returns_json_with_the_requested_fields() -> None:
     data = _jpeg(photo("model/01861_00"))
-    editorial = analysis.run({"image": data, "fields": "editorial"}, noop_progress)
-    tone = analysis.run({"image": data, "fields": "tonelab"}, noop_progress)
+    editorial = analyze.run({"image": data}, noop_progress)
+    tone = tonelab.analyze_run({"image": data}, noop_progress)
     assert len(editorial) == len(tone) == 1 and editorial[0].content_type == "application/json"
     assert set(json.loads(editorial[0].data)) == {"scene_composition", "pose_action", "lighting", "color_style", "camera_details"}
     assert set(json.loads(tone[0].data)) == {"lighting", "color_style", "camera_details"}

@@ -22,13 +22,13 @@ class EditorialGenerateInput(StrictSerializer):
     original_prompt = prompt_text()
 
 
-def analyze_part(tool: str, name: str, *, order: int, webhook_path: str,
+def analyze_part(tool: str, name: str, *, order: int, webhook_path: str, engine_path: str,
                  example: dict[str, str]) -> ToolSpec:
     """The analyse step of Editorial and Tonelab: a reference image read into the form's
-    fields (the engine's `<tool>_run`)."""
+    fields (each tool's engine names its own)."""
     return ToolSpec(f"{tool}.analyze", f"{name}: analyse a reference", "editorial", None, "V1.0",
                     order=order, engine=f"{tool}_analyze",
-                    engine_path=f"workers.engines.editorial.analyze:{tool}_run",
+                    engine_path=engine_path,
                     input_serializer=AnalyzeInput, example=example, shape=Shape.DIRECT,
                     endpoint=f"{tool}/analyze", webhook_path=webhook_path,
                     url_inputs={"image_reference": "image"}, part_of=tool, expected_seconds=5,
@@ -39,6 +39,7 @@ SPECS = [
     ToolSpec("editorial", "Editorial", "editorial", "/editorial", "V1.0", order=10,
              nav_group="EDITORIAL", eta_text="about 35 seconds", expected_seconds=35),
     analyze_part("editorial", "Editorial", order=300, webhook_path="editorial/urls",
+                 engine_path="workers.engines.editorial.analyze:run",
                  example={"image_reference": "https://cdn.example.com/refs/rooftop.jpg"}),
     ToolSpec("editorial.generate", "Editorial: generate", "editorial", None, "V1.0", order=310,
              engine="editorial_generate", engine_path="workers.engines.editorial.generate:run",

@@ -19,6 +19,7 @@ SPECS = [
     ToolSpec("tonelab", "Tonelab", "editorial", "/tonelab", "V1.0", order=20,
              nav_group="EDITORIAL", eta_text="about 35 seconds", expected_seconds=35),
     analyze_part("tonelab", "Tonelab", order=320, webhook_path="analyze",
+                 engine_path="workers.engines.editorial.tonelab:analyze_run",
                  example={"image_reference": "https://cdn.example.com/refs/tones.jpg"}),
     ToolSpec("tonelab.generate", "Tonelab: generate", "editorial", None, "V1.0", order=330,
              engine="tonelab_generate", engine_path="workers.engines.editorial.tonelab:run",

@@ -24,68 +24,7 @@ import numpy as np
 
 from workers.engines.editorial.vocabulary import parse
 from workers.engines.imaging.color import linear_to_srgb, srgb_to_linear
-
-# The texts fill the Camera Details box when a template is chosen. They are written so the
-# vocabulary recognises every setting in them (a test checks that), which keeps template text,
-# template look and free-text look in agreement.
-CAMERA_TEMPLATES: list[dict[str, str]] = [
-    {"title": "Custom", "camera_details": ""},
-    {
-        "title": "Warm 70s Film Look",
-        "camera_details": (
-            "Shot on 35mm colour negative film with a warm 1970s rendering: golden amber cast, "
-            "lifted faded blacks, soft highlight roll-off, slightly muted colours, fine film grain "
-            "and a light vignette. 50mm lens at f/2.8."
-        ),
-    },
-    {
-        "title": "Grainy High-Contrast B&W",
-        "camera_details": (
-            "Black and white 35mm film pushed two stops: deep blacks, bright highlights, hard "
-            "contrast, heavy visible grain and slight corner vignetting; red filter lifting skin "
-            "tones. 35mm lens at f/4."
-        ),
-    },
-    {
-        "title": "Soft Pastel Portraits",
-        "camera_details": (
-            "Medium format colour film overexposed by a stop: airy high-key pastel tones, low "
-            "contrast, lifted shadows, soft diffusion glow on highlights, very fine grain. 85mm "
-            "lens at f/2, shallow depth of field."
-        ),
-    },
-    {
-        "title": "Night Film with Red Halos",
-        "camera_details": (
-            "Tungsten-balanced cine film at night: red halation halos around highlights and light "
-            "sources, deep shadows with a teal cast, warm highlights, visible grain and slight "
-            "vignetting. 35mm lens wide open."
-        ),
-    },
-    {
-        "title": "Sharp & Vivid Color Film",
-        "camera_details": (
-            "Colour slide film: saturated, vivid colours, punchy contrast with rich blacks, crisp "
-            "detail, neutral white balance and fine grain. 50mm lens at f/8, deep focus."
-        ),
-    },
-    {
-        "title": "Saturated Lo-Fi with Vignetting",
-        "camera_details": (
-            "Plastic-lens toy camera on expired colour film: oversaturated colours, heavy dark "
-            "vignetting, cross-processed green-yellow shift, crushed blacks, coarse grain and soft "
-            "corners."
-        ),
-    },
-    {
-        "title": "Clean & Natural Color Film",
-        "camera_details": (
-            "Portrait colour negative film at box speed: natural true-to-life skin tones, neutral "
-            "white balance, gentle contrast, soft highlight roll-off, very fine grain and no "
-            "vignetting. 50mm lens at f/4."
-        ),
-    },
-]
+from workers.vocabularies import CAMERA_TEMPLATES
 
 TITLES = [t["title"] for t in CAMERA_TEMPLATES]
 

@@ -7,7 +7,8 @@ base is not blown into false colour). The lighting text then shapes the light on
 (the same relighting as Editorial, without restaging), and the camera and colour texts add the
 film look. Three outputs at strengths 0.5, 0.8 and 1.0 of the whole grade.
 
-Without a reference the texts alone drive the grade.
+Without a reference the texts alone drive the grade. Tonelab's analyse step (``analyze_run``)
+reads a reference into the three texts it uses, with Editorial's measuring (``analysis``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from workers.engines.base import EngineOutput, Progress
+from workers.engines.editorial.analysis import read_reference
 from workers.engines.editorial.generate import (
     LightPlan,
     image_bytes,
@@ -37,6 +39,12 @@ from workers.engines.imaging.resize import decode_limited, limit_side
 STRENGTHS = (0.5, 0.8, 1.0)
 MAX_SIDE = 1600
 STATS_SIDE = 256  # statistics are read on a small copy: the histogram does not need more
+FIELDS = ("lighting", "color_style", "camera_details")
+
+
+def analyze_run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
+    """params {image: bytes} -> one JSON output with the three texts Tonelab grades from."""
+    return read_reference(params, progress, FIELDS)
 
 
 def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
@@ -49,7 +57,7 @@ def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
     reference = None
     if isinstance(ref_data, (bytes, bytearray)) and ref_data:
         reference, _ = decode_limited(bytes(ref_data), MAX_SIDE)
-    texts = {k: str(params.get(k) or "") for k in ("lighting", "color_style", "camera_details")}
+    texts = {k: str(params.get(k) or "") for k in FIELDS}
     progress(10)
 
     recognised, unknown = parse_texts(texts)
