@@ -423,7 +423,7 @@ class CameraTemplateListApi(APIView):
 
     @extend_schema(responses=OutputSerializer(many=True))
     def get(self, request: Request) -> Response:
-        from workers.engines.editorial.looks import CAMERA_TEMPLATES
+        from workers.vocabularies import CAMERA_TEMPLATES
 
         return Response(self.OutputSerializer(CAMERA_TEMPLATES, many=True).data)
 
@@ -437,6 +437,6 @@ class PhotoPresetListApi(APIView):
 
     @extend_schema(responses=OutputSerializer(many=True))
     def get(self, request: Request) -> Response:
-        from workers.engines.product import PHOTO_PRESETS
+        from workers.vocabularies import PHOTO_PRESETS
 
         return Response(self.OutputSerializer(PHOTO_PRESETS, many=True).data)

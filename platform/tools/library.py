@@ -134,11 +134,8 @@ def library_photo_check(photo: bytes, *, name: str, tools: Iterable[str] = ()) -
     the given tools need (a visible ear for Earfit, shoulders for Baghold and Flats...)."""
     from workers.engines.base import EngineError
     from workers.engines.imaging.decode import decode_image
-    from workers.engines.imaging.inputs import (
-        TOOL_NEEDS,
-        require_min_side,
-        require_one_person,
-    )
+    from workers.engines.imaging.inputs import require_min_side, require_one_person
+    from workers.vocabularies import TOOL_NEEDS
 
     unknown = [t for t in tools if t not in LIBRARY_TOOLS]
     if unknown:
@@ -218,8 +215,8 @@ def library_model_shows(*, model: LibraryModel) -> dict[str, Any]:
     return dict(shows)
 
 
-# Part names of the engines' checks (inputs.TOOL_NEEDS) → the measure that says it is seen, and
-# how the refusal reads.
+# Part names of the engines' checks (workers.vocabularies.TOOL_NEEDS) → the measure that says
+# it is seen, and how the refusal reads.
 _PART_SHOWN: dict[str, tuple[str, str]] = {
     "face": ("face", "no face is seen"),
     "ear": ("ears", "no earlobe is visible (hair, the framing or a turned head hides them)"),
@@ -235,10 +232,10 @@ def library_model_fits(shows: dict[str, Any]) -> dict[str, dict[str, Any]]:
     ``shows``: ``{"ok": True}``, with ``carry``/``note`` where it is dressed differently, or
     ``{"ok": False, "reason": ...}`` for what the engine would refuse.
 
-    The parts each tool cannot do without are the engines' own (``inputs.TOOL_NEEDS``, which
+    The parts each tool cannot do without are the engines' own (``vocabularies.TOOL_NEEDS``, which
     the engine registry checks before a run), plus what the tool's spec adds
     (``ToolSpec.library``: Earfit's visible lobe, Baghold's carry, Flats' feet)."""
-    from workers.engines.imaging.inputs import TOOL_NEEDS
+    from workers.vocabularies import TOOL_NEEDS
 
     if shows.get("measured") is False:
         return {tool: {"ok": True} for tool in LIBRARY_TOOLS}

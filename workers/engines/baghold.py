@@ -44,6 +44,7 @@ from workers.engines.imaging.hands import (
 )
 from workers.engines.imaging.pose import Pose, detect_pose, person_mask
 from workers.engines.imaging.resize import limit_pixels
+from workers.vocabularies import MIN_SHOULDER_DROP_CM
 
 PRODUCT_MAX_PIXELS = 4_000_000
 # Pose-landmark proportions of standing adults as a share of stature, measured on the full-body
@@ -57,8 +58,6 @@ MAX_TILT_DEG = 8.0
 # A forearm pointing more than this far from straight down is not a hanging hand (on the hip,
 # raised, folded): a bag would not hang from it.
 MAX_FOREARM_DEG = 55.0
-# Over a shoulder a handle or strap needs at least this drop (cm) to fit round the shoulder.
-MIN_SHOULDER_DROP_CM = 18.0
 # Stated width:height and the photo's may differ this much (perspective, a soft bag's sag);
 # past it the numbers or the photo are wrong and no size would be right.
 MAX_ASPECT_MISMATCH = 1.35

@@ -28,58 +28,13 @@ import numpy as np
 from workers.engines.base import EngineError, EngineOutput, Progress
 from workers.engines.imaging.color import parse_hex
 from workers.engines.imaging.decode import decode_image, encode_png
+from workers.vocabularies import PHOTO_PRESETS
 
 MAX_PROMPT = 4000
 # The largest canvas option is 1920 px on its long side; anything larger is refused upstream by
 # the decoder's pixel limit, and we cap work at this size.
 MAX_SIDE = 2400
 
-PHOTO_PRESETS: list[dict[str, str]] = [
-    {
-        "title": "Minimalist White",
-        "sentence": (
-            "Products on a seamless pure white sweep under soft, even overhead daylight, a faint "
-            "contact shadow grounding each piece, crisp true-to-colour minimalist catalogue finish."
-        ),
-    },
-    {
-        "title": "Lifestyle Editorial",
-        "sentence": (
-            "Products styled on a warm natural linen surface against a softly lit plaster wall, "
-            "late-morning window light from the left, gentle shadows and a relaxed, lived-in "
-            "editorial mood."
-        ),
-    },
-    {
-        "title": "Luxury Fashion",
-        "sentence": (
-            "Products on a polished dark stone plinth with a subtle mirror reflection, a single "
-            "warm spotlight falling off into deep charcoal, rich contrast and a refined high-end "
-            "finish."
-        ),
-    },
-    {
-        "title": "Studio Catalog",
-        "sentence": (
-            "Products on a neutral light-grey studio sweep under balanced softbox lighting, a soft "
-            "shadow beneath each item, accurate colour and clean edges for an e-commerce catalogue."
-        ),
-    },
-    {
-        "title": "Urban Street",
-        "sentence": (
-            "Products against a raw concrete wall on grey pavement, hard late-afternoon sun from the "
-            "right casting defined shadows, cool tones and punchy, vivid street contrast."
-        ),
-    },
-    {
-        "title": "Vintage Editorial",
-        "sentence": (
-            "Products on a warm cream paper backdrop with a soft vignette, golden tungsten light, "
-            "faded blacks and fine film grain for a 1970s magazine editorial feel."
-        ),
-    },
-]
 PRESET_TITLES = [p["title"] for p in PHOTO_PRESETS]
 DEFAULT_PRESET = "Studio Catalog"
 

@@ -66,7 +66,7 @@ def on_one_model(tool: ToolSpec, org: Any, cards: list[dict[str, Any]],
 def carry(shows: dict[str, Any], fit: dict[str, Any]) -> dict[str, Any]:
     """No hand in frame leaves only a shoulder carry, which needs a strap drop or a long
     handle (the engine's no_carry)."""
-    from workers.engines.baghold import MIN_SHOULDER_DROP_CM
+    from workers.vocabularies import MIN_SHOULDER_DROP_CM
 
     fit["carry"] = "hand" if shows.get("hands") else "shoulder"
     if fit["carry"] == "shoulder":

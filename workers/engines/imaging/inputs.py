@@ -27,6 +27,7 @@ import numpy as np
 
 from workers.engines.base import EngineError
 from workers.engines.imaging.resize import limit_side
+from workers.vocabularies import TOOL_NEEDS
 
 MIN_SIDE = 256
 MIN_PRODUCT_SIDE = 64
@@ -343,16 +344,6 @@ def visible_parts(rgb: np.ndarray, seen: Sighting | None = None) -> list[str]:
 
 # --- per engine ------------------------------------------------------------------------------
 
-# What each tool needs to see of its model. The engines decide the finer points themselves
-# (Earfit a visible lobe, Baghold a hand or a shoulder carry that fits the frame, Flats where
-# the shoes go): these are what no engine can do without.
-TOOL_NEEDS: dict[str, tuple[str, ...]] = {
-    "earfit": ("face", "ear"),
-    "baghold": ("upper body",),
-    "flats": ("upper body",),
-    "remodel": ("face",),
-    "rebody": ("torso",),
-}
 # A look of shoes alone is shown at the feet: the model photo must show them.
 FLATS_SHOES_ONLY_NEEDS = ("full body",)
 
