@@ -6,23 +6,15 @@ test_worker_runs.py, which runs each adapter from a real Celery worker."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import json
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 
-from tests.providers.servers import (
-    FakeFal,
-    FakeFashn,
-    FakeReplicate,
-    FakeVertex,
-    fake_fal,
-    fake_fashn,
-    fake_replicate,
-    fake_vertex,
-)
-from tests.support.fake_providers import FakeOpenAI, fake_openai, jpeg, png
+from tests.providers.servers import FakeVertex, fake_fal, fake_fashn, fake_replicate, fake_vertex
+from tests.support.fake_providers import fake_openai, jpeg, png
 from workers.providers.config import ProviderConfig
 
 # A try-on job's two images, small enough for every adapter's tests.
@@ -67,34 +59,22 @@ def progress() -> Progress:
     return Progress()
 
 
-@pytest.fixture
-def openai_server() -> Iterator[FakeOpenAI]:
-    with fake_openai() as server:
-        yield server
+def _server_fixture(start: Callable[[], Any]) -> Any:
+    """A fixture serving one loopback provider server for the test."""
+
+    @pytest.fixture
+    def server() -> Iterator[Any]:
+        with start() as running:
+            yield running
+
+    return server
 
 
-@pytest.fixture
-def fashn_server() -> Iterator[FakeFashn]:
-    with fake_fashn() as server:
-        yield server
-
-
-@pytest.fixture
-def fal_server() -> Iterator[FakeFal]:
-    with fake_fal() as server:
-        yield server
-
-
-@pytest.fixture
-def replicate_server() -> Iterator[FakeReplicate]:
-    with fake_replicate() as server:
-        yield server
-
-
-@pytest.fixture
-def vertex_server() -> Iterator[FakeVertex]:
-    with fake_vertex() as server:
-        yield server
+openai_server = _server_fixture(fake_openai)
+fashn_server = _server_fixture(fake_fashn)
+fal_server = _server_fixture(fake_fal)
+replicate_server = _server_fixture(fake_replicate)
+vertex_server = _server_fixture(fake_vertex)
 
 
 def adapter_config(provider: str, server: Any, **kwargs: Any) -> ProviderConfig:
@@ -103,6 +83,16 @@ def adapter_config(provider: str, server: Any, **kwargs: Any) -> ProviderConfig:
                               "api_key": server.api_key, "poll_interval": 0.02,
                               "backoff": 0.01, "timeout": 5.0, "deadline": 10.0,
                               "fetch_allow": ("127.0.0.1",)}
+    values.update(kwargs)
+    return ProviderConfig(**values)
+
+
+def vertex_config(server: FakeVertex, **kwargs: Any) -> ProviderConfig:
+    """A Vertex AI account on a loopback server: its service account's key, its location."""
+    values: dict[str, Any] = {"provider": "vertex", "base_url": server.url,
+                              "api_key": json.dumps(server.service_account()),
+                              "location": server.location, "backoff": 0.01, "timeout": 5.0,
+                              "deadline": 10.0}
     values.update(kwargs)
     return ProviderConfig(**values)
 

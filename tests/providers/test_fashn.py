@@ -138,20 +138,6 @@ def test_a_failed_prediction_fails_in_fashns_words(fashn_server: FakeFashn,
     assert (err.value.code, err.value.message) == ("provider_error", fashn_server.error_message)
 
 
-def test_run_errors_fail_in_fashns_words(fashn_server: FakeFashn, progress: Progress) -> None:
-    fashn_server.faults.append(("error", 400, "garment_image: unsupported format"))
-    with pytest.raises(EngineError) as err:
-        fashn_run(config(fashn_server), "virtual_try_on", TRYON, progress)
-    assert (err.value.code, err.value.message) == ("provider_error",
-                                                   "garment_image: unsupported format")
-
-
-def test_a_wrong_key_is_a_provider_error(fashn_server: FakeFashn, progress: Progress) -> None:
-    with pytest.raises(EngineError) as err:
-        fashn_run(config(fashn_server, api_key="fa-wrong"), "virtual_try_on", TRYON, progress)
-    assert (err.value.code, err.value.message) == ("provider_error", "Invalid API key.")
-
-
 def test_429_waits_retry_after(fashn_server: FakeFashn, progress: Progress) -> None:
     fashn_server.faults.extend([("429", 0.3), "429"])
     started = time.monotonic()

@@ -3,12 +3,11 @@ Replicate's predictions API."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
 
-from tests.providers.conftest import GARMENT, MODEL, TRYON, Canceled, Progress, adapter_config
+from tests.providers.conftest import GARMENT, MODEL, TRYON, Progress, adapter_config
 from tests.providers.servers import FakeReplicate, data_url_bytes
 from workers.engines.base import EngineError
 from workers.providers.config import ProviderConfig
@@ -70,61 +69,12 @@ def test_a_failed_prediction_fails_in_replicates_words(replicate_server: FakeRep
     assert (err.value.code, err.value.message) == ("provider_error", "CUDA out of memory.")
 
 
-def test_create_errors_in_replicates_words(replicate_server: FakeReplicate,
-                                           progress: Progress) -> None:
-    replicate_server.faults.append(("error", 422, "Invalid version or not permitted"))
-    with pytest.raises(EngineError) as err:
-        replicate_run(config(replicate_server), "virtual_try_on", TRYON, progress)
-    assert (err.value.code, err.value.message) == ("provider_error",
-                                                   "Invalid version or not permitted")
-
-
-def test_a_wrong_token(replicate_server: FakeReplicate, progress: Progress) -> None:
-    with pytest.raises(EngineError) as err:
-        replicate_run(config(replicate_server, api_key="r8_wrong"), "virtual_try_on", TRYON,
-                      progress)
-    assert (err.value.code, err.value.message) == ("provider_error", "Invalid API key.")
-
-
-def test_429_waits_retry_after_on_create_and_poll(replicate_server: FakeReplicate,
-                                                  progress: Progress) -> None:
-    replicate_server.faults.append(("429", 0.3))
-    replicate_server.poll_faults.extend([("429", 0.1), "500"])
-    started = time.monotonic()
-    assert len(replicate_run(config(replicate_server), "virtual_try_on", TRYON, progress)) == 1
-    assert time.monotonic() - started >= 0.4
-    assert len([c for c in replicate_server.calls if c.method == "POST"]) == 2
-
-
-def test_the_deadline_is_honoured(replicate_server: FakeReplicate, progress: Progress) -> None:
-    replicate_server.statuses = ["processing"]
-    with pytest.raises(EngineError) as err:
-        replicate_run(config(replicate_server, deadline=0.5), "virtual_try_on", TRYON, progress)
-    assert (err.value.code, err.value.message) == (
-        "provider_timeout", "The Replicate prediction did not finish within 0.5 seconds.")
-
-
-def test_a_slow_answer_times_out(replicate_server: FakeReplicate, progress: Progress) -> None:
-    replicate_server.faults.append("timeout")
-    started = time.monotonic()
-    with pytest.raises(EngineError) as err:
-        replicate_run(config(replicate_server, timeout=0.4), "virtual_try_on", TRYON, progress)
-    assert err.value.code == "provider_timeout"
-    assert time.monotonic() - started < 1.5
-
-
 def test_several_outputs_and_data_urls(progress: Progress) -> None:
     from tests.providers.servers import fake_replicate
 
     with fake_replicate(outputs=2, output="data_url", statuses=["succeeded"]) as server:
         outputs = replicate_run(config(server), "virtual_try_on", TRYON, progress)
     assert [o.filename for o in outputs] == ["try-on-1.png", "try-on-2.png"]
-
-
-def test_a_cancel_stops_polling(replicate_server: FakeReplicate) -> None:
-    replicate_server.statuses = ["processing"]
-    with pytest.raises(Canceled):
-        replicate_run(config(replicate_server), "virtual_try_on", TRYON, Progress(stop_after=6))
 
 
 def test_replicates_predict_time_is_the_runs_usage(replicate_server: FakeReplicate,

@@ -24,26 +24,15 @@ docs/providers/fal.md cites fal's documentation for every field.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
-from workers.engines.base import EngineError, EngineOutput, Progress
-from workers.providers.calls import (
-    ProviderCall,
-    ProviderHttpError,
-    add_usage,
-    data_url,
-    outputs_named,
-)
+from workers.engines.base import EngineOutput, Progress
+from workers.providers.calls import ProviderCall, ProviderHttpError, add_usage, outputs_named
 from workers.providers.catalog import KIND_ENGINES
 from workers.providers.config import ProviderConfig
-from workers.providers.fashn import (
-    TRYON_TOOLS,
-    garment_description,
-    tryon_category,
-    tryon_images,
-)
+from workers.providers.fashn import TRYON_TOOLS, TryonFields, tryon_input
 
 KIND = "fal"
 LABEL = "fal queue"
@@ -52,13 +41,11 @@ assert set(TRYON_TOOLS) == KIND_ENGINES[KIND], "catalog.KIND_ENGINES['fal'] is o
 
 
 @dataclass(frozen=True)
-class FalModel:
+class FalModel(TryonFields):
+    """A fal model's input fields; a model not listed gets Leffa's two image fields."""
+
     person: str = "human_image_url"
     garment: str = "garment_image_url"
-    category: str = ""  # the model's garment-type field, "" when it has none
-    categories: Mapping[str, str] = field(default_factory=dict)  # ours → the model's
-    category_default: str = ""  # sent for "auto" when the field is required
-    description: str = ""  # a required garment-description field
 
 
 FAL_MODELS: dict[str, FalModel] = {
@@ -88,18 +75,8 @@ def made_by(engine: str, config: ProviderConfig, params: Mapping[str, Any] | Non
 
 def fal_input(engine: str, config: ProviderConfig, params: Mapping[str, Any]) -> dict[str, Any]:
     """The JSON input a try-on job sends to its fal model."""
-    person, garment = tryon_images(engine, params)
-    spec = FAL_MODELS.get(model_id(config), FalModel())
-    body: dict[str, Any] = {spec.person: data_url(person), spec.garment: data_url(garment)}
-    if spec.category:
-        ours = tryon_category(params, config)
-        value = spec.categories.get(ours) or spec.category_default
-        if value:
-            body[spec.category] = value
-    if spec.description:
-        body[spec.description] = garment_description(params)
-    body.update(dict(config.options))
-    return body
+    return tryon_input(engine, config, params, FAL_MODELS.get(model_id(config), FalModel()),
+                       who="fal")
 
 
 def request_root(model: str) -> str:
@@ -111,8 +88,6 @@ def request_root(model: str) -> str:
 def fal_run(config: ProviderConfig, engine: str, params: Mapping[str, Any],
             progress: Progress) -> list[EngineOutput]:
     """Run one try-on job on fal's queue: submit, poll the status, read the result."""
-    if engine not in TRYON_TOOLS:
-        raise EngineError("provider_error", f"fal cannot run {engine}.")
     body = fal_input(engine, config, params)
     model = model_id(config)
     auth = f"Key {config.api_key}" if config.api_key else None

@@ -26,6 +26,7 @@ into ``inputs`` (e.g. {"mode": "quality"}).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from workers.engines.base import EngineError, EngineOutput, Progress
@@ -72,8 +73,11 @@ def tryon_category(params: Mapping[str, Any], config: ProviderConfig) -> str:
     return raw if raw in TRYON_CATEGORIES else config.category
 
 
-def tryon_images(engine: str, params: Mapping[str, Any]) -> tuple[bytes, bytes]:
-    """The person and garment images of a try-on family job, both required."""
+def tryon_images(engine: str, params: Mapping[str, Any], *, who: str) -> tuple[bytes, bytes]:
+    """The person and garment images of a try-on family job, both required; ``who`` names the
+    provider for a tool it cannot run."""
+    if engine not in TRYON_TOOLS:
+        raise EngineError("provider_error", f"{who} cannot run {engine}.")
     person = input_bytes(params, TRYON_TOOLS[engine][0])
     garment = input_bytes(params, "garment")
     if person is None or garment is None:
@@ -85,6 +89,34 @@ def garment_description(params: Mapping[str, Any]) -> str:
     """The garment's words for a model with a required description field."""
     text = " ".join(str(params.get("description") or params.get("garment_type") or "").split())
     return text or "a garment"
+
+
+@dataclass(frozen=True)
+class TryonFields:
+    """Where a hosted try-on model (on fal or Replicate) takes a job's inputs."""
+
+    person: str
+    garment: str
+    category: str = ""  # the model's garment-type field, "" when it has none
+    categories: Mapping[str, str] = field(default_factory=dict)  # ours → the model's
+    category_default: str = ""  # sent for "auto" when the field is required
+    description: str = ""  # a required garment-description field
+
+
+def tryon_input(engine: str, config: ProviderConfig, params: Mapping[str, Any],
+                fields: TryonFields, *, who: str) -> dict[str, Any]:
+    """The JSON input a try-on family job sends to a hosted model with these ``fields``; the
+    account's configured ``options`` are merged in."""
+    person, garment = tryon_images(engine, params, who=who)
+    body: dict[str, Any] = {fields.person: data_url(person), fields.garment: data_url(garment)}
+    if fields.category:
+        value = fields.categories.get(tryon_category(params, config)) or fields.category_default
+        if value:
+            body[fields.category] = value
+    if fields.description:
+        body[fields.description] = garment_description(params)
+    body.update(dict(config.options))
+    return body
 
 
 def model_for(engine: str, config: ProviderConfig, params: Mapping[str, Any] | None) -> str:
@@ -114,7 +146,7 @@ def predictions(engine: str, config: ProviderConfig,
     options = dict(config.options)
     if engine in TRYON_TOOLS:
         stem = TRYON_TOOLS[engine][1]
-        wearer, garment = tryon_images(engine, params)
+        wearer, garment = tryon_images(engine, params, who="FASHN")
         if model == "tryon-max":
             inputs = {"model_image": data_url(wearer), "product_image": data_url(garment)}
         else:

@@ -23,33 +23,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from workers.engines.base import EngineError, EngineOutput, Progress
-from workers.providers.calls import (
-    ProviderCall,
-    ProviderHttpError,
-    add_usage,
-    data_url,
-    outputs_named,
-)
+from workers.engines.base import EngineOutput, Progress
+from workers.providers.calls import ProviderCall, ProviderHttpError, add_usage, outputs_named
 from workers.providers.catalog import KIND_ENGINES
 from workers.providers.config import ProviderConfig
-from workers.providers.fashn import (
-    TRYON_TOOLS,
-    garment_description,
-    tryon_category,
-    tryon_images,
-)
+from workers.providers.fashn import TRYON_TOOLS, TryonFields, sdk_base_url, tryon_input
 
 KIND = "replicate"
 LABEL = "Replicate prediction"
 DEFAULT_MODEL = "cuuupid/idm-vton"
 assert set(TRYON_TOOLS) == KIND_ENGINES[KIND], "catalog.KIND_ENGINES['replicate'] is out of date"
 
-# model (owner/name) → (person field, garment field, category field, description field)
-REPLICATE_MODELS: dict[str, tuple[str, str, str, str]] = {
-    "cuuupid/idm-vton": ("human_img", "garm_img", "category", "garment_des"),
+# model (owner/name) → its input fields
+REPLICATE_MODELS: dict[str, TryonFields] = {
+    "cuuupid/idm-vton": TryonFields(
+        person="human_img", garment="garm_img", category="category", description="garment_des",
+        categories={"tops": "upper_body", "bottoms": "lower_body", "one-pieces": "dresses"}),
 }
-CATEGORIES = {"tops": "upper_body", "bottoms": "lower_body", "one-pieces": "dresses"}
 
 
 def model_ref(config: ProviderConfig) -> str:
@@ -62,23 +52,10 @@ def made_by(engine: str, config: ProviderConfig, params: Mapping[str, Any] | Non
 
 def replicate_input(engine: str, config: ProviderConfig,
                     params: Mapping[str, Any]) -> dict[str, Any]:
-    person, garment = tryon_images(engine, params)
     name = model_ref(config).partition(":")[0]
-    person_f, garment_f, category_f, description_f = REPLICATE_MODELS.get(
-        name, REPLICATE_MODELS[DEFAULT_MODEL])
-    body: dict[str, Any] = {person_f: data_url(person), garment_f: data_url(garment)}
-    category = CATEGORIES.get(tryon_category(params, config))
-    if category_f and category:
-        body[category_f] = category
-    if description_f:
-        body[description_f] = garment_description(params)
-    body.update(dict(config.options))
-    return body
-
-
-def sdk_base_url(config: ProviderConfig) -> str:
-    root = config.root
-    return root[: -len("/v1")] if root.endswith("/v1") else root
+    return tryon_input(engine, config, params,
+                       REPLICATE_MODELS.get(name, REPLICATE_MODELS[DEFAULT_MODEL]),
+                       who="Replicate")
 
 
 def replicate_run(config: ProviderConfig, engine: str, params: Mapping[str, Any],
@@ -87,8 +64,6 @@ def replicate_run(config: ProviderConfig, engine: str, params: Mapping[str, Any]
     import httpx
     import replicate
 
-    if engine not in TRYON_TOOLS:
-        raise EngineError("provider_error", f"Replicate cannot run {engine}.")
     body = replicate_input(engine, config, params)
     ref = model_ref(config)
     name, _, version = ref.partition(":")

@@ -74,7 +74,7 @@ def location_of(config: ProviderConfig) -> str:
 def predict_body(engine: str, config: ProviderConfig, params: Mapping[str, Any]) -> dict[str, Any]:
     import base64
 
-    person, garment = tryon_images(engine, params)
+    person, garment = tryon_images(engine, params, who="Vertex AI")
 
     def image(data: bytes) -> dict[str, Any]:
         return {"image": {"bytesBase64Encoded": base64.b64encode(data).decode("ascii")}}
@@ -143,8 +143,6 @@ def _refresh_text(exc: Exception) -> str:
 def vertex_run(config: ProviderConfig, engine: str, params: Mapping[str, Any],
                progress: Progress) -> list[EngineOutput]:
     """Run one try-on job on Vertex AI: a token, then one :predict call."""
-    if engine not in TRYON_TOOLS:
-        raise EngineError("provider_error", f"Vertex AI cannot run {engine}.")
     body = predict_body(engine, config, params)
     info = service_account_info(config)
     project = config.project or str(info.get("project_id") or "")
