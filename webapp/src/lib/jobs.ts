@@ -98,6 +98,29 @@ const ACTIVE: ReadonlySet<JobStatus> = new Set(['queued', 'running']);
 
 export const isJobActive = (status: JobStatus | undefined): boolean => status !== undefined && ACTIVE.has(status);
 
+/**
+ * The attempt a job is on when its worker was lost and it runs again: back in the queue after
+ * attempt N it waits for attempt N + 1, a run taken over is attempt N; null for a first run (a
+ * partner's retry of a failed job starts again at its first attempt).
+ */
+export function retryAttempt(job: Pick<Job, 'status' | 'attempts'>): number | null {
+  if (job.status === 'queued' && job.attempts >= 1) return job.attempts + 1;
+  if (job.status === 'running' && job.attempts > 1) return job.attempts;
+  return null;
+}
+
+/** 'retrying (attempt 2)' for a job running again after a lost worker, else null. */
+export function retryingText(job: Pick<Job, 'status' | 'attempts'>): string | null {
+  const attempt = retryAttempt(job);
+  return attempt === null ? null : `retrying (attempt ${attempt})`;
+}
+
+/** The status as the job lists say it: 'Queued · retrying (attempt 2)' after a lost worker. */
+export function jobStatusLabel(job: Pick<Job, 'status' | 'attempts'>): string {
+  const retrying = retryingText(job);
+  return retrying ? `${JOB_STATUS_LABEL[job.status]} · ${retrying}` : JOB_STATUS_LABEL[job.status];
+}
+
 export const JOB_STATUS_LABEL: Record<JobStatus, string> = {
   queued: 'Queued',
   running: 'Running',

@@ -3,6 +3,7 @@ import { ProgressBar } from '@/components/ui/progress-bar';
 import { type BatchSubmitted, summarizeBatch, useBatchJobs } from '@/lib/batches';
 import { formatEta } from '@/lib/format';
 import { jobModelName, jobSourceName } from '@/lib/job-source';
+import { retryingText } from '@/lib/jobs';
 import type { Job } from '@/types/api';
 
 /** A short name for a job of a batch: its image (or drive file) and, for library jobs, the model. */
@@ -13,6 +14,12 @@ export function describeJob(job: Job, index: number): string {
 }
 
 export function jobStatusText(job: Job): string {
+  const retrying = retryingText(job);
+  const text = jobStateText(job);
+  return retrying ? `${text} · ${retrying}` : text;
+}
+
+function jobStateText(job: Job): string {
   switch (job.status) {
     case 'queued': {
       const parts = ['Queued'];

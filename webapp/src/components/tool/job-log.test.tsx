@@ -23,7 +23,7 @@ test('each job with its status, source, reason and output links; newest first, t
     makeJob('j1', 'succeeded', { input: { image_url: 'https://cdn.example/looks/polo-front.jpg' }, outputs: [output(0, 'recolor-0.png'), output(1, 'recolor-1.png')] }),
     makeJob('j2', 'failed', { input: { ring_image: 'https://cdn.example/pearl-drop.png', model_name: 'Ana' }, error: { code: 'no_ear', message: 'No ear was found on the model.' } }),
     makeJob('j3', 'running', { progress: 42.4, input: { outfit_url: 'https://cdn.example/look.jpg', garment_url: 'https://cdn.example/shirt.jpg' } }),
-    makeJob('j4', 'queued', { attempts: 2 }),
+    makeJob('j4', 'queued', { attempts: 1 }), // back in the queue after its first run was lost
     makeJob('j5', 'canceled', { error: { code: 'canceled', message: 'Canceled by ops.' } }),
     makeJob('j6', 'succeeded', { input: { image_url: 'https://cdn.example/sixth.jpg' } }),
   ];

@@ -5,13 +5,14 @@ import { OutputLinks } from '@/components/tool/output-links';
 import { DataTable, ReasonText, StatusBadge } from '@/components/ui/data-table';
 import { formatTimestamp } from '@/lib/format';
 import { jobModelName, jobSourceName } from '@/lib/job-source';
-import { isJobActive, JOB_STATUS_LABEL, JOB_STATUS_TONE, RECENT_JOBS_LIMIT, useRecentJobs } from '@/lib/jobs';
+import { JOB_STATUS_LABEL, JOB_STATUS_TONE, RECENT_JOBS_LIMIT, retryingText, useRecentJobs } from '@/lib/jobs';
 import type { Job } from '@/types/api';
 
 /** Queued / Running · 40 % / Succeeded / Failed / Canceled; a retried job says which attempt it is on. */
 export function recentJobStatus(job: Job): string {
   const label = job.status === 'running' ? `${JOB_STATUS_LABEL.running} · ${Math.round(job.progress)} %` : JOB_STATUS_LABEL[job.status];
-  return isJobActive(job.status) && job.attempts > 1 ? `${label} · retrying (attempt ${job.attempts})` : label;
+  const retrying = retryingText(job);
+  return retrying ? `${label} · ${retrying}` : label;
 }
 
 function sourceOf(job: Job): string {

@@ -2,6 +2,7 @@ import { EngineLabel, engineLabelText } from '@/components/tool/engine-label';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { formatEta } from '@/lib/format';
 import { isVideoUrl } from '@/lib/image-url';
+import { retryingText } from '@/lib/jobs';
 import type { Job, JobOutput } from '@/types/api';
 
 /** The job's progress with its queue position and ETA, when it has them. */
@@ -9,6 +10,8 @@ export function JobProgress({ progress, job, label = 'Progress' }: { progress: n
   const details: string[] = [];
   if (job?.status === 'queued') details.push(job.queue_position ? `Queued · position ${job.queue_position}` : 'Queued');
   if (job?.status === 'running') details.push('Running');
+  const retrying = job ? retryingText(job) : null;
+  if (retrying) details.push(retrying);
   if (typeof job?.eta_seconds === 'number') details.push(`ETA ${formatEta(job.eta_seconds)}`);
   return (
     <div className="job-progress">

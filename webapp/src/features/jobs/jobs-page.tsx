@@ -15,6 +15,7 @@ import {
   JOB_STATUS_TONE,
   type JobFilters,
   batchReportUrl,
+  jobStatusLabel,
   useJobs,
   useRetryBatchFailed,
 } from '@/lib/jobs';
@@ -215,7 +216,7 @@ function JobTable({ jobs, toolName, inBatch }: { jobs: Job[]; toolName: Map<stri
           <td>{formatTimestamp(job.created_at)}</td>
           <td>{toolName.get(job.tool) ?? job.tool}</td>
           <td>
-            <StatusBadge tone={JOB_STATUS_TONE[job.status]}>{JOB_STATUS_LABEL[job.status]}</StatusBadge>
+            <StatusBadge tone={JOB_STATUS_TONE[job.status]}>{jobStatusLabel(job)}</StatusBadge>
           </td>
           <td className="jobs-reason">
             <ReasonText error={job.error} />
