@@ -139,6 +139,8 @@ DRIVES_ROOT = env.path("DRIVES_ROOT", default=str(VAR_DIR / "drives"))
 # A Google service account's JSON key, for folders of kind "google". Service accounts have no
 # storage of their own: output folders must sit in a shared drive.
 GOOGLE_SERVICE_ACCOUNT_FILE = env.str("GOOGLE_SERVICE_ACCOUNT_FILE", default="")
+# Another Drive v3 server for Google Drive folders (a Drive-compatible one); empty: Google's.
+GOOGLE_DRIVE_API_URL = env.str("GOOGLE_DRIVE_API_URL", default="")
 # Signed links to drive files (Get URLs) stay valid this long.
 DRIVE_LINK_SECONDS = env.int("DRIVE_LINK_SECONDS", default=6 * 3600)
 # A succeeded job's outputs not delivered after this long are delivered again (keyed, so never

@@ -5,7 +5,8 @@ from drives.models import DriveFolder, LedgerEntry
 
 @admin.register(DriveFolder)
 class DriveFolderAdmin(admin.ModelAdmin):
-    list_display = ["organization", "tool", "role", "category", "kind", "locator", "watch"]
+    list_display = ["organization", "tool", "role", "category", "kind", "locator",
+                    "credentials_hint", "watch"]
     list_filter = ["kind", "tool", "role", "watch", "organization"]
 
 

@@ -91,7 +91,9 @@ class DriveListApi(APIView):
             {"tool": f.tool, "role": f.role, "category": f.category or None,
              "label": f.category.upper() if f.category else LABELS[DriveRole(f.role)],
              "folder": f.pk, "kind": f.kind,
-             "url": f"/drives/{f.pk}" if f.kind == DriveKind.LOCAL else f.web_url}
+             # Our drive page, which lists any folder through its client and holds its
+             # connector; a folder staff gave a web address links there instead.
+             "url": f.web_url if f.kind != DriveKind.LOCAL and f.web_url else f"/drives/{f.pk}"}
             for f in drive_folders_ensure(org=request_org(request))
         ]
         return Response(self.OutputSerializer(rows, many=True).data)

@@ -35,6 +35,13 @@ class DriveFolder(models.Model):
     web_url = models.URLField(max_length=500, blank=True, default="")
     # Beat syncs watched input folders on its own.
     watch = models.BooleanField(default=False)
+    # A connector an organisation admin added (drives.connectors): the folder's own
+    # credentials, Fernet-encrypted JSON (empty: the deployment's), what identifies them to
+    # people (masked), and for S3 the endpoint (empty: AWS) and region.
+    credentials_encrypted = models.TextField(blank=True, default="", editable=False)
+    credentials_hint = models.CharField(max_length=300, blank=True, default="", editable=False)
+    endpoint_url = models.URLField(max_length=500, blank=True, default="")
+    region = models.CharField(max_length=64, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -21,6 +21,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import Organization
+from drives.connectors import connector_client, folder_locator
 from drives.models import DriveFolder, DriveKind, DriveRole
 from jobs.models import Job, JobOutput, JobStatus
 from jobs.selectors import job_source
@@ -85,14 +86,18 @@ def drive_folders_ensure(*, org: Organization) -> list[DriveFolder]:
     return sorted(existing.values(), key=lambda f: (f.tool, f.role, f.category))
 
 
-def drive_client(folder: DriveFolder) -> Any:
-    """The client that speaks to the folder's drive."""
+def drive_client(folder: DriveFolder, *, quick: bool = False) -> Any:
+    """The client that speaks to the folder's drive: with the folder's own credentials when
+    an admin connected it (``quick``: for a connection test), else the deployment's."""
     if folder.kind == DriveKind.LOCAL:
         return _local_drive(str(settings.DRIVES_ROOT))
+    if folder.credentials_encrypted:
+        return connector_client(folder, quick=quick)
     if folder.kind == DriveKind.GOOGLE:
         from drivesync.google import GoogleDrive
 
-        return GoogleDrive.from_service_account_file(settings.GOOGLE_SERVICE_ACCOUNT_FILE)
+        return GoogleDrive.from_service_account_file(
+            settings.GOOGLE_SERVICE_ACCOUNT_FILE, base_url=settings.GOOGLE_DRIVE_API_URL or None)
     import boto3
 
     from drivesync.s3 import S3Drive
@@ -108,11 +113,6 @@ def _local_drive(root: str) -> Any:
     from drivesync.local import LocalDrive
 
     return LocalDrive(Path(root))
-
-
-def folder_locator(folder: DriveFolder) -> str:
-    """The folder argument the client expects (S3 clients hold bucket and prefix)."""
-    return "" if folder.kind == DriveKind.S3 else folder.locator
 
 
 def drive_file_token(*, folder: DriveFolder, file_id: str) -> str:

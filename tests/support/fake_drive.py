@@ -128,6 +128,8 @@ class FakeDrive:
             self.sessions: dict[str, _UploadSession] = {}
             self.requests: list[LoggedRequest] = []
             self.token_grants: list[dict[str, Any]] = []
+            # Service accounts whose key Google no longer takes (deleted or disabled keys).
+            self.refused_accounts: set[str] = set()
             self._faults: dict[str, deque[Fault | None]] = {e: deque() for e in ENDPOINTS}
             self._version = 1000
 
@@ -522,6 +524,10 @@ class _Handler(BaseHTTPRequestHandler):
             return
         payload = form.get("assertion", "..").split(".")[1]
         claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+        if claims.get("iss") in self.fake.refused_accounts:
+            self._send("oauth.token", 400, {"error": "invalid_grant",
+                                            "error_description": "Invalid JWT Signature."})
+            return
         with self.fake._lock:
             self.fake.token_grants.append(claims)
         self._send("oauth.token", 200, {"access_token": "sa-" + secrets.token_hex(8),

@@ -1,0 +1,295 @@
+"""Partner-managed drive connectors: an organisation's admins point its drive folders at their
+own S3 bucket or Google Drive folder, through the API, against the S3-compatible server (moto,
+with its IAM authentication on, so wrong keys are refused as AWS refuses them) and the
+Drive-compatible server the drive client suites run, through boto3 and google-api-python-client.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import urlsplit
+
+import boto3
+import pytest
+import requests
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+from rest_framework.test import APIClient
+
+from drives.models import DriveFolder
+from drives.services import job_outputs_deliver
+from jobs.services import job_start, job_submit, job_succeed
+from tests.conftest import client_for
+from tests.drivesync.conftest import fake_drive_server, moto_endpoint, png_bytes
+from tests.support.factories import UserFactory
+from tests.support.fake_drive import FakeDrive
+from tools.registry import TOOLS
+from workers.engines.base import EngineOutput
+
+__all__ = ["fake_drive_server", "moto_endpoint"]  # the drive client suites' servers, reused
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def s3_keys(moto_endpoint: str) -> Iterator[dict[str, str]]:
+    """An IAM user allowed s3:*, then authentication switched on: from here the server
+    refuses unknown keys and bad signatures with AWS's own codes and messages."""
+    iam = boto3.client("iam", endpoint_url=moto_endpoint, region_name="us-east-1",
+                       aws_access_key_id="testing", aws_secret_access_key="testing")  # noqa: S106
+    name = "atelier-connector"
+    iam.create_user(UserName=name)
+    key = iam.create_access_key(UserName=name)["AccessKey"]
+    iam.put_user_policy(UserName=name, PolicyName="s3", PolicyDocument=json.dumps({
+        "Version": "2012-10-17",
+        "Statement": [{"Effect": "Allow", "Action": "s3:*", "Resource": "*"}]}))
+    requests.post(f"{moto_endpoint}/moto-api/reset-auth", data=b"0", timeout=10)
+    try:
+        yield {"access_key_id": key["AccessKeyId"], "secret_access_key": key["SecretAccessKey"]}
+    finally:  # the other suites' clients sign with made-up keys
+        requests.post(f"{moto_endpoint}/moto-api/reset-auth", data=b"inf", timeout=10)
+
+
+@pytest.fixture
+def bucket(moto_endpoint: str, s3_keys: dict[str, str]) -> Any:
+    s3 = boto3.client("s3", endpoint_url=moto_endpoint, region_name="us-east-1",
+                      aws_access_key_id=s3_keys["access_key_id"],
+                      aws_secret_access_key=s3_keys["secret_access_key"])
+    name = f"maison-{uuid.uuid4().hex[:12]}"
+    s3.create_bucket(Bucket=name)
+    s3.name = name
+    return s3
+
+
+@pytest.fixture(scope="module")
+def private_key() -> str:
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    return key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                             serialization.NoEncryption()).decode()
+
+
+@pytest.fixture
+def fake(fake_drive_server: FakeDrive, settings: Any, tmp_path: Any) -> FakeDrive:
+    fake_drive_server.reset()
+    settings.GOOGLE_DRIVE_API_URL = fake_drive_server.base_url
+    settings.OUTBOUND_ALLOW = ["127.0.0.1"]
+    settings.DRIVES_ROOT = tmp_path / "drives"
+    return fake_drive_server
+
+
+def service_account(fake: FakeDrive, private_key: str) -> dict[str, str]:
+    return {"type": "service_account", "project_id": "maison", "private_key_id": "k1e2y3c4",
+            "private_key": private_key,
+            "client_email": "atelier@maison.iam.gserviceaccount.com", "client_id": "1",
+            "token_uri": fake.base_url + "token"}
+
+
+@pytest.fixture
+def admin(fake: FakeDrive) -> Any:
+    return UserFactory(is_org_admin=True)
+
+
+@pytest.fixture
+def admin_api(admin: Any) -> APIClient:
+    return client_for(admin)
+
+
+def folder_id(api: APIClient, tool: str, role: str) -> str:
+    rows = api.get("/api/drives/").json()
+    return next(r["folder"] for r in rows if r["tool"] == tool and r["role"] == role)
+
+
+def s3_body(endpoint: str, s3: Any, keys: dict[str, str], /, **changes: Any) -> dict:
+    return {"kind": "s3", "endpoint_url": endpoint, "region": "us-east-1",
+            "bucket": s3.name, "prefix": "looks/in", **keys, **changes}
+
+
+def keys_in(bucket: Any) -> list[str]:
+    return sorted(o["Key"] for o in bucket.list_objects_v2(Bucket=bucket.name).get(
+        "Contents", []))
+
+
+def test_an_s3_bucket_feeds_a_tool_and_its_keys_never_come_back(
+        admin: Any, admin_api: APIClient, moto_endpoint: str, bucket: Any,
+        s3_keys: dict[str, str]) -> None:
+    folder = folder_id(admin_api, "recolor", "input")
+
+    resp = admin_api.put(f"/api/drives/{folder}/connector",
+                         s3_body(moto_endpoint, bucket, s3_keys), format="json")
+
+    assert resp.status_code == 200, resp.json()
+    body = resp.json()
+    assert (body["kind"], body["bucket"], body["prefix"]) == ("s3", bucket.name, "looks/in")
+    secret, key_id = s3_keys["secret_access_key"], s3_keys["access_key_id"]
+    assert body["credentials"] == f"access key {key_id[:4]}••••{key_id[-4:]}"
+    stored = DriveFolder.objects.get(pk=folder)
+    for text in (resp.content.decode(), stored.credentials_encrypted, stored.credentials_hint):
+        assert secret not in text
+    assert key_id not in resp.content.decode()
+    assert keys_in(bucket) == []  # the probe file was removed
+    colleague = client_for(UserFactory(organization=admin.organization))
+    shown = colleague.get(f"/api/drives/{folder}/connector").json()
+    assert (shown["credentials"], shown["can_manage"]) == (body["credentials"], False)
+
+    # A file dropped in the bucket is what the tool's Get URLs lists, and its link reads it.
+    image = png_bytes(7)
+    bucket.put_object(Bucket=bucket.name, Key="looks/in/polo-beige.png", Body=image)
+    urls = admin_api.get("/api/recoloring/urls").json()
+    assert len(urls) == 1
+    assert APIClient().get(urlsplit(urls[0]["img_url"]).path).content == image
+
+
+def test_a_google_drive_folder_receives_the_tool_outputs_once(
+        admin: Any, admin_api: APIClient, fake: FakeDrive, private_key: str) -> None:
+    target = fake.add_folder("Recolor out")
+    folder = folder_id(admin_api, "recolor", "output")
+    account = service_account(fake, private_key)
+
+    resp = admin_api.put(f"/api/drives/{folder}/connector", {
+        "kind": "google", "service_account": json.dumps(account), "folder_id": target},
+        format="json")
+
+    assert resp.status_code == 200, resp.json()
+    assert resp.json()["credentials"] == "atelier@maison.iam.gserviceaccount.com (key ••••y3c4)"
+    assert private_key not in resp.content.decode()
+    assert fake.token_grants[-1]["iss"] == account["client_email"]
+    assert fake.children(target) == []  # the probe file was removed
+    job = job_submit(org=admin.organization, user=admin, tool=TOOLS["recolor"], payload={
+        "image_url": "https://cdn.maison.test/looks/polo-beige.jpg", "target_color": "#c5b299",
+        "garment_type": "polo"}).job
+    job_succeed(job=job, lease=job_start(job_id=job.pk).lease,
+                outputs=[EngineOutput(b"\x89PNG-out", "image/png", "recolor.png")])
+
+    assert job_outputs_deliver(job_id=job.pk) == 1
+    assert job_outputs_deliver(job_id=job.pk) == 0
+    (delivered,) = fake.children(target)
+    assert delivered["name"] == f"polo-beige_recolor_{str(job.pk)[:8]}_0.png"
+    assert fake.contents[delivered["id"]] == b"\x89PNG-out"
+
+
+@pytest.mark.parametrize(("change", "reason"), [
+    ({"secret_access_key": "not-the-secret"}, "signature we calculated does not match"),
+    ({"access_key_id": "AKIAUNKNOWNKEY000000"}, "does not exist in our records"),
+    ({"bucket": "no-such-bucket-here"}, "bucket does not exist"),
+])
+def test_refused_s3_credentials_are_a_400_with_the_drive_reason(
+        admin_api: APIClient, moto_endpoint: str, bucket: Any, s3_keys: dict[str, str],
+        change: dict[str, str], reason: str) -> None:
+    folder = folder_id(admin_api, "recolor", "input")
+
+    resp = admin_api.put(f"/api/drives/{folder}/connector",
+                         s3_body(moto_endpoint, bucket, s3_keys, **change), format="json")
+
+    assert resp.status_code == 400
+    assert reason in resp.json()["message"]
+    assert "connection" in resp.json()["fields"]
+    assert DriveFolder.objects.get(pk=folder).kind == "local"  # nothing kept
+
+
+@pytest.mark.parametrize(("case", "reason"), [
+    ("revoked key", "Invalid JWT Signature"),
+    ("unknown folder", "File not found: 1NoSuchFolder"),
+    ("broken key", "credentials cannot be used"),
+])
+def test_refused_google_credentials_are_a_400_with_the_drive_reason(
+        admin_api: APIClient, fake: FakeDrive, private_key: str, case: str,
+        reason: str) -> None:
+    target = fake.add_folder("Looks")
+    account = service_account(fake, private_key)
+    if case == "revoked key":
+        fake.refused_accounts.add(account["client_email"])
+    elif case == "unknown folder":
+        target = "1NoSuchFolder"
+    else:
+        account["private_key"] = "-----BEGIN PRIVATE KEY-----\nbroken\n-----END PRIVATE KEY-----"
+    folder = folder_id(admin_api, "recolor", "input")
+
+    resp = admin_api.put(f"/api/drives/{folder}/connector", {
+        "kind": "google", "service_account": account, "folder_id": target}, format="json")
+
+    assert resp.status_code == 400, resp.json()
+    assert reason in resp.json()["message"]
+    assert DriveFolder.objects.get(pk=folder).kind == "local"
+
+
+def test_test_connection_says_what_the_drive_answers_now(
+        admin_api: APIClient, moto_endpoint: str, bucket: Any, s3_keys: dict[str, str]) -> None:
+    folder = folder_id(admin_api, "recolor", "output")
+    admin_api.put(f"/api/drives/{folder}/connector", s3_body(moto_endpoint, bucket, s3_keys),
+                  format="json")
+    bucket.put_object(Bucket=bucket.name, Key="looks/in/a.png", Body=png_bytes(1))
+
+    ok = admin_api.post(f"/api/drives/{folder}/connector/test")
+    assert ok.status_code == 200
+    assert ok.json()["ok"] is True
+    assert ok.json()["files"] == 1
+    assert ok.json()["message"].startswith(f"Connected to s3://{bucket.name}/looks/in/")
+
+    bucket.delete_object(Bucket=bucket.name, Key="looks/in/a.png")
+    bucket.delete_bucket(Bucket=bucket.name)
+    gone = admin_api.post(f"/api/drives/{folder}/connector/test")
+    assert gone.status_code == 400
+    assert "bucket does not exist" in gone.json()["message"]
+
+
+def test_an_edit_keeps_the_stored_keys_and_delete_goes_back_to_local(
+        admin_api: APIClient, moto_endpoint: str, bucket: Any, s3_keys: dict[str, str]) -> None:
+    folder = folder_id(admin_api, "recolor", "input")
+    admin_api.put(f"/api/drives/{folder}/connector", s3_body(moto_endpoint, bucket, s3_keys),
+                  format="json")
+    body = {k: v for k, v in s3_body(moto_endpoint, bucket, s3_keys, prefix="looks/v2").items()
+            if k not in s3_keys}
+
+    moved = admin_api.put(f"/api/drives/{folder}/connector", body, format="json")
+
+    assert moved.status_code == 200, moved.json()
+    assert moved.json()["prefix"] == "looks/v2"
+    back = admin_api.delete(f"/api/drives/{folder}/connector")
+    assert (back.status_code, back.json()["kind"], back.json()["credentials"]) == (200, "local", "")
+    stored = DriveFolder.objects.get(pk=folder)
+    assert (stored.credentials_encrypted, stored.locator.split("/")[1:]) == (
+        "", ["recolor", "input"])
+    assert admin_api.get("/api/recoloring/urls").json() == []  # the local folder again
+
+
+def test_only_admins_change_or_test_a_connector(admin: Any, admin_api: APIClient) -> None:
+    folder = folder_id(admin_api, "recolor", "input")
+    partner = client_for(UserFactory(organization=admin.organization))
+    body = {"kind": "google", "service_account": "{}", "folder_id": "x"}
+
+    assert partner.get(f"/api/drives/{folder}/connector").status_code == 200
+    assert partner.put(f"/api/drives/{folder}/connector", body, format="json").status_code == 403
+    assert partner.delete(f"/api/drives/{folder}/connector").status_code == 403
+    assert partner.post(f"/api/drives/{folder}/connector/test").status_code == 403
+    stranger = client_for(UserFactory(is_org_admin=True))
+    assert stranger.get(f"/api/drives/{folder}/connector").status_code == 404
+    assert stranger.put(f"/api/drives/{folder}/connector", body,
+                        format="json").status_code == 404
+
+
+@pytest.mark.parametrize(("body", "field"), [
+    ({"endpoint_url": "http://169.254.169.254/"}, "endpoint_url"),
+    ({"endpoint_url": "http://10.0.0.8:9000"}, "endpoint_url"),
+    ({"endpoint_url": "ftp://s3.maison.test"}, "endpoint_url"),
+    ({"bucket": "a/b"}, "bucket"),
+    ({"prefix": "../up"}, "prefix"),
+    ({"secret_access_key": ""}, "secret_access_key"),
+    ({"kind": "google", "service_account": "not json", "folder_id": "abc"}, "service_account"),
+    ({"kind": "google", "service_account": {"type": "service_account"}, "folder_id": "a"},
+     "service_account"),
+    ({"kind": "local"}, "kind"),
+    ({"bucket": 42}, "bucket"),
+])
+def test_what_cannot_make_a_connector_is_refused_by_field(
+        admin_api: APIClient, settings: Any, body: dict[str, Any], field: str) -> None:
+    settings.OUTBOUND_ALLOW = []
+    folder = folder_id(admin_api, "recolor", "input")
+    payload = {"kind": "s3", "bucket": "maison", "access_key_id": "AKIAEXAMPLE000000000",
+               "secret_access_key": "secret", **body}
+
+    resp = admin_api.put(f"/api/drives/{folder}/connector", payload, format="json")
+
+    assert resp.status_code == 400, resp.json()
+    assert field in resp.json()["fields"]
