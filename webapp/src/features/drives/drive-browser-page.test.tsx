@@ -10,6 +10,19 @@ const DRIVES: Drive[] = [
   { tool: 'recolor', role: 'output', category: null, label: 'Output Drive', folder: 'out-1', kind: 'local', url: '/drives/out-1' },
 ];
 
+const LOCAL_CONNECTOR = {
+  folder: 'in-1',
+  kind: 'local',
+  where: 'the local folder',
+  bucket: '',
+  prefix: '',
+  endpoint_url: '',
+  region: '',
+  folder_id: '',
+  credentials: '',
+  can_manage: false,
+};
+
 const file = (id: string, name: string): DriveFile => ({
   id,
   name,
@@ -26,6 +39,7 @@ function mockDrive({ upload = { status: 201, body: file('x', 'x.jpg') } as MockR
     'GET /api/tools/': { body: [] },
     'GET /api/drives/': { body: DRIVES },
     'GET /api/drives/in-1/files': () => ({ body: listing }),
+    'GET /api/drives/in-1/connector': { body: LOCAL_CONNECTOR },
     'POST /api/drives/in-1/files': () => upload,
     'DELETE /api/drives/in-1/files/a': () => {
       if ((remove.status ?? 200) < 300) listing = listing.filter((f) => f.id !== 'a');

@@ -2,6 +2,7 @@ import { type ChangeEvent, type DragEvent, useId, useRef, useState } from 'react
 import { useParams } from 'react-router-dom';
 
 import { Spinner } from '@/components/ui/spinner';
+import { DriveConnectorSection } from '@/features/drives/drive-connector';
 import { useDeleteDriveFile, useDriveFiles, useDrives, useUploadDriveFiles } from '@/lib/drives';
 import { formatBytes, formatTimestamp } from '@/lib/format';
 
@@ -9,7 +10,8 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : 'Something went wrong.';
 }
 
-/** A local drive folder: list, upload (drop or picker), download and delete its files. */
+/** A drive folder: list, upload (drop or picker), download and delete its files; where it is
+ * kept (local, or an admin's S3 bucket or Google Drive folder). */
 export function DriveBrowserPage() {
   const { folder = '' } = useParams();
   const drives = useDrives();
@@ -45,6 +47,8 @@ export function DriveBrowserPage() {
           <h1 id="drive-title">{title}</h1>
         </div>
       </header>
+
+      <DriveConnectorSection folder={folder} />
 
       <div
         className={`drop-zone${dragging ? ' is-dragging' : ''}`}
