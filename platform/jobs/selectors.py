@@ -8,7 +8,7 @@ from typing import Any
 from uuid import UUID
 
 from django.conf import settings
-from django.db.models import Count, Max, QuerySet
+from django.db.models import Count, Max, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import Organization
@@ -27,7 +27,9 @@ def job_list(*, org: Organization, tool: str | None = None, status: str | None =
     adjacent ranges never count a job twice."""
     qs = Job.objects.filter(organization=org).prefetch_related("outputs")
     if tool:
-        qs = qs.filter(tool=tool)
+        # A tool's jobs include those of its steps (Editorial's editorial.analyze and
+        # editorial.generate), so the tool's page and the history list them all.
+        qs = qs.filter(Q(tool=tool) | Q(tool__startswith=f"{tool}."))
     if status:
         qs = qs.filter(status=status)
     if batch:

@@ -84,6 +84,18 @@ def test_filters_by_tool_status_and_batch(partner: User, api: APIClient) -> None
     assert ids(api.get("/api/jobs/")) == [str(j.pk) for j in (in_batch, failed, other, sleep)]
 
 
+def test_a_tool_lists_the_jobs_of_its_steps(partner: User, api: APIClient) -> None:
+    steps = [make_job(partner) for _ in range(3)]
+    for job, tool in zip(steps, ["editorial.analyze", "editorial.generate",
+                                 "editorial-product.generate"], strict=True):
+        Job.objects.filter(pk=job.pk).update(tool=tool)
+
+    # Editorial's page asks for tool=editorial: both its steps, not Editorial Product's
+    assert ids(api.get("/api/jobs/?tool=editorial")) == [str(steps[1].pk), str(steps[0].pk)]
+    assert ids(api.get("/api/jobs/?tool=editorial.generate")) == [str(steps[1].pk)]
+    assert ids(api.get("/api/jobs/?tool=editorial-product")) == [str(steps[2].pk)]
+
+
 def test_filters_by_creation_date(partner: User, api: APIClient) -> None:
     early = make_job(partner, created=datetime(2026, 11, 22, 23, 30, tzinfo=UTC))
     day = make_job(partner, created=datetime(2026, 11, 23, 12, 0, tzinfo=UTC))

@@ -3,6 +3,7 @@ import { type ChangeEvent, useReducer, useRef, useState } from 'react';
 import { JobEngineLabel, answerJobId } from '@/components/tool/engine-label';
 import { ExamplesGallery, Lightbox, type Example } from '@/components/tool/examples-gallery';
 import { StatusBar } from '@/components/tool/status-bar';
+import { JobLog } from '@/components/tool/job-log';
 import { ToolPage } from '@/components/tool/tool-page';
 import { useToast } from '@/components/ui/toast';
 import { ApiError } from '@/lib/api-client';
@@ -381,6 +382,7 @@ export function EditorialStudio({ config }: { config: StudioConfig }) {
           </section>
         ) : null}
       </div>
+      <JobLog tool={config.slug} />
       {expanded ? <Lightbox example={expanded} onClose={() => setExpanded(null)} /> : null}
     </ToolPage>
   );

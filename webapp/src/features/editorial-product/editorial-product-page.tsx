@@ -3,6 +3,7 @@ import { type ChangeEvent, type PointerEvent, useCallback, useEffect, useRef, us
 import { JobEngineLabel, answerJobId } from '@/components/tool/engine-label';
 import { Lightbox, type Example } from '@/components/tool/examples-gallery';
 import { StatusBar } from '@/components/tool/status-bar';
+import { JobLog } from '@/components/tool/job-log';
 import { ToolPage } from '@/components/tool/tool-page';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { useToast } from '@/components/ui/toast';
@@ -420,6 +421,7 @@ export function EditorialProductPage() {
           </section>
         ) : null}
       </div>
+      <JobLog tool="editorial-product" />
       {expanded ? <Lightbox example={expanded} onClose={() => setExpanded(null)} /> : null}
     </ToolPage>
   );

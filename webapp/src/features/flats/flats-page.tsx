@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { ActivityLog } from '@/components/tool/activity-log';
 import { BatchProgressView } from '@/components/tool/batch-progress';
 import { DriveLink } from '@/components/tool/drive-links';
+import { JobLog } from '@/components/tool/job-log';
 import { ModelLibraryNotice, RunBlockedReason } from '@/components/tool/model-library-notice';
 import { StatusBar } from '@/components/tool/status-bar';
 import { ToolPage } from '@/components/tool/tool-page';
@@ -178,6 +179,8 @@ export function FlatsPage() {
           </section>
         ) : null}
         <ActivityLog tool="flats" />
+        {/* the spec's log says what happened; this one links each job's outputs */}
+        <JobLog tool="flats" refreshKey={batch?.batch_id} />
       </div>
     </ToolPage>
   );

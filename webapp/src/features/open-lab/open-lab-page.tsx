@@ -1,6 +1,7 @@
 import { type ChangeEvent, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 
 import { JobEngineLabel, answerJobId } from '@/components/tool/engine-label';
+import { JobLog } from '@/components/tool/job-log';
 import { ToolPage } from '@/components/tool/tool-page';
 import { Spinner } from '@/components/ui/spinner';
 import { ApiError } from '@/lib/api-client';
@@ -223,6 +224,7 @@ export function OpenLabPage() {
           </div>
         </section>
       </div>
+      <JobLog tool="open-lab" />
     </ToolPage>
   );
 }

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { ActivityLog } from '@/components/tool/activity-log';
 import { SyncBatch } from '@/components/tool/batch-progress';
 import { DriveLink } from '@/components/tool/drive-links';
+import { JobLog } from '@/components/tool/job-log';
 import { StatusBar } from '@/components/tool/status-bar';
 import { ToolPage } from '@/components/tool/tool-page';
 import { useToast } from '@/components/ui/toast';
@@ -80,6 +81,8 @@ export function SpinviewPage() {
         </p>
         <SyncBatch batch={batch} title="Sync progress" empty="No new files in the Input Drive." />
         <ActivityLog tool="spinview" />
+        {/* the spec's log says what happened; this one links each job's outputs */}
+        <JobLog tool="spinview" refreshKey={batch?.batch_id} />
       </div>
     </ToolPage>
   );

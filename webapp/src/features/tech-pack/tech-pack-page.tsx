@@ -1,5 +1,6 @@
 import { type ChangeEvent, useEffect, useState } from 'react';
 
+import { JobLog } from '@/components/tool/job-log';
 import { ToolPage } from '@/components/tool/tool-page';
 import { Markdown } from '@/components/ui/markdown';
 import { ProgressBar } from '@/components/ui/progress-bar';
@@ -245,6 +246,7 @@ export function TechPackPage() {
           </div>
         ) : null}
       </div>
+      <JobLog tool="tech-pack" />
     </ToolPage>
   );
 }
