@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 from accounts.models import User
 from accounts.services import api_token_create
 from tests.support.factories import UserFactory
-from tests.support.processes import CeleryProcess, RedisServer, start_worker
+from tests.support.processes import CeleryProcess, RedisServer, fresh_redis, start_worker
 
 # The reliability suite's hooks and fixtures (tests/faults and tests/load), registered once.
 pytest_plugins = ["tests.faults.reliability"]
@@ -18,12 +18,8 @@ pytest_plugins = ["tests.faults.reliability"]
 
 @pytest.fixture(scope="session", autouse=True)
 def redis_server() -> Iterator[RedisServer]:
-    server = RedisServer(settings.TEST_REDIS_PORT)
-    server.wipe()
-    server.start()
-    yield server
-    server.stop()
-    server.wipe()
+    with fresh_redis(settings.TEST_REDIS_PORT) as server:
+        yield server
 
 
 

@@ -28,10 +28,10 @@ import itertools
 import json
 import time
 import urllib.parse
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from tests.support.fake_providers import Call, FakeServer, _Handler, png
 from tests.support.loopback import serving
@@ -464,22 +464,24 @@ def _serve(handler: type[_Handler], state: FakeServer, root: str) -> Iterator[An
         yield state
 
 
-@contextmanager
-def fake_fashn(**kwargs: Any) -> Iterator[FakeFashn]:
-    with _serve(_FashnHandler, FakeFashn(**kwargs), "/v1") as state:
-        yield state
+Served = TypeVar("Served", bound=FakeServer)
 
 
-@contextmanager
-def fake_fal(**kwargs: Any) -> Iterator[FakeFal]:
-    with _serve(_FalHandler, FakeFal(**kwargs), "") as state:
-        yield state
+def _fake(handler: type[_Handler], state: Callable[..., Served],
+          root: str) -> Callable[..., AbstractContextManager[Served]]:
+    """A provider's loopback server: its state made from the call's keywords, served at root."""
+
+    @contextmanager
+    def fake(**kwargs: Any) -> Iterator[Served]:
+        with _serve(handler, state(**kwargs), root) as served:
+            yield served
+
+    return fake
 
 
-@contextmanager
-def fake_replicate(**kwargs: Any) -> Iterator[FakeReplicate]:
-    with _serve(_ReplicateHandler, FakeReplicate(**kwargs), "/v1") as state:
-        yield state
+fake_fashn = _fake(_FashnHandler, FakeFashn, "/v1")
+fake_fal = _fake(_FalHandler, FakeFal, "")
+fake_replicate = _fake(_ReplicateHandler, FakeReplicate, "/v1")
 
 
 @contextmanager

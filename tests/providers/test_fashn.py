@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -148,15 +149,6 @@ def test_429_waits_retry_after(fashn_server: FakeFashn, progress: Progress) -> N
     assert "The FASHN API is busy; retrying" in progress.messages
 
 
-def test_429_past_the_retries_fails_in_fashns_words(fashn_server: FakeFashn,
-                                                     progress: Progress) -> None:
-    fashn_server.faults.extend(["429"] * 5)
-    with pytest.raises(EngineError) as err:
-        fashn_run(config(fashn_server, max_retries=2), "virtual_try_on", TRYON, progress)
-    assert (err.value.code, err.value.message) == ("provider_error", "Rate limit exceeded.")
-    assert len(fashn_server.api_calls("/v1/run")) == 3
-
-
 def test_a_500_on_run_is_not_retried(fashn_server: FakeFashn, progress: Progress) -> None:
     fashn_server.faults.append("500")
     with pytest.raises(EngineError) as err:
@@ -172,13 +164,19 @@ def test_transient_poll_failures_are_tolerated(fashn_server: FakeFashn,
     assert len(outputs) == 1
 
 
-def test_persistent_poll_failures_fail_the_job(fashn_server: FakeFashn,
-                                               progress: Progress) -> None:
-    fashn_server.poll_faults.extend(["500"] * 10)
+@pytest.mark.parametrize(("where", "faults", "message", "calls"), [
+    ("faults", ["429"] * 5, "Rate limit exceeded.", lambda s: s.api_calls("/v1/run")),
+    ("poll_faults", ["500"] * 10, "Internal server error.", polls),
+], ids=["429s on run", "500s on status"])
+def test_failures_past_the_retries_fail_in_fashns_words(
+    fashn_server: FakeFashn, progress: Progress, where: str, faults: list[Any], message: str,
+    calls: Callable[[FakeFashn], list[Any]],
+) -> None:
+    getattr(fashn_server, where).extend(faults)
     with pytest.raises(EngineError) as err:
         fashn_run(config(fashn_server, max_retries=2), "virtual_try_on", TRYON, progress)
-    assert (err.value.code, err.value.message) == ("provider_error", "Internal server error.")
-    assert len(polls(fashn_server)) == 3
+    assert (err.value.code, err.value.message) == ("provider_error", message)
+    assert len(calls(fashn_server)) == 3
 
 
 def test_the_deadline_is_honoured(fashn_server: FakeFashn, progress: Progress) -> None:

@@ -30,7 +30,13 @@ from tests.providers.servers import (
 )
 from tests.support.fake_providers import FakeOpenAI, fake_openai, jpeg, png
 from tests.support.polling import wait_job
-from tests.support.processes import CeleryProcess, RedisServer, port_open, start_worker
+from tests.support.processes import (
+    CeleryProcess,
+    RedisServer,
+    fresh_redis,
+    port_open,
+    start_worker,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -46,12 +52,8 @@ def redis_server() -> Iterator[RedisServer | None]:
     if port_open(settings.TEST_REDIS_PORT):  # the suite's own, already serving
         yield None
         return
-    server = RedisServer(settings.TEST_REDIS_PORT)
-    server.wipe()
-    server.start()
-    yield server
-    server.stop()
-    server.wipe()
+    with fresh_redis(settings.TEST_REDIS_PORT) as server:
+        yield server
 
 
 @pytest.fixture(scope="module")

@@ -10,6 +10,8 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -70,6 +72,20 @@ class RedisServer:
         import redis
 
         redis.Redis(port=self.port).flushall()
+
+
+@contextmanager
+def fresh_redis(port: int) -> Iterator[RedisServer]:
+    """A suite's own redis-server on ``port`` for a with block, with no data of an earlier run
+    and none left after it."""
+    server = RedisServer(port)
+    server.wipe()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+        server.wipe()
 
 
 def _env(extra: dict[str, str] | None = None) -> dict[str, str]:
