@@ -22,32 +22,37 @@ class EditorialGenerateInput(StrictSerializer):
     original_prompt = prompt_text()
 
 
-def analyze_part(tool: str, name: str, *, order: int, webhook_path: str, engine_path: str,
-                 example: dict[str, str]) -> ToolSpec:
-    """The analyse step of Editorial and Tonelab: a reference image read into the form's
-    fields (each tool's engine names its own)."""
-    return ToolSpec(f"{tool}.analyze", f"{name}: analyse a reference", "editorial", None, "V1.0",
-                    order=order, engine=f"{tool}_analyze",
-                    engine_path=engine_path,
-                    input_serializer=AnalyzeInput, example=example, shape=Shape.DIRECT,
-                    endpoint=f"{tool}/analyze", webhook_path=webhook_path,
-                    url_inputs={"image_reference": "image"}, part_of=tool, expected_seconds=5,
-                    respond=json_output)
+def reference_tool(tool: str, name: str, route: str, *, order: int, part_orders: tuple[int, int],
+                   analyze_engine: str, analyze_webhook: str, analyze_example: dict[str, str],
+                   generate_engine: str, generate_webhook: str,
+                   generate_input: type[EditorialGenerateInput], generate_urls: dict[str, str],
+                   generate_example: dict[str, str]) -> list[ToolSpec]:
+    """Editorial and Tonelab: the page, its analyse step (a reference image read into the
+    form's fields, each tool's engine naming its own) and its generate step (three images; a
+    provider makes studio results)."""
+    return [
+        ToolSpec(tool, name, "editorial", route, "V1.0", order=order, nav_group="EDITORIAL",
+                 eta_text="about 35 seconds", expected_seconds=35),
+        ToolSpec(f"{tool}.analyze", f"{name}: analyse a reference", "editorial", None, "V1.0",
+                 order=part_orders[0], engine=f"{tool}_analyze", engine_path=analyze_engine,
+                 input_serializer=AnalyzeInput, example=analyze_example, shape=Shape.DIRECT,
+                 endpoint=f"{tool}/analyze", webhook_path=analyze_webhook,
+                 url_inputs={"image_reference": "image"}, part_of=tool, expected_seconds=5,
+                 respond=json_output),
+        ToolSpec(f"{tool}.generate", f"{name}: generate", "editorial", None, "V1.0",
+                 order=part_orders[1], engine=f"{tool}_generate", engine_path=generate_engine,
+                 input_serializer=generate_input, example=generate_example, shape=Shape.DIRECT,
+                 endpoint=f"{tool}/generate", webhook_path=generate_webhook,
+                 url_inputs=generate_urls, part_of=tool, expected_seconds=35,
+                 respond=results(3), generative=True, providers=("openai",)),
+    ]
 
 
-SPECS = [
-    ToolSpec("editorial", "Editorial", "editorial", "/editorial", "V1.0", order=10,
-             nav_group="EDITORIAL", eta_text="about 35 seconds", expected_seconds=35),
-    analyze_part("editorial", "Editorial", order=300, webhook_path="editorial/urls",
-                 engine_path="workers.engines.editorial.analyze:run",
-                 example={"image_reference": "https://cdn.example.com/refs/rooftop.jpg"}),
-    ToolSpec("editorial.generate", "Editorial: generate", "editorial", None, "V1.0", order=310,
-             engine="editorial_generate", engine_path="workers.engines.editorial.generate:run",
-             input_serializer=EditorialGenerateInput, shape=Shape.DIRECT,
-             endpoint="editorial/generate", webhook_path="Editorial",
-             url_inputs={"outfit": "image"}, part_of="editorial", expected_seconds=35,
-             respond=results(3), generative=True, providers=("openai",),
-             example={"outfit": "https://cdn.example.com/looks/full.jpg",
-                      "scene_composition": "a Paris rooftop at dusk",
-                      "lighting": "golden hour"}),
-]
+SPECS = reference_tool(
+    "editorial", "Editorial", "/editorial", order=10, part_orders=(300, 310),
+    analyze_engine="workers.engines.editorial.analyze:run", analyze_webhook="editorial/urls",
+    analyze_example={"image_reference": "https://cdn.example.com/refs/rooftop.jpg"},
+    generate_engine="workers.engines.editorial.generate:run", generate_webhook="Editorial",
+    generate_input=EditorialGenerateInput, generate_urls={"outfit": "image"},
+    generate_example={"outfit": "https://cdn.example.com/looks/full.jpg",
+                      "scene_composition": "a Paris rooftop at dusk", "lighting": "golden hour"})
