@@ -139,24 +139,31 @@ class ToolAllowed(BasePermission):
         return tool_allowed(view.tool, user=request.user)
 
 
-class ToolJobSubmitApi(APIView):
-    """Submit one job to a tool that answers with the job (202 and a Location to poll)."""
+class ToolApi(APIView):
+    """A call of one tool's spec: partners of an organisation the tool is enabled for."""
 
     tool: Tool
 
     def get_permissions(self) -> list[Any]:
         return [IsPartner(), ToolAllowed()]
 
-    def post(self, request: Request) -> Response:
-        if not isinstance(request.data, dict):
+    def validated_object(self, body: Any) -> dict[str, Any]:
+        """A JSON object body, checked by the tool's input serializer."""
+        if not isinstance(body, dict):
             raise ValidationError({"non_field_errors": ["Expected a JSON object."]})
         assert self.tool.input_serializer is not None
-        serializer = self.tool.input_serializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        return dict(self.tool.input_serializer.validated(body))  # type: ignore[attr-defined]
+
+
+class ToolJobSubmitApi(ToolApi):
+    """Submit one job to a tool that answers with the job (202 and a Location to poll)."""
+
+    def post(self, request: Request) -> Response:
+        payload = self.validated_object(request.data)
         org_capacity_check(org=request_org(request), adding=1)
         submitted = submit_with_callback(request, lambda: job_submit(
             org=request_org(request), user=request_partner(request), tool=self.tool,
-            payload=dict(serializer.validated_data), idempotency_key=idempotency_key(request),
+            payload=payload, idempotency_key=idempotency_key(request),
         ))
         body = JobSerializer(submitted.job, context={"request": request}).data
         resp = Response(body, status=status.HTTP_202_ACCEPTED if submitted.created
@@ -189,13 +196,8 @@ def _card_errors(detail: Any) -> ValidationError:
     return ValidationError({"non_field_errors": [message], **fields})
 
 
-class ToolBatchSubmitApi(APIView):
+class ToolBatchSubmitApi(ToolApi):
     """A card tool: an array of cards → one job per card in one batch (202)."""
-
-    tool: Tool
-
-    def get_permissions(self) -> list[Any]:
-        return [IsPartner(), ToolAllowed()]
 
     def post(self, request: Request) -> Response:
         assert self.tool.input_serializer is not None
@@ -222,22 +224,14 @@ class ToolBatchSubmitApi(APIView):
         return resp
 
 
-class ToolDirectApi(APIView):
+class ToolDirectApi(ToolApi):
     """A direct tool: the work still runs on the queue, and the request waits for it
     (DIRECT_WAIT_SECONDS, then 504 with the job id; the job goes on). With
     `Prefer: respond-async` it answers 202 with the job at once."""
 
-    tool: Tool
-
-    def get_permissions(self) -> list[Any]:
-        return [IsPartner(), ToolAllowed()]
-
     def post(self, request: Request) -> Response:
         body = webhook_unwrap(request.data) if self.tool.webhook_path else request.data
-        if not isinstance(body, dict):
-            raise ValidationError({"non_field_errors": ["Expected a JSON object."]})
-        assert self.tool.input_serializer is not None
-        data = dict(self.tool.input_serializer.validated(body))  # type: ignore[attr-defined]
+        data = self.validated_object(body)
         sources = {}
         for field, name in self.tool.base64_inputs.items():
             if data.get(field):
@@ -302,22 +296,14 @@ def tool_view(tool: Tool) -> Any:
     return Api.as_view()
 
 
-class ToolSyncApi(APIView):
+class ToolSyncApi(ToolApi):
     """A drive-fed tool: take in the new files of its input folders (202 with what was
     queued and what was skipped, and why)."""
-
-    tool: Tool
-
-    def get_permissions(self) -> list[Any]:
-        return [IsPartner(), ToolAllowed()]
 
     def post(self, request: Request) -> Response:
         from drives.sync import SyncRefused, drive_sync
 
-        if not isinstance(request.data, dict):
-            raise ValidationError({"non_field_errors": ["Expected a JSON object."]})
-        assert self.tool.input_serializer is not None
-        options = self.tool.input_serializer.validated(request.data)  # type: ignore[attr-defined]
+        options = self.validated_object(request.data)
         org_capacity_check(org=request_org(request), adding=1)
         try:
             result = drive_sync(org=request_org(request), user=request_partner(request),
@@ -331,14 +317,9 @@ class ToolSyncApi(APIView):
         return Response(body, status=status.HTTP_202_ACCEPTED)
 
 
-class ToolInputsDeleteApi(APIView):
+class ToolInputsDeleteApi(ToolApi):
     """DELETE {codes: [...]}: a drive-fed tool's Clean Input step (e.g. DELETE
     /api/catalog-video/inputs): the named products' files leave its input folder."""
-
-    tool: Tool
-
-    def get_permissions(self) -> list[Any]:
-        return [IsPartner(), ToolAllowed()]
 
     @extend_schema(request=CodesInput, responses={200: OpenApiTypes.OBJECT})
     def delete(self, request: Request) -> Response:
