@@ -688,34 +688,27 @@ def _colour_text(m: dict[str, Any]) -> str:
     return " ".join(parts)
 
 
+def _graded(x: float, bands: tuple[tuple[float, str], ...], above: str) -> str:
+    """The words of the first band whose upper limit ``x`` is under, else ``above``."""
+    return next((words for limit, words in bands if x < limit), above)
+
+
 def _camera_text(m: dict[str, Any]) -> str:
-    parts = []
-    sigma = m["noise_sigma"]
-    if sigma < 2.0:
-        parts.append("Clean digital rendering, no visible grain.")
-    elif sigma < 4.0:
-        parts.append("Fine grain.")
-    elif sigma < 8.0:
-        parts.append("Visible film grain.")
-    else:
-        parts.append("Heavy grain.")
+    parts = [_graded(m["noise_sigma"], ((2.0, "Clean digital rendering, no visible grain."),
+                                        (4.0, "Fine grain."), (8.0, "Visible film grain.")),
+                     "Heavy grain.")]
     v = m.get("vignette")
-    if v is None or v < 0.04:
-        parts.append("No vignetting.")
-    elif v < 0.12:
-        parts.append(f"Light vignette, corners about {_pct(v)} darker.")
-    else:
-        parts.append(f"Strong vignette, corners about {_pct(v)} darker.")
+    corners = f"corners about {_pct(v or 0.0)} darker."
+    parts.append(_graded(0.0 if v is None else v,
+                         ((0.04, "No vignetting."), (0.12, f"Light vignette, {corners}")),
+                         f"Strong vignette, {corners}"))
     bg, subj = m.get("bg_sharpness"), m["subject_sharpness"]
     if m.get("bg_plain"):
         parts.append("Subject in sharp focus against a plain backdrop.")
     elif bg is not None and subj > 0:
-        r = bg / subj
-        if r < 0.2:
-            parts.append("Shallow depth of field: background blurred, subject sharp.")
-        elif r < 0.6:
-            parts.append("Moderate depth of field: background softened.")
-        else:
-            parts.append("Deep focus: background as sharp as the subject.")
+        parts.append(_graded(bg / subj, (
+            (0.2, "Shallow depth of field: background blurred, subject sharp."),
+            (0.6, "Moderate depth of field: background softened.")),
+            "Deep focus: background as sharp as the subject."))
     parts.append(f"{_aspect(m['width'], m['height']).capitalize()}.")
     return " ".join(parts)
