@@ -3,26 +3,12 @@
 #   make test   run every suite
 .PHONY: run test faults bench fidelity lint install examples clean
 
-run:
-	@deploy/local/run.sh
-
-test:
-	@deploy/local/test.sh
-
-# Fault and load scenarios (real processes killed and restarted, outages, 200 partners, a
-# 10,000-job backlog); slow, so not part of `make test`.
-faults:
-	@deploy/local/faults.sh
-
-bench:
-	@deploy/local/bench.sh
-
-# Image quality of the batch engines on our fixtures: figures against the bars, contact sheets.
-fidelity:
-	@deploy/local/fidelity.sh
-
-lint:
-	@deploy/local/lint.sh
+# Each runs its script in deploy/local/. faults: fault and load scenarios (real processes
+# killed and restarted, outages, 200 partners, a 10,000-job backlog); slow, so not part of
+# `make test`. fidelity: image quality of the batch engines on our fixtures, figures against the
+# bars, contact sheets.
+run test faults bench fidelity lint:
+	@deploy/local/$@.sh
 
 install:
 	@deploy/local/bootstrap.sh
