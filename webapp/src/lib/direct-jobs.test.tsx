@@ -6,26 +6,11 @@ import { JOB_POLL_MS } from '@/lib/jobs';
 import { mockFetch } from '@/testing/mock-fetch';
 import { renderComponent } from '@/testing/render-app';
 import { tick } from '@/testing/timers';
+import { makeJob } from '@/testing/tool-mocks';
 import type { Job, JobStatus } from '@/types/api';
 
-const job = (status: JobStatus, progress: number, attempts = 1): Job => ({
-  id: 'd1',
-  tool: 'restyle',
-  status,
-  progress,
-  queue_position: status === 'queued' ? 3 : 0,
-  eta_seconds: 20,
-  input: {},
-  error: null,
-  attempts,
-  batch_id: null,
-  created_at: '2025-05-01T10:00:00Z',
-  started_at: null,
-  finished_at: null,
-  engine: '',
-  tier: '',
-  outputs: [],
-});
+const job = (status: JobStatus, progress: number, attempts = 1): Job =>
+  makeJob('d1', status, { tool: 'restyle', progress, queue_position: status === 'queued' ? 3 : 0, eta_seconds: 20, attempts, batch_id: null });
 
 function Bar() {
   const direct = useDirectJob('/api/restyle/garment-restyle', RESTYLE_TICKER);

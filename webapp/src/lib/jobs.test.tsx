@@ -4,26 +4,11 @@ import { JOB_POLL_MS, useJob } from '@/lib/jobs';
 import { mockFetch } from '@/testing/mock-fetch';
 import { renderComponent } from '@/testing/render-app';
 import { tick } from '@/testing/timers';
+import { makeJob } from '@/testing/tool-mocks';
 import type { Job, JobStatus } from '@/types/api';
 
-const job = (status: JobStatus, progress: number): Job => ({
-  id: 'j1',
-  tool: 'recolor',
-  status,
-  progress,
-  queue_position: status === 'queued' ? 2 : null,
-  eta_seconds: status === 'succeeded' ? null : 40,
-  input: {},
-  error: null,
-  attempts: 1,
-  batch_id: null,
-  created_at: '2025-05-01T10:00:00Z',
-  started_at: null,
-  finished_at: null,
-  engine: '',
-  tier: '',
-  outputs: [],
-});
+const job = (status: JobStatus, progress: number): Job =>
+  makeJob('j1', status, { progress, queue_position: status === 'queued' ? 2 : null, eta_seconds: status === 'succeeded' ? null : 40, batch_id: null });
 
 function JobStatusView({ id }: { id: string | null }) {
   const query = useJob(id);

@@ -14,11 +14,7 @@ function Grid() {
   const cards = useLimitedList<RecolorCard>(blank, CARD_LIMITS);
   return (
     <CardGrid
-      cards={cards.items}
-      limits={cards.limits}
-      onAdd={cards.add}
-      onDuplicate={cards.duplicate}
-      onRemove={cards.remove}
+      list={cards}
       renderCard={(card) => (
         <label>
           Image URL
@@ -50,25 +46,19 @@ test('starts with one card; Add Card shows count/20 and stops at 20 with the spe
   expect(toast).toHaveTextContent('You can only have up to 20 cards');
 });
 
-test('duplicate also respects the maximum', async () => {
+test.each([
+  { what: 'duplicate also respects the maximum', cards: 20, button: 'Duplicate Card 3', title: 'Maximum Reached', message: 'You can only have up to 20 cards' },
+  { what: 'the last card cannot be removed', cards: 1, button: 'Remove Card 1', title: 'Cannot Remove', message: 'You must have at least 1 card' },
+])('$what: $title / $message', async ({ cards, button, title, message }) => {
   renderComponent(<Grid />);
-  for (let i = 0; i < 19; i += 1) await userEvent.click(screen.getByRole('button', { name: /Add Card/ }));
+  for (let i = 1; i < cards; i += 1) await userEvent.click(screen.getByRole('button', { name: /Add Card/ }));
 
-  await userEvent.click(screen.getByRole('button', { name: 'Duplicate Card 3' }));
+  await userEvent.click(screen.getByRole('button', { name: button }));
 
-  expect(cardCount()).toBe(20);
-  expect(screen.getByRole('alert')).toHaveTextContent('You can only have up to 20 cards');
-});
-
-test('the last card cannot be removed: Cannot Remove / You must have at least 1 card', async () => {
-  renderComponent(<Grid />);
-
-  await userEvent.click(screen.getByRole('button', { name: 'Remove Card 1' }));
-
-  expect(cardCount()).toBe(1);
+  expect(cardCount()).toBe(cards);
   const toast = screen.getByRole('alert');
-  expect(toast).toHaveTextContent('Cannot Remove');
-  expect(toast).toHaveTextContent('You must have at least 1 card');
+  expect(toast).toHaveTextContent(title);
+  expect(toast).toHaveTextContent(message);
 });
 
 test('duplicate copies the card right after it; remove drops exactly that card', async () => {

@@ -7,12 +7,17 @@ type WithId = { id: string };
 
 type CardActions = { duplicate: () => void; remove: () => void };
 
-type CardGridProps<T extends WithId> = {
-  cards: T[];
+/** The bounded list the grid shows and edits (what useLimitedList gives). */
+type CardList<T extends WithId> = {
+  items: T[];
   limits: ListLimits;
-  onAdd: () => void;
-  onDuplicate: (id: string) => void;
-  onRemove: (id: string) => void;
+  add: () => void;
+  duplicate: (id: string) => void;
+  remove: (id: string) => void;
+};
+
+type CardGridProps<T extends WithId> = {
+  list: CardList<T>;
   renderCard: (card: T, index: number) => ReactNode;
   /** Label of the add tile, e.g. 'Add Card' or 'Add Another Bag'. */
   addLabel?: string;
@@ -23,11 +28,7 @@ type CardGridProps<T extends WithId> = {
 
 /** Grid of cards with duplicate and remove per card and an add tile showing count/max. */
 export function CardGrid<T extends WithId>({
-  cards,
-  limits,
-  onAdd,
-  onDuplicate,
-  onRemove,
+  list: { items: cards, limits, add: onAdd, duplicate: onDuplicate, remove: onRemove },
   renderCard,
   addLabel = 'Add Card',
   cardLabel = (index) => `Card ${index + 1}`,

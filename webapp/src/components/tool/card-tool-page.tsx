@@ -199,11 +199,7 @@ export function CardToolPage<C extends ImageCard>({
           </button>
         </div>
         <CardGrid
-          cards={cards.items}
-          limits={cards.limits}
-          onAdd={cards.add}
-          onDuplicate={cards.duplicate}
-          onRemove={cards.remove}
+          list={cards}
           addLabel={addLabel}
           cardLabel={cardLabel}
           disabled={processing}
