@@ -22,6 +22,18 @@ def redis_server() -> Iterator[RedisServer]:
         yield server
 
 
+@pytest.fixture(autouse=True)
+def queue_figures_reset(redis_server: RedisServer) -> None:
+    """Queue counters live in Redis, which outlives each test's database: start from none."""
+    import redis
+
+    from jobs.figures import figures_reset
+
+    try:
+        figures_reset()
+    except redis.RedisError:
+        pass  # a suite that stopped Redis: nothing to forget
+
 
 def client_for(user: User) -> APIClient:
     _, raw = api_token_create(user=user, name="test")

@@ -158,7 +158,7 @@ def _server_errors(client: APIClient, make: Callable[[Body], Iterator[str]]) -> 
             sent += 1
             resp = client.generic("POST", url, text.encode("utf-8", "surrogatepass"),
                                   content_type="application/json", HTTP_PREFER="respond-async")
-            if resp.status_code >= 500 and resp.status_code != 504:
+            if resp.status_code >= 500:
                 errors.append(f"{resp.status_code} {url} {text[:80]!r}")
             elif resp.status_code >= 400:
                 envelope = resp.json()

@@ -44,9 +44,11 @@ METRICS_DIR="${PROMETHEUS_MULTIPROC_DIR:-$ROOT/var/prometheus}"
 mkdir -p "$METRICS_DIR" && rm -f "$METRICS_DIR"/*.db
 METRICS_ENV=(env "PROMETHEUS_MULTIPROC_DIR=$METRICS_DIR")
 # config.gunicorn: access lines as JSON with the request id (LOG_FORMAT=plain for people).
+# WEB_THREADS is read by the settings too (DIRECT_WAIT_SLOTS: half the threads may wait).
+export WEB_THREADS="${WEB_THREADS:-4}"
 start web "${METRICS_ENV[@]}" "$VENV/bin/gunicorn" -c python:config.gunicorn config.wsgi \
   --bind "127.0.0.1:$WEB_PORT" --workers 2 \
-  --threads 4 --timeout 300 --graceful-timeout 30 --access-logfile -
+  --threads "$WEB_THREADS" --timeout 300 --graceful-timeout 30 --access-logfile -
 for queue in interactive batch video drivesync webhooks; do
   upper="$(echo "$queue" | tr a-z A-Z)"
   concurrency_var="CONCURRENCY_$upper"

@@ -382,8 +382,14 @@ JOB_RECONCILE_SECONDS = env.float("JOB_RECONCILE_SECONDS", default=10.0)
 JOB_PROGRESS_MIN_INTERVAL = env.float("JOB_PROGRESS_MIN_INTERVAL", default=0.5)
 DIAGNOSTICS_SOFT_LIMIT = env.int("DIAGNOSTICS_SOFT_LIMIT", default=60)
 DIAGNOSTICS_HARD_LIMIT = env.int("DIAGNOSTICS_HARD_LIMIT", default=75)
-# A direct tool's request waits this long for its job (spec: the page aborts after 240 s).
-DIRECT_WAIT_SECONDS = env.float("DIRECT_WAIT_SECONDS", default=240.0)
+# A direct tool's request waits this long for its job, then answers 202 with the job (the
+# spec's pages give up after 240 s: the answer must come first).
+DIRECT_WAIT_SECONDS = env.float("DIRECT_WAIT_SECONDS", default=230.0)
+# Direct-tool requests one web process lets wait at once; past it they answer 202 with the
+# job at once, so waiting calls never take every thread of a process. Half its threads
+# (WEB_THREADS, what gunicorn is started with) by default.
+DIRECT_WAIT_SLOTS = env.int("DIRECT_WAIT_SLOTS",
+                            default=max(1, env.int("WEB_THREADS", default=8) // 2))
 # How long a process reuses a tool's average run time for ETAs.
 JOB_ETA_CACHE_SECONDS = env.float("JOB_ETA_CACHE_SECONDS", default=5.0)
 # Jobs an organisation may have queued or running at once; past it, submits answer 429.

@@ -81,6 +81,37 @@ class DateOrDateTimeField(serializers.Field):
         return value.isoformat()
 
 
+class JobPagination(LimitOffsetPagination):
+    """`{count, next, previous, results}` without counting an organisation's whole history on
+    every page: a page is read with one row more than asked, which says whether a next page
+    exists; `count` is exact when the list ends on this page, else counted up to MAX_COUNT
+    (past it, `count` reads MAX_COUNT: at least that many)."""
+
+    MAX_COUNT = 10_000
+    has_more = False
+
+    def paginate_queryset(self, queryset: Any, request: Request, view: Any = None) -> Any:
+        self.request = request
+        self.limit = self.get_limit(request)
+        if self.limit is None:
+            return None
+        self.offset = self.get_offset(request)
+        rows = list(queryset[self.offset:self.offset + self.limit + 1])
+        self.has_more = len(rows) > self.limit
+        rows = rows[:self.limit]
+        if not self.has_more and (rows or self.offset == 0):
+            self.count = self.offset + len(rows)
+        else:  # a bounded count: never more than MAX_COUNT rows of the index are read
+            self.count = max(queryset.order_by()[:self.MAX_COUNT].count(),
+                             self.offset + len(rows) + (1 if self.has_more else 0))
+        return rows
+
+    def get_next_link(self) -> str | None:
+        if not self.has_more:
+            return None
+        return super().get_next_link()
+
+
 class JobListApi(APIView):
     class FilterSerializer(QueryParamsSerializer):
         tool = serializers.CharField(required=False, max_length=64)
@@ -113,7 +144,7 @@ class JobListApi(APIView):
                         status=filters.get("status"), batch=filters.get("batch"),
                         created_after=filters.get("created_after"),
                         created_before=filters.get("created_before"))
-        paginator = LimitOffsetPagination()
+        paginator = JobPagination()
         page = paginator.paginate_queryset(jobs, request, view=self)
         data = JobSerializer(page, many=True, context={"request": request}).data
         return paginator.get_paginated_response(data)
@@ -239,6 +270,11 @@ class QueueListApi(APIView):
         queue = serializers.CharField()
         queued = serializers.IntegerField()
         running = serializers.IntegerField()
+        queue_position = serializers.IntegerField(
+            allow_null=True,
+            help_text="Jobs queued ahead of this organisation's oldest queued job of the tool, "
+                      "all organisations alike: the `queue_position` of that job; null when "
+                      "it has none queued.")
         avg_seconds = serializers.FloatField()
         eta_seconds = serializers.FloatField()
 

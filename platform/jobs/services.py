@@ -27,6 +27,7 @@ from django.utils import timezone
 from accounts.models import Organization, User
 from config.errors import Conflict
 from config.metrics import LEASE_TAKEOVERS, RECONCILER_ACTIONS
+from jobs import figures
 from jobs.kinds import JobKind, job_catalogue, job_limits, kind_delivers
 from jobs.models import Activity, ActivityStatus, Job, JobOutput, JobStatus
 from workers.engines.base import EngineOutput
@@ -195,6 +196,7 @@ def job_enqueue(*, job: Job) -> bool:
     )
     if not updated:
         return False
+    figures.job_queued(job_id=job.pk, queue=job.queue, tool=job.tool, created_at=job.created_at)
     soft, hard = job_limits(job)
     try:
         # The task id starts with the job id: that is how the reconciler reads the broker.
@@ -288,6 +290,9 @@ def job_start(*, job_id: str | uuid.UUID) -> Job | None:
               prep("heartbeat_at", now), prep("id", uuid.UUID(str(job_id))),
               JobStatus.QUEUED.value]
     taken = list(Job.objects.raw(sql, params))
+    if taken:
+        figures.job_started(job_id=job_id, queue=taken[0].queue, tool=taken[0].tool,
+                            started_at=now)
     return taken[0] if taken else None
 
 
@@ -303,6 +308,7 @@ def _after_finish(job_id: Any) -> None:
     from webhooks.services import batch_finished, job_event_write
 
     job_event_write(job_id=job_id)
+    transaction.on_commit(lambda: figures.job_ended(job_id=job_id))
 
     def announce_batch() -> None:
         try:
@@ -317,8 +323,11 @@ def job_progress(*, job_id: Any, lease: uuid.UUID, percent: int) -> bool:
     """A run's progress, and its heartbeat; False when the run no longer owns the job.
     Never below what partners were already shown: a run taken over after a lost worker
     starts its engine at 0 again, and the bar holds until it passes the old figure."""
-    return bool(_owned(job_id, lease).update(progress=Greatest(F("progress"), percent),
-                                             heartbeat_at=timezone.now()))
+    owned = bool(_owned(job_id, lease).update(progress=Greatest(F("progress"), percent),
+                                              heartbeat_at=timezone.now()))
+    if owned:
+        figures.job_progressed(job_id=job_id, percent=percent)
+    return owned
 
 
 def job_heartbeat(*, job_id: Any, lease: uuid.UUID) -> bool:
@@ -364,6 +373,10 @@ def job_succeed(*, job: Job, lease: uuid.UUID, outputs: Iterable[EngineOutput],
                 **_made(made_by, tier),
             )
             if won:
+                if job.started_at is not None:
+                    ran = (timezone.now() - job.started_at).total_seconds()
+                    transaction.on_commit(
+                        lambda: figures.run_recorded(tool=job.tool, seconds=ran))
                 delivers = kind_delivers(job.tool)
                 JobOutput.objects.bulk_create(
                     JobOutput(job_id=job.pk, index=i, file=stored, filename=out.filename,

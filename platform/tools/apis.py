@@ -26,7 +26,7 @@ from accounts.permissions import IsPartner, request_org, request_partner
 from config.errors import error_body, first_message
 from jobs.apis import JobSerializer
 from jobs.models import JobStatus
-from jobs.selectors import job_wait
+from jobs.selectors import direct_wait_slot, job_wait
 from jobs.services import job_submit, job_submit_batch, org_capacity_check
 from tools.examples import tool_examples
 from tools.registry import TOOLS, Shape, Tool, tool_allowed
@@ -226,8 +226,9 @@ class ToolBatchSubmitApi(ToolApi):
 
 class ToolDirectApi(ToolApi):
     """A direct tool: the work still runs on the queue, and the request waits for it
-    (DIRECT_WAIT_SECONDS, then 504 with the job id; the job goes on). With
-    `Prefer: respond-async` it answers 202 with the job at once."""
+    (DIRECT_WAIT_SECONDS, then 202 with the job and a Location to poll; the job goes on).
+    With `Prefer: respond-async`, or when DIRECT_WAIT_SLOTS requests of this process are
+    already waiting, it answers 202 with the job at once."""
 
     def post(self, request: Request) -> Response:
         body = webhook_unwrap(request.data) if self.tool.webhook_path else request.data
@@ -256,7 +257,12 @@ class ToolDirectApi(ToolApi):
                             else status.HTTP_200_OK)
             resp["Location"] = location
             return resp
-        job = job_wait(job_id=submitted.job.pk, timeout=settings.DIRECT_WAIT_SECONDS)
+        # The request waits for the job's end notice (no database poll), if one of this
+        # process's waiting slots is free: past them, or past the wait, it answers 202 with
+        # the job, so waiting calls never hold every thread of the site.
+        with direct_wait_slot() as waiting:
+            job = (job_wait(job_id=submitted.job.pk, timeout=settings.DIRECT_WAIT_SECONDS)
+                   if waiting else submitted.job)
         if job.status == JobStatus.SUCCEEDED:
             assert self.tool.respond is not None
             return Response(self.tool.respond(job, request))
@@ -265,9 +271,8 @@ class ToolDirectApi(ToolApi):
                               job.error_message or "The job did not finish.")
             return Response(body | {"success": False, "job_id": str(job.pk)},
                             status=status.HTTP_422_UNPROCESSABLE_ENTITY)
-        body = error_body("timeout", "The result is taking longer than expected; the job goes "
-                                     "on and its result stays available.")
-        resp = Response(body | {"job_id": str(job.pk)}, status=status.HTTP_504_GATEWAY_TIMEOUT)
+        resp = Response(JobSerializer(job, context={"request": request}).data,
+                        status=status.HTTP_202_ACCEPTED)
         resp["Location"] = location
         return resp
 

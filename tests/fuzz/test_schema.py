@@ -25,7 +25,7 @@ def token(staff: Any, settings: Any, tmp_path: Any) -> str:
     from accounts.services import api_token_create
 
     settings.DRIVES_ROOT = tmp_path / "drives"
-    settings.DIRECT_WAIT_SECONDS = 0.2  # direct tools answer 504 quickly: no worker here
+    settings.DIRECT_WAIT_SECONDS = 0.2  # direct tools answer 202 quickly: no worker here
     settings.OUTBOUND_ALLOW = []
     return api_token_create(user=staff)[1]
 
@@ -36,9 +36,4 @@ def token(staff: Any, settings: Any, tmp_path: Any) -> str:
 def test_no_server_errors(case: Any, token: str) -> None:
     case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
     response = case.call()
-    if response.status_code == 504:
-        # A direct tool answers 504 with its job id when the job outlasts the wait (no worker
-        # runs here): the documented outcome, not a failure.
-        assert response.json()["error"] == "timeout" and response.json()["job_id"]
-        return
     case.validate_response(response, checks=(not_a_server_error,))

@@ -137,7 +137,8 @@ def test_queues_and_activity(partner: Any, api: APIClient, staff_api: APIClient)
     job = finished_job(partner)
     (row,) = [r for r in staff_api.get("/api/queues/").json() if r["tool"] == "diagnostics.sleep"]
     assert row["tool"] == "diagnostics.sleep" and row["queue"] == "interactive"
-    assert set(row) == {"tool", "queue", "queued", "running", "avg_seconds", "eta_seconds"}
+    assert set(row) == {"tool", "queue", "queued", "running", "queue_position",
+                        "avg_seconds", "eta_seconds"}
 
     entries = api.get("/api/activity/?tool=diagnostics.sleep&limit=5").json()
     assert [(e["action"], e["status"], e["details"]) for e in entries] == [

@@ -11,6 +11,7 @@ import pytest
 from django.utils import timezone
 
 from drives.services import deliveries_pending
+from jobs import figures
 from jobs.models import Job, JobOutput
 from jobs.services import ReconcileReport, job_start, job_submit, job_succeed, jobs_reconcile
 from tools.registry import TOOLS
@@ -33,6 +34,7 @@ def test_two_concurrent_ticks_exactly_one_does_the_work(monkeypatch: Any,
     monkeypatch.setattr(maintenance, "jobs_reconcile", slow_reconcile)
     monkeypatch.setattr(maintenance, "deliveries_reconcile", lambda **_: 0)
     monkeypatch.setattr(maintenance, "deliveries_due", lambda: 0)
+    monkeypatch.setattr(maintenance, "figures_heal", lambda **_: figures.HealReport())
 
     results: list[dict[str, int]] = []
     first = threading.Thread(target=lambda: results.append(maintenance.reconcile.run()))

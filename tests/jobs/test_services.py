@@ -12,8 +12,9 @@ from django.db import connection
 from django.utils import timezone
 
 from config.errors import Conflict
+from jobs import figures
 from jobs.models import Job, JobOutput, JobStatus
-from jobs.selectors import QueueFigures
+from jobs.selectors import QueueFigures, queue_position
 from jobs.services import (
     job_cancel,
     job_fail,
@@ -139,24 +140,28 @@ def test_idempotency_key_returns_the_same_job_and_refuses_another_request(partne
                       idempotency_key="k1").created
 
 
-def test_queue_position_and_eta_follow_the_backlog(partner: Any) -> None:
+def test_queue_position_and_eta_follow_the_backlog(
+        partner: Any, django_capture_on_commit_callbacks: Any) -> None:
     now = timezone.now()
-    # history: three past runs of 10 s each
+    # history: three past runs of 10 s each, recorded as the worker records them
     for _ in range(3):
-        Job.objects.create(organization=partner.organization, tool=SLEEP.slug, queue=SLEEP.queue,
-                           status=JobStatus.SUCCEEDED, started_at=now - timedelta(seconds=30),
-                           finished_at=now - timedelta(seconds=20))
-    jobs = [submit(partner) for _ in range(3)]
-    figures = QueueFigures()
-    assert figures.avg(SLEEP.slug) == pytest.approx(10.0)
-    positions = [figures.position_and_eta(j) for j in jobs]
+        figures.run_recorded(tool=SLEEP.slug, seconds=10.0)
+    with django_capture_on_commit_callbacks(execute=True):
+        jobs = [submit(partner) for _ in range(3)]
+    figures_ = QueueFigures()
+    assert figures_.avg(SLEEP.slug) == pytest.approx(10.0)
+    positions = [figures_.position_and_eta(j) for j in jobs]
     assert [p for p, _ in positions] == [0, 1, 2]
+    assert [queue_position(job=j) for j in jobs] == [0, 1, 2]
     assert [eta for _, eta in positions] == [pytest.approx(10.0), pytest.approx(20.0),
                                              pytest.approx(30.0)]
 
     lease = job_start(job_id=jobs[0].pk)
     assert lease
     Job.objects.filter(pk=jobs[0].pk).update(started_at=now - timedelta(seconds=4), progress=40)
+    figures.job_started(job_id=jobs[0].pk, queue=SLEEP.queue, tool=SLEEP.slug,
+                        started_at=now - timedelta(seconds=4))
+    figures.job_progressed(job_id=jobs[0].pk, percent=40)
     running = Job.objects.get(pk=jobs[0].pk)
     position, eta = QueueFigures().position_and_eta(running)
     assert position == 0

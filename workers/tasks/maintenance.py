@@ -11,6 +11,8 @@ from redis.exceptions import LockError
 from webhooks.services import deliveries_due
 
 from config.celery_app import app
+from jobs.figures import figures_heal
+from jobs.kinds import job_catalogue
 from jobs.services import jobs_reconcile, outputs_cleanup
 from workers.tasks.drives import deliveries_reconcile
 
@@ -37,6 +39,12 @@ def reconcile() -> dict[str, int]:
         report["deliveries_requeued"] = deliveries_reconcile(
             older_than_seconds=settings.DELIVERY_GRACE_SECONDS)
         report["webhooks_due"] = deliveries_due()
+        # Queue counters a lost update (or a Redis restart) left wrong are rebuilt here.
+        try:
+            healed = figures_heal(tools=[kind.slug for kind in job_catalogue()])
+            report["figures_rebuilt"] = len(healed.rebuilt)
+        except redis.RedisError as exc:
+            logger.warning("jobs.reconcile: queue figures not checked: %s", exc)
         report["skipped_locked"] = 0
         return report
     finally:

@@ -1,0 +1,466 @@
+"""Queue figures kept as the jobs move, so that a queue position, an ETA and the queue list
+cost the same at 10 jobs of history or 100 million, and at 0 or 50,000 jobs waiting.
+
+Per queue, in Redis:
+- `queued`: a sorted set of the queued jobs, scored by when they were created. A job's
+  queue position is the number of jobs queued in its queue before it, all organisations
+  alike (ZCOUNT, logarithmic in the backlog);
+- `meta` (job → tool) and `tools` (tool → jobs queued), so the work ahead is priced by tool;
+- `running` (job → tool and start) and `progress` (job → percent), so the running jobs'
+  remainders are added without a query.
+Per tool, `runs`: the last RUN_WINDOW run times (LPUSH, LTRIM); the ETA takes their median.
+
+Every change is one Lua script, run after the database commit that made it (a submit, a
+retry or a requeue goes through `job_enqueue`; a run's start, progress and end through the
+lifecycle services). A change lost on the way (a process killed between the commit and the
+script, Redis restarted empty) is healed by `figures_heal`, which the reconcile tick runs:
+it compares each queue's figures with an indexed count and rebuilds the queue's sets when
+they differ, and seeds a tool's run times from its last runs when Redis has none.
+
+When Redis does not answer, readers get None and fall back on database counts
+(`jobs.selectors`), which are right but grow with the backlog.
+"""
+
+from __future__ import annotations
+
+import logging
+import statistics
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import redis
+from django.conf import settings
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from workers.queues import QUEUES
+
+logger = logging.getLogger(__name__)
+
+PREFIX = "atelier:fig:"
+# The ETA takes the median of this many recent runs of a tool.
+RUN_WINDOW = 20
+# A direct call's wake-up key lives this long after the job's end (a waiter that starts
+# late still finds it).
+DONE_TTL_SECONDS = 600
+# The rebuild reads queued jobs this many at a time.
+HEAL_BATCH = 5000
+# Exact pricing of the jobs ahead goes this deep; past it, the queue's mix prices the rest.
+FRONT = 50
+
+_EPOCH = datetime(2020, 1, 1, tzinfo=UTC)
+
+_client: redis.Redis | None = None
+
+
+def _redis() -> redis.Redis:
+    global _client
+    if _client is None:
+        _client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1,
+                                       socket_timeout=2)
+    return _client
+
+
+def score(created_at: datetime) -> int:
+    """Microseconds since 2020: exact in a sorted set's score (below 2**53 until 2255)."""
+    delta = created_at - _EPOCH
+    return (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+def _k(queue: str, name: str) -> str:
+    return f"{PREFIX}{queue}:{name}"
+
+
+def runs_key(tool: str) -> str:
+    return f"{PREFIX}runs:{tool}"
+
+
+def done_key(job_id: Any) -> str:
+    return f"{PREFIX}done:{job_id}"
+
+
+def _queues() -> list[str]:
+    return list(QUEUES)
+
+
+# --- Scripts: each change is one atomic round trip ----------------------------------------
+
+# ARGV: prefix, queue, job, score, tool, done key
+_QUEUED = """
+redis.call('DEL', ARGV[6])
+local z, m, t = ARGV[1]..ARGV[2]..':queued', ARGV[1]..ARGV[2]..':meta', ARGV[1]..ARGV[2]..':tools'
+if redis.call('ZADD', z, ARGV[4], ARGV[3]) == 1 then
+  redis.call('HSET', m, ARGV[3], ARGV[5])
+  redis.call('HINCRBY', t, ARGV[5], 1)
+end
+redis.call('HDEL', ARGV[1]..ARGV[2]..':running', ARGV[3])
+redis.call('HDEL', ARGV[1]..ARGV[2]..':progress', ARGV[3])
+return 1
+"""
+
+# Leaves the queued set of whichever queue holds the job. ARGV: prefix, job, queues...
+_UNQUEUE = """
+local function unqueue(q, job)
+  local z, m, t = ARGV[1]..q..':queued', ARGV[1]..q..':meta', ARGV[1]..q..':tools'
+  if redis.call('ZREM', z, job) == 1 then
+    local tool = redis.call('HGET', m, job)
+    redis.call('HDEL', m, job)
+    if tool and redis.call('HINCRBY', t, tool, -1) <= 0 then redis.call('HDEL', t, tool) end
+  end
+end
+"""
+
+# ARGV: prefix, job, queue, tool|started, queues...
+_STARTED = _UNQUEUE + """
+for i = 5, #ARGV do unqueue(ARGV[i], ARGV[2]) end
+redis.call('HSET', ARGV[1]..ARGV[3]..':running', ARGV[2], ARGV[4])
+redis.call('HDEL', ARGV[1]..ARGV[3]..':progress', ARGV[2])
+return 1
+"""
+
+# ARGV: prefix, job, percent, queues...
+_PROGRESS = """
+for i = 4, #ARGV do
+  if redis.call('HEXISTS', ARGV[1]..ARGV[i]..':running', ARGV[2]) == 1 then
+    redis.call('HSET', ARGV[1]..ARGV[i]..':progress', ARGV[2], ARGV[3])
+    return 1
+  end
+end
+return 0
+"""
+
+# ARGV: prefix, job, done key, done ttl, queues...
+_ENDED = _UNQUEUE + """
+for i = 5, #ARGV do
+  unqueue(ARGV[i], ARGV[2])
+  redis.call('HDEL', ARGV[1]..ARGV[i]..':running', ARGV[2])
+  redis.call('HDEL', ARGV[1]..ARGV[i]..':progress', ARGV[2])
+end
+redis.call('DEL', ARGV[3])
+redis.call('RPUSH', ARGV[3], '1')
+redis.call('EXPIRE', ARGV[3], ARGV[4])
+return 1
+"""
+
+# What the ETA of one queue needs, in one round trip. ARGV: prefix, queue, score or '', front
+# Returns {ahead, {front tools...}, {tools hash}, {running hash}, {progress hash}}.
+_AHEAD = """
+local z = ARGV[1]..ARGV[2]..':queued'
+local ahead, front = 0, {}
+if ARGV[3] == '' then
+  ahead = redis.call('ZCARD', z)
+  local ids = redis.call('ZRANGE', z, 0, tonumber(ARGV[4]) - 1)
+  if #ids > 0 then front = redis.call('HMGET', ARGV[1]..ARGV[2]..':meta', unpack(ids)) end
+else
+  ahead = redis.call('ZCOUNT', z, '-inf', '('..ARGV[3])
+  local ids = redis.call('ZRANGEBYSCORE', z, '-inf', '('..ARGV[3], 'LIMIT', 0, tonumber(ARGV[4]))
+  if #ids > 0 then front = redis.call('HMGET', ARGV[1]..ARGV[2]..':meta', unpack(ids)) end
+end
+return {ahead, front, redis.call('HGETALL', ARGV[1]..ARGV[2]..':tools'),
+        redis.call('HGETALL', ARGV[1]..ARGV[2]..':running'),
+        redis.call('HGETALL', ARGV[1]..ARGV[2]..':progress')}
+"""
+
+_scripts: dict[str, Any] = {}
+
+
+def _script(source: str) -> Any:
+    found = _scripts.get(source)
+    if found is None:
+        found = _scripts[source] = _redis().register_script(source)
+    return found
+
+
+def _run(source: str, args: Sequence[Any]) -> Any:
+    return _script(source)(keys=[], args=list(args))
+
+
+def _quietly(what: str, source: str, args: Sequence[Any]) -> None:
+    """Writers never fail a transition: a lost change is healed by the next reconcile."""
+    try:
+        _run(source, args)
+    except redis.RedisError as exc:
+        logger.warning("queue figures: %s not recorded (the reconcile heals it): %s", what, exc)
+
+
+# --- Writers (called by jobs.services after the commit that made the change) --------------
+
+
+def job_queued(*, job_id: Any, queue: str, tool: str, created_at: datetime) -> None:
+    _quietly("queued", _QUEUED, [PREFIX, queue, str(job_id), score(created_at), tool,
+                                 done_key(job_id)])
+
+
+def job_started(*, job_id: Any, queue: str, tool: str, started_at: datetime | None) -> None:
+    started = (started_at or timezone.now()).timestamp()
+    _quietly("started", _STARTED, [PREFIX, str(job_id), queue, f"{tool}|{started:.3f}",
+                                   *_queues()])
+
+
+def job_progressed(*, job_id: Any, percent: int) -> None:
+    _quietly("progress", _PROGRESS, [PREFIX, str(job_id), int(percent), *_queues()])
+
+
+def job_ended(*, job_id: Any) -> None:
+    """The job left the queue for good (succeeded, failed, canceled); wakes its waiters."""
+    _quietly("ended", _ENDED, [PREFIX, str(job_id), done_key(job_id), DONE_TTL_SECONDS,
+                               *_queues()])
+
+
+def run_recorded(*, tool: str, seconds: float) -> None:
+    """A successful run's time, for the tool's median."""
+    try:
+        pipe = _redis().pipeline(transaction=False)
+        pipe.lpush(runs_key(tool), f"{max(0.0, seconds):.3f}")
+        pipe.ltrim(runs_key(tool), 0, RUN_WINDOW - 1)
+        pipe.execute()
+    except redis.RedisError as exc:
+        logger.warning("queue figures: a run of %s not recorded: %s", tool, exc)
+
+
+# --- Readers ------------------------------------------------------------------------------
+
+
+@dataclass
+class QueueState:
+    """One queue as the ETA sees it."""
+
+    ahead: int
+    front: list[str]  # tools of the first jobs ahead, oldest first (at most FRONT)
+    queued_by_tool: dict[str, int]
+    running: list[tuple[str, str, float, int]] = field(default_factory=list)
+    # (job id, tool, started at (epoch), progress)
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _pairs(flat: Sequence[Any]) -> dict[str, str]:
+    return {_text(flat[i]): _text(flat[i + 1]) for i in range(0, len(flat) - 1, 2)}
+
+
+def queue_state(*, queue: str, before: datetime | None = None) -> QueueState | None:
+    """The jobs queued ahead of a job created at `before` (all of them without), their
+    tools, and the running jobs; None when Redis does not answer."""
+    try:
+        ahead, front, tools, running, progress = _run(
+            _AHEAD, [PREFIX, queue, "" if before is None else score(before), FRONT])
+    except (redis.RedisError, ValueError) as exc:
+        logger.warning("queue figures of %s unknown: %s", queue, exc)
+        return None
+    percent = {job: int(float(p)) for job, p in _pairs(progress).items()}
+    runs = []
+    for job, value in _pairs(running).items():
+        tool, _, started = value.rpartition("|")
+        try:
+            runs.append((job, tool, float(started), percent.get(job, 0)))
+        except ValueError:
+            continue
+    return QueueState(
+        ahead=int(ahead), front=[_text(t) for t in front if t is not None],
+        queued_by_tool={tool: int(n) for tool, n in _pairs(tools).items() if int(n) > 0},
+        running=runs,
+    )
+
+
+def queue_position(*, queue: str, created_at: datetime) -> int | None:
+    """Jobs queued in `queue` before one created at `created_at`, all organisations alike."""
+    try:
+        return int(_redis().zcount(_k(queue, "queued"), "-inf", f"({score(created_at)}"))
+    except redis.RedisError as exc:
+        logger.warning("queue position in %s unknown: %s", queue, exc)
+        return None
+
+
+def run_medians(tools: Iterable[str]) -> dict[str, float | None] | None:
+    """Each tool's median of its recent run times (None: no runs yet); None when Redis does
+    not answer."""
+    names = list(dict.fromkeys(tools))
+    try:
+        pipe = _redis().pipeline(transaction=False)
+        for tool in names:
+            pipe.lrange(runs_key(tool), 0, RUN_WINDOW - 1)
+        lists = pipe.execute()
+    except redis.RedisError as exc:
+        logger.warning("run times unknown: %s", exc)
+        return None
+    answer: dict[str, float | None] = {}
+    for tool, values in zip(names, lists, strict=True):
+        times = []
+        for value in values:
+            try:
+                times.append(float(_text(value)))
+            except ValueError:
+                continue
+        # The median: one run that waited on a cold start or a slow drive must not move
+        # every partner's ETA.
+        answer[tool] = statistics.median(times) if times else None
+    return answer
+
+
+def job_end_wait(*, job_id: Any, timeout: float) -> bool:
+    """Block until the job's end is announced (True) or `timeout` passes (False). Raises
+    redis.RedisError when Redis does not answer."""
+    deadline = time.monotonic() + timeout
+    client = _waiter()
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        # A few seconds per pop at most, so a lost connection is noticed.
+        found = client.blpop([done_key(job_id)], timeout=min(left, 5.0))
+        if found is not None:
+            # Put it back for any other caller waiting on the same job (an idempotent replay).
+            pipe = client.pipeline(transaction=False)
+            pipe.rpush(done_key(job_id), "1")
+            pipe.expire(done_key(job_id), DONE_TTL_SECONDS)
+            pipe.execute()
+            return True
+
+
+_waiter_client: redis.Redis | None = None
+
+
+def _waiter() -> redis.Redis:
+    """A client whose reads may block (BLPOP): its socket timeout is above the longest pop."""
+    global _waiter_client
+    if _waiter_client is None:
+        _waiter_client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1,
+                                              socket_timeout=10)
+    return _waiter_client
+
+
+# --- Healing (the reconcile tick) ---------------------------------------------------------
+
+
+@dataclass
+class HealReport:
+    rebuilt: list[str] = field(default_factory=list)
+    seeded: list[str] = field(default_factory=list)
+
+
+def figures_heal(*, tools: Iterable[str] = ()) -> HealReport:
+    """Compare every queue's figures with indexed counts and rebuild a queue whose figures
+    drifted; seed the run times of the given tools that have none from their last runs.
+    Costs an indexed count per queue and status when nothing drifted."""
+    from jobs.models import Job, JobStatus
+
+    report = HealReport()
+    client = _redis()
+    counts = {
+        (row["queue"], row["status"]): row["n"]
+        for row in Job.objects.filter(status__in=[JobStatus.QUEUED, JobStatus.RUNNING])
+        .values("queue", "status").annotate(n=Count("pk")).order_by()
+    }
+    pipe = client.pipeline(transaction=False)
+    for queue in _queues():
+        pipe.zcard(_k(queue, "queued"))
+        pipe.hlen(_k(queue, "running"))
+    held = pipe.execute()
+    for i, queue in enumerate(_queues()):
+        queued, running = held[2 * i], held[2 * i + 1]
+        if (queued, running) != (counts.get((queue, JobStatus.QUEUED), 0),
+                                 counts.get((queue, JobStatus.RUNNING), 0)):
+            _rebuild(queue)
+            report.rebuilt.append(queue)
+    names = list(dict.fromkeys(tools))
+    if names:
+        pipe = client.pipeline(transaction=False)
+        for tool in names:
+            pipe.exists(runs_key(tool), f"{PREFIX}seeded:{tool}")
+        missing = [tool for tool, n in zip(names, pipe.execute(), strict=True) if not n]
+        for tool in missing:
+            _seed_runs(tool)
+            report.seeded.append(tool)
+    return report
+
+
+def _rebuild(queue: str) -> None:
+    """The queue's sets from the database, swapped in at once (RENAME)."""
+    from jobs.models import Job, JobStatus
+
+    client = _redis()
+    fresh = {name: _k(queue, f"{name}:rebuild") for name in ("queued", "meta", "tools",
+                                                              "running")}
+    client.delete(*fresh.values())
+    tools: dict[str, int] = {}
+    rows = (Job.objects.filter(status=JobStatus.QUEUED, queue=queue)
+            .order_by("created_at", "id").values_list("id", "tool", "created_at"))
+    last: tuple[datetime, Any] | None = None
+    while True:
+        page = rows
+        if last is not None:
+            page = page.filter(Q(created_at__gt=last[0]) | Q(created_at=last[0], id__gt=last[1]))
+        batch = list(page[:HEAL_BATCH])
+        if not batch:
+            break
+        pipe = client.pipeline(transaction=False)
+        pipe.zadd(fresh["queued"], {str(pk): score(created) for pk, _, created in batch})
+        pipe.hset(fresh["meta"], mapping={str(pk): tool for pk, tool, _ in batch})
+        pipe.execute()
+        for _, tool, _ in batch:
+            tools[tool] = tools.get(tool, 0) + 1
+        if len(batch) < HEAL_BATCH:
+            break
+        last = (batch[-1][2], batch[-1][0])
+    running = {
+        str(pk): f"{tool}|{(started or timezone.now()).timestamp():.3f}"
+        for pk, tool, started in Job.objects.filter(status=JobStatus.RUNNING, queue=queue)
+        .values_list("id", "tool", "started_at")
+    }
+    progress = dict(Job.objects.filter(status=JobStatus.RUNNING, queue=queue, progress__gt=0)
+                    .values_list("id", "progress"))
+    pipe = client.pipeline(transaction=True)
+    for name in ("queued", "meta", "tools", "running", "progress"):
+        pipe.delete(_k(queue, name))
+    if tools:
+        pipe.hset(_k(queue, "tools"), mapping=tools)  # type: ignore[arg-type]
+    if running:
+        pipe.hset(_k(queue, "running"), mapping=running)  # type: ignore[arg-type]
+    if progress:
+        pipe.hset(_k(queue, "progress"),
+                  mapping={str(pk): int(p) for pk, p in progress.items()})
+    pipe.execute()
+    # The big sets last, by RENAME: a reader sees the old set or the new one, never half.
+    for name in ("queued", "meta"):
+        if client.exists(fresh[name]):
+            client.rename(fresh[name], _k(queue, name))
+    client.delete(*fresh.values())
+    logger.info("queue figures of %s rebuilt: %s queued, %s running", queue,
+                sum(tools.values()), len(running))
+
+
+def _seed_runs(tool: str) -> None:
+    """A tool's run times from its last successful runs (an indexed read of RUN_WINDOW rows),
+    when Redis holds none (new, or restarted empty). A marker keeps a tool that has never
+    run from being looked up on every tick."""
+    from jobs.models import Job, JobStatus
+
+    recent = (Job.objects.filter(tool=tool, status=JobStatus.SUCCEEDED,
+                                 finished_at__isnull=False, started_at__isnull=False)
+              .order_by("-finished_at").values_list("started_at", "finished_at")[:RUN_WINDOW])
+    times = [f"{(done - began).total_seconds():.3f}" for began, done in recent if began and done]
+    pipe = _redis().pipeline(transaction=False)
+    if times:
+        pipe.rpush(runs_key(tool), *times)
+        pipe.ltrim(runs_key(tool), 0, RUN_WINDOW - 1)
+    pipe.set(f"{PREFIX}seeded:{tool}", "1", ex=3600)
+    pipe.execute()
+
+
+def figures_reset() -> None:
+    """Forget every figure (tests, and ops after moving databases): the next heal rebuilds."""
+    client = _redis()
+    keys = list(client.scan_iter(f"{PREFIX}*", count=1000))
+    if keys:
+        client.delete(*keys)
+
+
+def since(epoch: float) -> float:
+    """Seconds since a start kept as epoch seconds."""
+    return max(0.0, time.time() - epoch)
+
