@@ -26,9 +26,8 @@ from django.conf import settings
 from django.db import connection
 from rest_framework.test import APIClient
 
-from config.celery_app import app
 from jobs.models import Job, JobStatus
-from tests.bench.production import database_label, start_worker
+from tests.bench.production import database_label, purge, start_worker
 from tests.support.processes import wait_for
 from workers.tasks.diagnostics import noop
 
@@ -44,11 +43,6 @@ def drain_rate(done: list[float]) -> float:
     skip = len(done) // 20
     span = done[-1] - done[skip]
     return (len(done) - 1 - skip) / span if span > 0 else float("inf")
-
-
-def purge(queue: str) -> None:
-    with app.connection_for_write() as conn:
-        conn.default_channel.queue_purge(queue)
 
 
 class Raw:

@@ -41,6 +41,14 @@ def database_label() -> str:
                                                                 connection.vendor)
 
 
+def purge(queue: str) -> None:
+    """Empty one of the broker's queues."""
+    from config.celery_app import app
+
+    with app.connection_for_write() as conn:
+        conn.default_channel.queue_purge(queue)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
