@@ -11,6 +11,7 @@ again each time a client is built.
 
 from __future__ import annotations
 
+import functools
 import json
 import secrets
 from collections.abc import Callable
@@ -221,7 +222,22 @@ def _connector_client(folder: DriveFolder, *, quick: bool) -> Any:
         kwargs |= {"timeout": TEST_TIMEOUT_SECONDS,
                    "retry": RetryPolicy(max_attempts=2, base_delay=0.5, max_delay=2.0,
                                         max_elapsed=TEST_TIMEOUT_SECONDS)}
-    return GoogleDrive.from_service_account_info(info, **kwargs)
+        # A test asks the token endpoint itself: a revoked key must show, not a cached token.
+        return GoogleDrive.from_service_account_info(info, **kwargs)
+    return GoogleDrive(_google_credentials(folder.credentials_encrypted), **kwargs)
+
+
+@functools.lru_cache(maxsize=128)
+def _google_credentials(encrypted: str) -> Any:
+    """A folder's service-account credentials, kept per process and per stored key (a new key
+    is a new encrypted text): google-auth renews the token when it expires, so the folder's
+    clients share one token instead of asking the token endpoint for every file read."""
+    from google.oauth2 import service_account
+
+    from drivesync.google import SCOPE
+
+    info = json.loads(key_decrypt(encrypted))["service_account"]
+    return service_account.Credentials.from_service_account_info(info, scopes=[SCOPE])
 
 
 @dataclass(frozen=True)

@@ -105,6 +105,24 @@ def test_a_google_drive_folder_receives_the_tool_outputs_once(
     assert fake.contents[delivered["id"]] == b"\x89PNG-out"
 
 
+def test_a_google_folder_asks_for_one_token_however_many_files_are_read(
+        admin_api: APIClient, fake: FakeDrive, private_key: str) -> None:
+    source = fake.add_folder("Looks in")
+    for i in range(3):
+        fake.add_file(source, f"look-{i}.png", png_bytes(i), mime_type="image/png")
+    folder = folder_id(admin_api, "recolor", "input")
+    assert admin_api.put(f"/api/drives/{folder}/connector", {
+        "kind": "google", "service_account": service_account(fake, private_key),
+        "folder_id": source}, format="json").status_code == 200
+    grants = len(fake.token_grants)  # the connection probe's
+
+    urls = admin_api.get("/api/recoloring/urls").json()
+    read = [APIClient().get(urlsplit(u["img_url"]).path).content for u in urls]
+
+    assert read == [png_bytes(i) for i in range(3)]
+    assert len(fake.token_grants) - grants == 1  # one token for the listing and three reads
+
+
 @pytest.mark.parametrize(("change", "reason"), [
     ({"secret_access_key": "not-the-secret"}, "signature we calculated does not match"),
     ({"access_key_id": "AKIAUNKNOWNKEY000000"}, "does not exist in our records"),
