@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import transaction
-from studio.crypto import KeyUnreadable, key_decrypt, key_encrypt
+from studio.crypto import KeyUnreadable, key_decrypt, key_encrypt, key_rotate
 from webhooks.sending import DestinationRefused, destination_check
 
 from drives.models import DriveFolder, DriveKind
@@ -337,3 +337,15 @@ def connector_test(*, folder: DriveFolder,
                    client_of: Callable[[DriveFolder], Any]) -> ConnectionResult:
     """Test connection on a saved folder, through the client its jobs use."""
     return connection_probe(folder, client_of)
+
+
+def drive_credentials_reencrypt() -> int:
+    """Encrypt every folder's credentials with the current (first) PROVIDER_KEYS_SECRET, after
+    a rotation (with studio's provider_keys_reencrypt, before the old secret is dropped)."""
+    done = 0
+    for folder in DriveFolder.objects.exclude(credentials_encrypted="").only(
+            "pk", "credentials_encrypted").iterator():
+        DriveFolder.objects.filter(pk=folder.pk).update(
+            credentials_encrypted=key_rotate(folder.credentials_encrypted))
+        done += 1
+    return done

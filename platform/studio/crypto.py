@@ -1,8 +1,9 @@
 """Provider API keys at rest: Fernet (AES-128-CBC + HMAC-SHA256) with keys from settings.
 
 PROVIDER_KEYS_SECRET is a list: the first secret encrypts, every one decrypts, so a secret is
-rotated by putting the new one first, re-saving the keys (`provider_keys_reencrypt`), then
-dropping the old one. A secret is either a Fernet key (32 url-safe base64 bytes) or any other
+rotated by putting the new one first, re-saving the keys (`provider_keys_reencrypt`, and the
+drive folders' credentials: `drives.connectors.drive_credentials_reencrypt`), then dropping
+the old one. A secret is either a Fernet key (32 url-safe base64 bytes) or any other
 text, from which a key is derived with SHA-256.
 """
 

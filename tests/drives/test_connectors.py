@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 import pytest
 from rest_framework.test import APIClient
 
+from drives.connectors import drive_credentials_reencrypt
 from drives.models import DriveFolder
 from drives.services import job_outputs_deliver
 from jobs.services import job_start, job_submit, job_succeed
@@ -247,3 +248,19 @@ def test_what_cannot_make_a_connector_is_refused_by_field(
 
     assert resp.status_code == 400, resp.json()
     assert field in resp.json()["fields"]
+
+
+def test_a_secret_rotation_keeps_the_folders_credentials_readable(
+        admin_api: APIClient, moto_endpoint: str, bucket: Any, s3_keys: dict[str, str],
+        settings: Any) -> None:
+    settings.PROVIDER_KEYS_SECRET = ["old secret, long enough to be random"]
+    folder = folder_id(admin_api, "recolor", "input")
+    admin_api.put(f"/api/drives/{folder}/connector", s3_body(moto_endpoint, bucket, s3_keys),
+                  format="json")
+
+    settings.PROVIDER_KEYS_SECRET = ["new secret, long enough to be random",
+                                     "old secret, long enough to be random"]
+    assert drive_credentials_reencrypt() == 1
+    settings.PROVIDER_KEYS_SECRET = ["new secret, long enough to be random"]
+
+    assert admin_api.post(f"/api/drives/{folder}/connector/test").json()["ok"] is True
