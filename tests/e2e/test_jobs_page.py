@@ -1,21 +1,26 @@
-"""The job history in a real browser: a batch run on a real worker with one failing item shows
-the failure and its reason on /jobs after a reload, its batch view counts the outcome, the
-report downloads, and retry puts the failed item back in the queue."""
+"""Failures and progress partners can trust, in a real browser: a batch run on a real worker with
+one failing item shows the failure and its reason in the overlay, the tool page's recent jobs
+and /jobs after a reload, its batch view counts the outcome, the report downloads, and retry
+puts the failed item back in the queue; a batch's bar never goes back, not even when a lost
+run is retried."""
 
 from __future__ import annotations
 
 import csv
 import io
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 
 from accounts.models import User
 from jobs.models import Job, JobStatus
 from jobs.selectors import job_wait
-from jobs.services import job_submit_batch
-from tests.e2e.conftest import shot, sign_in
-from tests.support.processes import start_worker
+from jobs.services import job_submit_batch, jobs_reconcile
+from tests.e2e.conftest import FIXTURES, drop, partner_api, shot, sign_in
+from tests.support.processes import start_worker, wait_for
 from tools.registry import TOOLS
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -97,3 +102,134 @@ def test_a_failed_batch_item_is_on_the_job_history_and_goes_back_to_the_queue(
     page.get_by_role("table", name="Jobs of this batch").get_by_text("Queued", exact=True).wait_for()
     assert page.get_by_role("button", name="Retry failed items").is_disabled()
     shot(page, "jobs-batch-retried")
+
+
+TOO_SMALL = ("The garment photo is 100x120 px; its shorter side must be at least 256 px. "
+             "Send a larger photo.")
+
+
+def test_a_failed_card_shows_in_the_overlay_the_recent_jobs_and_the_history_after_a_reload(
+        page: Any, live_server: Any, tmp_path: Path) -> None:
+    email = "ana@atelier-history.test"
+    sign_in(page, "/recoloring", email, "Maison Failures")
+    api = partner_api(email, live_server)
+    good = drop(api, "recolor", FIXTURES / "garment" / "051988_1.jpg")
+    small = tmp_path / "swatch.jpg"
+    Image.new("RGB", (100, 120), (190, 40, 40)).save(small)
+    bad = drop(api, "recolor", small)
+
+    # Two cards, the first one's photo too small for the engine, run on a real worker.
+    for n, url in enumerate([bad, good]):
+        if n:
+            page.get_by_role("button", name=re.compile("Add Card")).click()
+        page.get_by_label("Image URL").nth(n).fill(url)
+        page.get_by_label("Target Color", exact=True).nth(n).fill("#4A5D23")
+        page.get_by_label("Garment Type").nth(n).select_option("polo")
+    worker = start_worker(name="worker-failed-card")
+    try:
+        page.get_by_role("button", name="Run", exact=True).click()
+        # The overlay counts the jobs, then says which failed and why; never Success!
+        overlay = page.get_by_role("dialog", name="1 of 2 done · 1 failed")
+        overlay.wait_for(timeout=120_000)
+    finally:
+        worker.stop()
+    overlay.get_by_text(f"Failed: {TOO_SMALL}").wait_for()
+    overlay.get_by_text("1 image went to the drive; 1 image failed: the reasons are shown "
+                        "below.").wait_for()
+    assert overlay.get_by_text("Success!").count() == 0
+    shot(page, "recolor-failed-card-overlay", full_page=False)
+
+    # Closed: the batch stays under the form, and the recent jobs give the reason.
+    overlay.get_by_role("button", name="Start New Recolor").click()
+    page.get_by_role("region", name="Last batch").get_by_role("status").filter(
+        has_text="1 of 2 done · 1 failed").wait_for()
+    log = page.get_by_role("table", name="Recent jobs")
+    log.get_by_text(TOO_SMALL).wait_for()
+
+    # After a reload the recent jobs still say it...
+    page.reload()
+    log.get_by_text(TOO_SMALL).wait_for()
+    assert log.get_by_text("Failed", exact=True).count() == 1
+    assert log.get_by_text("Succeeded", exact=True).count() == 1
+    assert log.get_by_role("link", name=re.compile(r"\.png$")).count() == 1
+    shot(page, "recolor-failed-card-reloaded")
+
+    # ...and so does the job history, its batch view and its retry.
+    page.get_by_role("button", name=email).click()
+    page.get_by_role("menuitem", name="Job history").click()
+    page.wait_for_url("**/jobs")
+    page.reload()
+    history = page.get_by_role("table", name="Jobs")
+    history.get_by_text(TOO_SMALL).wait_for()
+    batch_id = str(Job.objects.get(error_code__gt="").batch_id)
+    history.get_by_role("link", name=f"Batch {batch_id[:8]}").first.click()
+    panel = page.get_by_role("region", name=f"Batch {batch_id[:8]}")
+    panel.get_by_role("status").filter(has_text="1 of 2 done · 1 failed").wait_for()
+    panel.get_by_text(f"Failed: {TOO_SMALL}").wait_for()
+    page.get_by_role("button", name="Retry 1 failed item").wait_for()
+
+
+BAR_RECORDER = """(label) => {
+  window.__bar = [];
+  window.__items = [];
+  const snap = () => {
+    const bar = document.querySelector(`[role=progressbar][aria-label="${label}"]`);
+    if (bar) {
+      const value = Number(bar.getAttribute('aria-valuenow'));
+      if (window.__bar.at(-1) !== value) window.__bar.push(value);
+    }
+    for (const item of document.querySelectorAll('.batch-job-status')) {
+      const text = item.textContent.trim();
+      if (!window.__items.includes(text)) window.__items.push(text);
+    }
+  };
+  snap();
+  new MutationObserver(snap).observe(document.body, { subtree: true, childList: true,
+                                                      characterData: true, attributes: true });
+}"""
+
+
+def test_progress_never_goes_back_not_even_when_a_lost_run_is_retried(page: Any) -> None:
+    email = "mo@atelier-history.test"
+    sign_in(page, "/", email, "Maison Progress")
+    user = User.objects.get(email=email)
+    assert user.organization is not None
+
+    # Two diagnostic items of a few seconds, followed on the batch view from submit to the end.
+    batch = job_submit_batch(org=user.organization, user=user, tool=TOOLS["diagnostics.sleep"],
+                             payloads=[{"seconds": 3}, {"seconds": 3}])  # under the suite's 4 s limit
+    label = f"Batch {str(batch.batch_id)[:8]}"
+    page.goto(f"/jobs?batch={batch.batch_id}")
+    page.get_by_role("progressbar", name=label).wait_for()
+    page.evaluate(BAR_RECORDER, label)
+
+    # The worker dies mid-run (SIGKILL, no goodbye); once its heartbeat is stale the
+    # reconciler puts both jobs back in the queue, and a new worker runs them again.
+    worker = start_worker(name="worker-lost", concurrency=2)
+    try:
+        wait_for(lambda: min(j.progress for j in Job.objects.filter(batch_id=batch.batch_id))
+                 >= 30, 60, what="both jobs a third done")
+        shown = page.evaluate("Math.max(...window.__bar)")
+    finally:
+        worker.kill()
+    wait_for(lambda: jobs_reconcile().requeued_stale > 0 or not Job.objects.filter(
+        batch_id=batch.batch_id, status=JobStatus.RUNNING).exists(), 30, interval=0.5,
+        what="the lost runs requeued")
+    requeued = list(Job.objects.filter(batch_id=batch.batch_id))
+    assert all(j.status == JobStatus.QUEUED and j.attempts == 1 for j in requeued)
+    page.get_by_text("retrying (attempt 2)").first.wait_for()
+    worker = start_worker(name="worker-again", concurrency=2)
+    try:
+        page.get_by_role("region", name=label).get_by_role("status").filter(
+            has_text="2 of 2 done").wait_for(timeout=60_000)
+    finally:
+        worker.stop()
+
+    bar = page.evaluate("window.__bar")
+    items = page.evaluate("window.__items")
+    print("batch bar:", bar)
+    assert bar[-1] == 100
+    assert shown > 0
+    assert all(a <= b for a, b in zip(bar, bar[1:], strict=False)), bar
+    assert any("retrying (attempt 2)" in text for text in items), items
+    assert [j.attempts for j in Job.objects.filter(batch_id=batch.batch_id)] == [2, 2]
