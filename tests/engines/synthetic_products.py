@@ -7,6 +7,13 @@ import cv2
 import numpy as np
 
 
+def kite(cx: int, top: int, bottom: int, half_width: int, rise: int) -> np.ndarray:
+    """An earring's drop: a kite from ``top`` to ``bottom`` on the column ``cx``, widest
+    (``half_width`` each side) ``rise`` px above its bottom point."""
+    return np.array([[cx, top], [cx + half_width, bottom - rise], [cx, bottom],
+                     [cx - half_width, bottom - rise]], np.int32)
+
+
 def earring_shot(width: int = 300, height: int = 600) -> np.ndarray:
     """A gold hook, a short chain and a pearl-and-gold drop, drawn top to bottom of a white
     canvas with a 40 px margin (RGB)."""
@@ -30,15 +37,7 @@ def earring_shot(width: int = 300, height: int = 600) -> np.ndarray:
     )
     cv2.circle(img, (cx, cy_pearl), r_pearl, (190, 180, 165), 2, cv2.LINE_AA)
     drop_top = cy_pearl + r_pearl
-    pts = np.array(
-        [
-            [cx, drop_top],
-            [cx + int(0.18 * span), bottom - int(0.25 * span)],
-            [cx, bottom],
-            [cx - int(0.18 * span), bottom - int(0.25 * span)],
-        ],
-        np.int32,
-    )
+    pts = kite(cx, drop_top, bottom, int(0.18 * span), int(0.25 * span))
     cv2.fillPoly(img, [pts], gold, cv2.LINE_AA)
     cv2.polylines(img, [pts], True, dark_gold, 3, cv2.LINE_AA)
     inner = ((pts - [cx, (drop_top + bottom) // 2]) * 0.5 + [cx, (drop_top + bottom) // 2]).astype(

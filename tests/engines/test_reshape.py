@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -130,13 +131,20 @@ def test_unknown_places_and_too_many_changes_are_refused() -> None:
 # --- edits on product shots -------------------------------------------------------------------
 
 
+def reshaped(name: str, garment: str, place: str, instruction: str,
+             log: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The fixture photo, the photo reshaped by one change, and the garment's mask after it;
+    both pictures are kept in the test log as reshape_<log>_<photo>."""
+    rgb = load(name)
+    out, mask = reshape.reshape(rgb, garment, [parse_change(place, instruction)])
+    save_log(f"reshape_{log}_{Path(name).stem}", rgb, out)
+    return rgb, out, mask
+
+
 @pytest.mark.parametrize("name", ["garment/053319_1.jpg", "garment/052234_1.jpg"])
 def test_shorter_by_20_percent_shortens_a_dress_by_20_percent(name: str) -> None:
-    rgb = load(name)
+    rgb, out, _ = reshaped(name, "dress", "length", "shorter by 20%", log="shorter")
     top0, bottom0 = rows_of(product_mask(rgb))
-
-    out, _ = reshape.reshape(rgb, "dress", [parse_change("length", "shorter by 20%")])
-    save_log(f"reshape_shorter_{name.split('/')[1][:-4]}", rgb, out)
 
     top1, bottom1 = rows_of(product_mask(out))
     change = 1.0 - (bottom1 - top1) / (bottom0 - top0)
@@ -168,30 +176,23 @@ def _length_to_width(mask: np.ndarray) -> float:
 def test_longer_extends_a_dress_downwards() -> None:
     # The dress nearly fills the frame: the longer one is reframed to stay whole in it, so its
     # new length shows in its proportions (length to width), not in pixels.
-    rgb = load("garment/052234_1.jpg")
+    rgb, out, _ = reshaped("garment/052234_1.jpg", "dress", "hem", "longer by 10%", log="longer")
     before = product_mask(rgb)
-    out, _ = reshape.reshape(rgb, "dress", [parse_change("hem", "longer by 10%")])
-    save_log("reshape_longer_052234_1", rgb, out)
     after = product_mask(out)
     assert 0.07 <= _length_to_width(after) / _length_to_width(before) - 1.0 <= 0.13
     assert rows_of(after)[1] < rgb.shape[0] - 4  # the whole hem in the frame
 
 
 def test_trousers_to_the_knee_are_about_half_as_long() -> None:
-    rgb = load("garment/051988_1.jpg")
+    rgb, out, _ = reshaped("garment/051988_1.jpg", "trousers / pants", "length", "to the knee", log="knee")
     top0, bottom0 = rows_of(product_mask(rgb))
-    out, _ = reshape.reshape(rgb, "trousers / pants", [parse_change("length", "to the knee")])
-    save_log("reshape_knee_051988_1", rgb, out)
     top1, bottom1 = rows_of(product_mask(out))
     assert 0.45 <= (bottom1 - top1) / (bottom0 - top0) <= 0.7
 
 
 def test_sleeves_removed_on_a_product_shot_leave_backdrop() -> None:
-    rgb = load("garment/00055_00.jpg")
+    rgb, out, mask = reshaped("garment/00055_00.jpg", "t-shirt", "sleeves", "sleeves removed", log="sleeves_removed")
     before = product_mask(rgb)
-
-    out, mask = reshape.reshape(rgb, "t-shirt", [parse_change("sleeves", "sleeves removed")])
-    save_log("reshape_sleeves_removed_00055_00", rgb, out)
 
     after = product_mask(out)
     sleeves = before & ~mask
@@ -209,12 +210,9 @@ def test_sleeves_removed_on_a_product_shot_leave_backdrop() -> None:
 
 
 def test_sleeves_removed_on_a_worn_top_leave_arms() -> None:
-    rgb = load("model/02849_00.jpg")
+    rgb, out, mask = reshaped("model/02849_00.jpg", "top", "sleeves", "removed", log="sleeves_removed")
     gm = garment_mod.garment_mask(rgb, "top")
     arm_skin = (gm.skin > 0.6) & ~(gm.mask > 0.5)
-
-    out, mask = reshape.reshape(rgb, "top", [parse_change("sleeves", "removed")])
-    save_log("reshape_sleeves_removed_02849_00", rgb, out)
 
     gone = (gm.mask > 0.5) & ~mask
     assert gone.sum() > 300
@@ -228,10 +226,8 @@ def test_sleeves_removed_on_a_worn_top_leave_arms() -> None:
 
 
 def test_deeper_v_neckline_opens_the_front() -> None:
-    rgb = load("garment/050191_1.jpg")
+    rgb, out, mask = reshaped("garment/050191_1.jpg", "t-shirt", "neckline", "deeper V", log="neckline")
     before = product_mask(rgb)
-    out, mask = reshape.reshape(rgb, "t-shirt", [parse_change("neckline", "deeper V")])
-    save_log("reshape_neckline_050191_1", rgb, out)
     cut = before & ~mask
     assert cut.sum() > 0.003 * before.sum()
     ys, xs = np.nonzero(cut)
@@ -240,10 +236,8 @@ def test_deeper_v_neckline_opens_the_front() -> None:
 
 
 def test_looser_fit_widens_the_garment() -> None:
-    rgb = load("garment/052234_1.jpg")
+    rgb, out, _ = reshaped("garment/052234_1.jpg", "dress", "fit", "looser by 10%", log="looser")
     before = product_mask(rgb)
-    out, _ = reshape.reshape(rgb, "dress", [parse_change("fit", "looser by 10%")])
-    save_log("reshape_looser_052234_1", rgb, out)
     after = product_mask(out)
     ratio = after.sum() / before.sum()
     assert 1.05 <= ratio <= 1.16
@@ -320,10 +314,8 @@ def test_implausible_fills_are_refused_with_the_reason(case: fid.Case) -> None:
 
 
 def test_a_shorter_crop_top_keeps_its_long_sleeves_whole() -> None:
-    rgb = load("model/01861_00.jpg")
+    rgb, out, mask = reshaped("model/01861_00.jpg", "top", "length", "shorter by 10%", log="crop_top")
     gm = garment_mod.garment_mask(rgb, "top")
-    out, mask = reshape.reshape(rgb, "top", [parse_change("length", "shorter by 10%")])
-    save_log("reshape_crop_top_01861_00", rgb, out)
     before = gm.mask > 0.5
     w = rgb.shape[1]
     centre = slice(int(0.4 * w), int(0.6 * w))

@@ -31,6 +31,7 @@ import cv2
 import numpy as np
 from skimage.color import deltaE_ciede2000, rgb2lab
 
+from tests.engines.synthetic_products import kite
 from tests.fidelity.common import Bar, ToolReport, contact_sheet, photo
 from workers.engines import earfit
 from workers.engines.base import EngineError
@@ -92,15 +93,7 @@ def emerald_shot(width: int = 300, height: int = 600) -> np.ndarray:
     cv2.ellipse(img, (cx + 18, top + 30), (18, 30), 0, 180, 360, dark, 12, cv2.LINE_AA)
     cv2.ellipse(img, (cx + 18, top + 30), (18, 30), 0, 180, 360, green, 6, cv2.LINE_AA)
     cv2.line(img, (cx, top + 30), (cx, top + int(0.4 * span)), green, 10, cv2.LINE_AA)
-    drop = np.array(
-        [
-            [cx, top + int(0.35 * span)],
-            [cx + int(0.2 * span), bottom - int(0.2 * span)],
-            [cx, bottom],
-            [cx - int(0.2 * span), bottom - int(0.2 * span)],
-        ],
-        np.int32,
-    )
+    drop = kite(cx, top + int(0.35 * span), bottom, int(0.2 * span), int(0.2 * span))
     cv2.fillPoly(img, [drop], green, cv2.LINE_AA)
     cv2.polylines(img, [drop], True, dark, 6, cv2.LINE_AA)
     return img
