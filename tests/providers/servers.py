@@ -116,6 +116,20 @@ class _QueueHandler(_Handler):
     def auth(self) -> str:
         return f"Bearer {self.state.api_key}"
 
+    def polled_job(self, call: Call, prefix: str, missing: str) -> str | None:
+        """The job a status poll at ``prefix``<id> asks for; None once the answer is sent (not
+        found, a wrong key, a queued fault, or ``missing``, formatted with the job_id)."""
+        if not call.path.startswith(prefix):
+            self._send(404, self.error_body(404, "Not found"))
+            return None
+        if not self._authorised() or self._fault(self.state.poll_faults):
+            return None
+        job_id = call.path.removeprefix(prefix)
+        if job_id not in self.state.jobs:
+            self._send(404, self.error_body(404, missing.format(job_id=job_id)))
+            return None
+        return job_id
+
 
 # --- FASHN ---------------------------------------------------------------------------------------
 
@@ -156,13 +170,9 @@ class _FashnHandler(_QueueHandler):
         return self._send(200, {"id": self.new_job(body), "error": None})
 
     def handle_get(self, call: Call) -> None:
-        if not call.path.startswith("/v1/status/"):
-            return self._send(404, self.error_body(404, "Not found"))
-        if not self._authorised() or self._fault(self.state.poll_faults):
+        job_id = self.polled_job(call, "/v1/status/", "Prediction {job_id} not found.")
+        if job_id is None:
             return None
-        job_id = call.path.removeprefix("/v1/status/")
-        if job_id not in self.state.jobs:
-            return self._send(404, self.error_body(404, f"Prediction {job_id} not found."))
         status = self.state.next_status(job_id)
         answer: dict[str, Any] = {"id": job_id, "status": status, "output": None, "error": None}
         if status == "completed":
@@ -301,13 +311,9 @@ class _ReplicateHandler(_QueueHandler):
         return self._send(201, self.prediction(job_id, "starting"))
 
     def handle_get(self, call: Call) -> None:
-        if not call.path.startswith("/v1/predictions/"):
-            return self._send(404, self.error_body(404, "Not found"))
-        if not self._authorised() or self._fault(self.state.poll_faults):
+        job_id = self.polled_job(call, "/v1/predictions/", "Prediction not found")
+        if job_id is None:
             return None
-        job_id = call.path.removeprefix("/v1/predictions/")
-        if job_id not in self.state.jobs:
-            return self._send(404, self.error_body(404, "Prediction not found"))
         status = self.state.next_status(job_id)
         return self._send(200, self.prediction(job_id, status))
 
