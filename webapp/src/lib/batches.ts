@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { apiClient } from '@/lib/api-client';
-import { isJobActive } from '@/lib/jobs';
+import { anyActive, isJobActive, pollWhile } from '@/lib/jobs';
 import { useSubmit } from '@/lib/submit';
 import type { Job } from '@/types/api';
 
@@ -34,10 +34,7 @@ export const batchQueryOptions = (batchId: string) =>
     queryKey: batchKeys.detail(batchId),
     queryFn: () => getBatchJobs(batchId),
     // Poll until every job of the batch has a final status.
-    refetchInterval: (query) => {
-      const jobs = query.state.data?.results;
-      return !jobs || jobs.some((job) => isJobActive(job.status)) ? BATCH_POLL_MS : false;
-    },
+    refetchInterval: pollWhile(BATCH_POLL_MS, anyActive),
     refetchIntervalInBackground: true,
   });
 

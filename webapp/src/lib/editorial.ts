@@ -143,21 +143,18 @@ export function parsePreset<K extends string>(text: string, fields: readonly K[]
 
 export const isJsonFile = (file: File) => file.name.toLowerCase().endsWith('.json') || file.type === 'application/json';
 
-export const readFileText = (file: File): Promise<string> =>
+const readFile = (file: Blob, as: 'text' | 'data-url'): Promise<string> =>
   new Promise((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => resolve(String(reader.result ?? ''));
     reader.onerror = () => reject(reader.error ?? new Error('read failed'));
-    reader.readAsText(file);
+    if (as === 'text') reader.readAsText(file);
+    else reader.readAsDataURL(file);
   });
 
-export const readFileDataUrl = (file: Blob): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result ?? ''));
-    reader.onerror = () => reject(reader.error ?? new Error('read failed'));
-    reader.readAsDataURL(file);
-  });
+export const readFileText = (file: File): Promise<string> => readFile(file, 'text');
+
+export const readFileDataUrl = (file: Blob): Promise<string> => readFile(file, 'data-url');
 
 // ---------------------------------------------------------------------------------------------
 // Results.

@@ -39,11 +39,20 @@ export function jobListUrl(filters: JobFilters, limit = JOB_HISTORY_LIMIT): stri
 
 export const getJobs = (filters: JobFilters, limit = JOB_HISTORY_LIMIT): Promise<JobPage> => apiClient.get<JobPage>(jobListUrl(filters, limit));
 
+/** Whether one job of a list can still change. */
+export const anyActive = (page: { results: Job[] }): boolean => page.results.some((job) => isJobActive(job.status));
+
 /** Poll a job list every `ms` while one of its jobs can still change; stop once all have ended. */
 const whileAnyActive =
   (ms: number) =>
   ({ state }: { state: { data?: JobPage } }): number | false =>
-    state.data?.results.some((job) => isJobActive(job.status)) ? ms : false;
+    state.data && anyActive(state.data) ? ms : false;
+
+/** Poll every `ms` until the first answer, then while `active` holds for the latest one. */
+export const pollWhile =
+  <T>(ms: number, active: (data: T) => boolean) =>
+  ({ state }: { state: { data?: T } }): number | false =>
+    state.data === undefined || active(state.data) ? ms : false;
 
 export const jobListQueryOptions = (filters: JobFilters) =>
   queryOptions({
@@ -143,10 +152,7 @@ export const jobQueryOptions = (id: string) =>
     queryKey: jobKeys.detail(id),
     queryFn: () => getJob(id),
     // Poll while the job can still change; a final status (succeeded, failed, canceled) ends it.
-    refetchInterval: (query) => {
-      const status = query.state.data?.status;
-      return status === undefined || isJobActive(status) ? JOB_POLL_MS : false;
-    },
+    refetchInterval: pollWhile<Job>(JOB_POLL_MS, (job) => isJobActive(job.status)),
     refetchIntervalInBackground: true,
   });
 

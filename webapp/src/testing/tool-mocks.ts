@@ -67,3 +67,16 @@ export const recentJobsUrl = (tool: string) => `GET /api/jobs/?tool=${tool}&limi
 export const recentJobs = (jobs: Job[]): MockResponse => ({ body: { count: jobs.length, next: null, previous: null, results: jobs } });
 
 export const bodyOf = (call: { init: RequestInit }) => JSON.parse(String(call.init.body));
+
+/**
+ * A job the page submits to `post` (answered with it queued) and then polls: each poll answers
+ * the next of `states`, the last one again once they are used up. The job is `states[0]`'s.
+ */
+export function followedJob(post: string, states: Job[]): MockRoutes {
+  const { id, tool } = states[0];
+  let polls = 0;
+  return {
+    [`POST ${post}`]: accepted(makeJob(id, 'queued', { tool })),
+    [`GET /api/jobs/${id}/`]: () => ({ body: states[Math.min(polls++, states.length - 1)] }),
+  };
+}

@@ -4,8 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { EMPTY_LIBRARY } from '@/components/tool/model-library-notice';
 import { mockFetch } from '@/testing/mock-fetch';
 import { renderApp } from '@/testing/render-app';
-import { accepted, bodyOf, makeJob, toolPageRoutes } from '@/testing/tool-mocks';
-import type { Job } from '@/types/api';
+import { accepted, bodyOf, followedJob, makeJob, toolPageRoutes } from '@/testing/tool-mocks';
 
 jest.setTimeout(15000);
 
@@ -19,17 +18,14 @@ async function fillAndRun(url = 'https://cdn.example/shot.jpg') {
 }
 
 test('Run asks for the job at once, shows its real progress, then the result with Download and New Swap', async () => {
-  const answers: Job[] = [
-    makeJob('s1', 'queued', { tool: 'model-swap', queue_position: 2, eta_seconds: 40 }),
-    makeJob('s1', 'running', { tool: 'model-swap', progress: 55, eta_seconds: 8 }),
-    makeJob('s1', 'succeeded', { tool: 'model-swap', outputs: [output] }),
-  ];
-  let polls = 0;
   const calls = mockFetch(
-    toolPageRoutes({
-      'POST /api/model-swap/process': accepted(makeJob('s1', 'queued', { tool: 'model-swap' })),
-      'GET /api/jobs/s1/': () => ({ body: answers[Math.min(polls++, answers.length - 1)] }),
-    }),
+    toolPageRoutes(
+      followedJob('/api/model-swap/process', [
+        makeJob('s1', 'queued', { tool: 'model-swap', queue_position: 2, eta_seconds: 40 }),
+        makeJob('s1', 'running', { tool: 'model-swap', progress: 55, eta_seconds: 8 }),
+        makeJob('s1', 'succeeded', { tool: 'model-swap', outputs: [output] }),
+      ]),
+    ),
   );
   renderApp('/model-swapper');
   await fillAndRun();

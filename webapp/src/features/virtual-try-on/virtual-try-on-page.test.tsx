@@ -3,8 +3,7 @@ import userEvent from '@testing-library/user-event';
 
 import { mockFetch } from '@/testing/mock-fetch';
 import { renderApp } from '@/testing/render-app';
-import { accepted, bodyOf, makeJob, toolPageRoutes } from '@/testing/tool-mocks';
-import type { Job } from '@/types/api';
+import { accepted, bodyOf, followedJob, makeJob, toolPageRoutes } from '@/testing/tool-mocks';
 
 jest.setTimeout(15000);
 
@@ -24,17 +23,14 @@ test('a missing URL logs the spec alert and sends nothing', async () => {
 });
 
 test('Run asks for the job at once and shows its real progress, queue position, then the result', async () => {
-  const answers: Job[] = [
-    makeJob('t1', 'queued', { tool: 'virtual-try-on', queue_position: 3, eta_seconds: 100 }),
-    makeJob('t1', 'running', { tool: 'virtual-try-on', progress: 40, eta_seconds: 30 }),
-    makeJob('t1', 'succeeded', { tool: 'virtual-try-on', outputs: [output] }),
-  ];
-  let polls = 0;
   const calls = mockFetch(
-    toolPageRoutes({
-      'POST /api/try-on': accepted(makeJob('t1', 'queued', { tool: 'virtual-try-on' })),
-      'GET /api/jobs/t1/': () => ({ body: answers[Math.min(polls++, answers.length - 1)] }),
-    }),
+    toolPageRoutes(
+      followedJob('/api/try-on', [
+        makeJob('t1', 'queued', { tool: 'virtual-try-on', queue_position: 3, eta_seconds: 100 }),
+        makeJob('t1', 'running', { tool: 'virtual-try-on', progress: 40, eta_seconds: 30 }),
+        makeJob('t1', 'succeeded', { tool: 'virtual-try-on', outputs: [output] }),
+      ]),
+    ),
   );
   renderApp('/virtual-try-on');
   await userEvent.type(await screen.findByLabelText('Base Image URL'), ' https://cdn.example/model.jpg ');
