@@ -187,9 +187,11 @@ def test_spinview_sync_makes_a_turntable_video_per_product(page: Any, live_serve
     progress.get_by_text("2 of 2 done").wait_for(timeout=RUN_TIMEOUT)
     for code in SPIN_PRODUCTS:
         progress.get_by_text(re.compile(rf"\. {code}$")).wait_for()
-    # Back to idle once the queue empties (the status bar polls every 5 s).
+    # Complete, then back to idle 3 s later, as the spec says; the queue empties with the
+    # videos (the status bar polls every 5 s).
     page.get_by_role("group", name="Tool status").get_by_text("System Ready").wait_for(
         timeout=15_000)
+    wait_for(lambda: status_of(page)["Queue"] == "0", 15, what="the queue empty")
     bar = status_of(page)
     assert bar["Queue"] == "0" and CLOCK.match(bar["ETA"]), bar  # ETA: the last sync's time
 
@@ -198,6 +200,7 @@ def test_spinview_sync_makes_a_turntable_video_per_product(page: Any, live_serve
                for row in history), "the button never showed the sync in progress"
     busy = [row["bar"] for row in history if row["bar"][0] == "Processing"]
     assert busy and all(int(bar[1]) >= 1 for bar in busy), "never Processing with a queue"
+    assert any(row["bar"][0] == "Complete" for row in history), "never Complete"
     assert any(s.startswith(("Queued", "Running")) for row in history for s in row["jobs"])
 
     # The activity log (the server's entries, last 5): the sync and each product's video.

@@ -90,6 +90,7 @@ def test_shell_from_sign_in_to_sign_out(page: Any) -> None:
     page.goto("/no-such-tool")
     page.get_by_role("heading", name="404").wait_for()
     page.get_by_text("Oops! Page not found").wait_for()
+    assert page.title() == "Page not found · Atelier"
     page.get_by_role("link", name="Return to Home").click()
     page.get_by_role("heading", name="Editorial Hub").wait_for()
     assert path_of(page) == "/"
@@ -98,6 +99,7 @@ def test_shell_from_sign_in_to_sign_out(page: Any) -> None:
     page.goto("/reface")
     page.get_by_text("Coming Soon").wait_for()
     page.get_by_text("Private Beta").wait_for()
+    assert page.title() == "Reface (coming soon) · Atelier"
     assert page.get_by_role("heading", level=2).count() == 3
 
     # Sign out: back to /login, and the session is gone on the server.

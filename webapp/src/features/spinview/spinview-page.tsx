@@ -50,9 +50,12 @@ export function SpinviewPage() {
   };
 
   const processing = state === 'processing';
+  // The spec's states (processing while the sync call is out, complete or error, idle again
+  // 3 s later); the queue keeps counting the videos still being made, as the list below shows.
   const statusBar = (
     <StatusBar
-      processing={processing || inFlight > 0}
+      processing={processing}
+      idleText={state === 'complete' ? 'Complete' : state === 'error' ? 'Error' : undefined}
       queue={processing ? Math.max(1, inFlight) : inFlight}
       eta={lastSync ? lastSync.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : '—'}
     />
