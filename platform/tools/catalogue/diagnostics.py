@@ -20,6 +20,9 @@ class DiagnosticsSleepInput(StrictSerializer):
     # Seconds each output takes to produce once the sleep is over, as a slow store would: lets
     # ops check what happens when a time limit fires while results are being saved.
     save_seconds = serializers.FloatField(min_value=0, max_value=60, default=0.0)
+    # A label of the caller's: each run of the job counts once under it in the worker's runs
+    # file (workers/engines/diagnostics.py), so the fault suite sees a job that ran twice.
+    mark = serializers.RegexField(r"^[A-Za-z0-9_-]{1,64}$", required=False)
 
 
 SPECS = [
