@@ -8,6 +8,9 @@ FAULTS_GOOGLE_URL=<url>   Google Drive folders talk to the loopback fake at <url
                           policy), instead of Google
 FAULTS_DRIVE_WRITE_DELAY=<s>  every drive upload sleeps first (a slow drive), and each upload
                           that went through is noted in FAULTS_DRIVE_WRITES (a file)
+FAULTS_CLOCKS=production  the product's heartbeat, staleness and reconcile clocks instead of
+                          the suites' quick ones (tests/settings.py), so that a recovery time
+                          is the one production would see
 
 Nothing of the product is changed: only what it is given underneath (storage, drive client).
 """
@@ -20,6 +23,17 @@ import time
 from typing import Any
 
 from config.celery_app import app  # noqa: F401 - sets Django up; the app the worker runs
+
+if os.environ.get("FAULTS_CLOCKS") == "production":
+    from django.conf import settings
+
+    import config.settings as product
+    from workers.queues import beat_schedule
+
+    for _name in ("JOB_HEARTBEAT_SECONDS", "JOB_HEARTBEAT_STALE_SECONDS",
+                  "JOB_RECONCILE_SECONDS"):
+        setattr(settings, _name, getattr(product, _name))
+    app.conf.beat_schedule = beat_schedule(reconcile_seconds=settings.JOB_RECONCILE_SECONDS)
 
 _storage = os.environ.get("FAULTS_STORAGE", "")
 if _storage:

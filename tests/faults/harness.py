@@ -114,6 +114,40 @@ def start_fault_worker(queues: str, *, concurrency: int = 1, name: str | None = 
                         name=name or f"fworker{TEST_ID}-{uuid.uuid4().hex[:6]}")
 
 
+def pool_children(worker: CeleryProcess) -> list[int]:
+    """The pids of a prefork worker's pool processes (the main process's children)."""
+    assert worker.proc is not None
+    pid = worker.proc.pid
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(p) for p in text.split()]
+
+
+def wait_rerun(job_id: str, *, attempt: int, since: float, timeout: float = 120) -> float:
+    """Seconds from `since` (time.monotonic()) until the job's attempt `attempt` has begun
+    (running, or already ended), or the job ended without it: how long a fault held the job
+    up."""
+    from jobs.models import Job
+
+    def again() -> bool:
+        job = Job.objects.filter(pk=job_id).only("status", "attempts").first()
+        return job is not None and (job.status in FINAL or (
+            job.attempts >= attempt and job.status != "queued"))
+
+    wait_for(again, timeout, interval=0.05, what=f"attempt {attempt} of job {job_id}")
+    return time.monotonic() - since
+
+
+def start_fault_beat(env: dict[str, str] | None = None) -> CeleryProcess:
+    """Beat of the fault app (its clocks follow FAULTS_CLOCKS)."""
+    name = f"fbeat{TEST_ID}-{uuid.uuid4().hex[:6]}"
+    proc = CeleryProcess(["beat", "-s", str(LOGS / f"{name}-schedule")], name, env=env,
+                         app="tests.faults.faultapp")
+    return proc.start("beat: Starting...")
+
+
 # --- partners over HTTP ---------------------------------------------------------------------
 
 
@@ -233,13 +267,20 @@ def make_partners(count: int, *, staff: bool = True, prefix: str = "p") -> list[
 
 @dataclass
 class Tally:
+    """A scenario's figures. Lost: an expected effect missing (a job that never ended, a run
+    that made nothing, an event or a file that never arrived); doubled: an effect counted
+    twice (an engine run, an event, a file). Recovery: seconds from the fault to the work
+    going on again, when the scenario has one."""
+
     scenario: str
     submitted: int = 0
     succeeded: int = 0
     failed: dict[str, int] = field(default_factory=dict)  # reason (error_code) -> count
     lost: int = 0
-    duplicated: int = 0
+    doubled: int = 0
+    recovery_s: float | None = None
     notes: dict[str, Any] = field(default_factory=dict)
+    database: str = field(default_factory=lambda: "postgresql" if on_postgres() else "sqlite")
 
     @property
     def failed_total(self) -> int:
@@ -248,40 +289,42 @@ class Tally:
     def line(self) -> str:
         failed = ", ".join(f"{k}={v}" for k, v in sorted(self.failed.items())) or "-"
         notes = " ".join(f"{k}={v}" for k, v in self.notes.items())
+        recovery = "" if self.recovery_s is None else f" recovery_s={self.recovery_s:.1f}"
         return (f"{self.scenario}: submitted={self.submitted} succeeded={self.succeeded} "
                 f"failed={self.failed_total} ({failed}) lost={self.lost} "
-                f"duplicated={self.duplicated} {notes}").rstrip()
+                f"doubled={self.doubled}{recovery} {notes}").rstrip()
 
 
-def tally_jobs(scenario: str, job_ids: Iterable[str], *, outputs_each: int | None = 1,
+def tally_jobs(scenario: str, job_ids: Iterable[str], *, marks: dict[str, str] | None = None,
                accepted: int | None = None) -> Tally:
-    """Figures from the database, the source of truth. A job is lost if it is missing or
-    never ended; duplicated if it has more outputs or activity entries than one run makes."""
-    from jobs.models import Activity, Job, JobOutput
+    """Figures of the jobs' ends (the database) and of their engine runs (the diagnostic
+    engine's runs file, by each job's mark). A job is lost if it is missing or never ended,
+    or if it succeeded without a run that made its outputs; doubled for every run beyond
+    the one that made them."""
+    from jobs.models import Job
+    from tests.faults.effects import engine_runs
 
     ids = [str(j) for j in job_ids]
     tally = Tally(scenario, submitted=accepted if accepted is not None else len(ids))
     jobs = {str(j.pk): j for j in Job.objects.filter(pk__in=ids)}
-    outputs = Counter(str(j) for j in JobOutput.objects.filter(job_id__in=ids)
-                      .values_list("job_id", flat=True))
-    activity = Counter(str(j) for j in Activity.objects.filter(job_id__in=ids)
-                       .values_list("job_id", flat=True))
+    runs = engine_runs(marks.values()) if marks else {}
     for job_id in ids:
         job = jobs.get(job_id)
         if job is None or job.status not in FINAL:
             tally.lost += 1
             continue
-        if activity[job_id] != 1:
-            tally.duplicated += 1
+        done = runs.get(marks[job_id], Counter())["done"] if marks and job_id in marks else None
         if job.status == "succeeded":
             tally.succeeded += 1
-            if outputs_each is not None and outputs[job_id] != outputs_each:
-                tally.duplicated += 1
+            if done == 0:
+                tally.lost += 1
         else:
             reason = job.error_code or job.status
             tally.failed[reason] = tally.failed.get(reason, 0) + 1
-            if outputs[job_id]:
-                tally.duplicated += 1  # a failed job never has outputs
+        if done is not None and done > 1:
+            tally.doubled += done - 1
+    if marks:
+        tally.notes["engine_runs"] = sum(runs.get(m, Counter())["done"] for m in marks.values())
     if accepted is not None and accepted > len(ids):
         tally.lost += accepted - len(ids)
     return tally
@@ -328,6 +371,12 @@ def ms(stats: dict[str, float]) -> str:
 REPORT: list[str] = []
 
 
+def report_path() -> Path:
+    """This run's figures, one JSON line per scenario (deploy/local/faults.sh runs the suite
+    once per database and writes RESULTS.md from these files: tests/faults/results.py)."""
+    return LOGS / f"faults-report{TEST_ID}-{'postgresql' if on_postgres() else 'sqlite'}.jsonl"
+
+
 def report(tally: Tally | str) -> None:
     """Print a scenario's figures now (pytest -s) and keep them for the session summary and
     var/test-logs/faults-report<id>.jsonl."""
@@ -335,7 +384,7 @@ def report(tally: Tally | str) -> None:
     REPORT.append(line)
     print(f"\n[faults] {line}", flush=True)
     LOGS.mkdir(parents=True, exist_ok=True)
-    with open(LOGS / f"faults-report{TEST_ID}.jsonl", "a") as fh:
+    with open(report_path(), "a") as fh:
         record = asdict(tally) if isinstance(tally, Tally) else {"line": line}
         fh.write(json.dumps(record | {"at": time.time()}, default=str) + "\n")
 
@@ -351,9 +400,3 @@ def print_summary(terminalreporter: Any) -> None:
     terminalreporter.section("reliability figures")
     for line in REPORT:
         terminalreporter.write_line(line)
-    # The table of the last `make faults`, kept beside the suite.
-    results = Path(__file__).with_name("RESULTS.md")
-    stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    results.write_text(
-        f"# Reliability figures\n\nLast `make faults`: {stamp}. Every scenario must show "
-        "lost=0 and duplicated=0.\n\n" + "".join(f"- {line}\n" for line in REPORT))

@@ -14,6 +14,7 @@ import pytest
 from django.conf import settings
 
 from jobs.models import Job, JobOutput
+from tests.faults.effects import new_mark
 from tests.faults.harness import (
     Gunicorn,
     HttpLog,
@@ -72,17 +73,21 @@ def test_drive_outage_in_the_middle_of_a_delivery(procs: list[Any], fake_google:
         deliver_outputs_enqueue(job_id=str(job.pk), tool="recolor")
 
     outage.join(180)
+    back = time.monotonic()
     during = len(fake_google.children(folder_id))
     wait_for(lambda: not JobOutput.objects.filter(job__in=jobs, drive_file_id="").exists(),
              240, interval=0.5, what="every output delivered after the outage")
     took = time.monotonic() - started
+    recovery = time.monotonic() - back
     time.sleep(3)  # deliveries still in flight (the reconciler's) would land now
     keys = delivered_keys(fake_google, folder_id)
     expected = {f"{j.pk}:{i}" for j in jobs for i in range(outputs)}
     tally = Tally("Drive outage mid-delivery", submitted=len(expected))
     tally.succeeded = len(expected & set(keys))
     tally.lost = len(expected - set(keys))
-    tally.duplicated = sum(n - 1 for n in keys.values() if n > 1)
+    tally.doubled = sum(n - 1 for n in keys.values() if n > 1)
+    tally.recovery_s = recovery
+    tally.notes["recovery"] = "Drive back -> every output delivered"
     uploads = writes.read_text().splitlines() if writes.exists() else []
     tally.notes.update(outage_s=outage_seconds, files_when_outage_ended=during,
                        uploads=len(uploads), delivered_after_s=round(took, 1))
@@ -90,7 +95,7 @@ def test_drive_outage_in_the_middle_of_a_delivery(procs: list[Any], fake_google:
     for out in JobOutput.objects.filter(job__in=jobs):
         assert out.drive_file_id in fake_google.files
     assert tally.lost == 0
-    assert tally.duplicated == 0, f"files per key: {dict(keys)}"
+    assert tally.doubled == 0, f"files per key: {dict(keys)}"
 
 
 @pytest.mark.parametrize("mode", ["full", "readonly"])
@@ -105,15 +110,17 @@ def test_storage_that_fills_up_or_refuses_writes(mode: str, procs: list[Any]) ->
     log = HttpLog()
     partner = Partner(web.url, token, log)
     count = env_int("FAULTS_STORAGE_JOBS", 6)
-    ids = []
+    marks: dict[str, str] = {}
     for _ in range(count):
-        job_id, _seen = partner.submit({"seconds": 0.2, "outputs": 2})
+        mark = new_mark()
+        job_id, _seen = partner.submit({"seconds": 0.2, "outputs": 2, "mark": mark})
         assert job_id
-        ids.append(job_id)
+        marks[job_id] = mark
+    ids = list(marks)
     # A clear failure comes from the run itself; the reconciler giving up on a "lost worker"
     # after JOB_MAX_ATTEMPTS stale heartbeats takes ~3 x (3 s + reconcile) here.
     ended = wait_final(ids, timeout=90)
-    tally = tally_jobs(f"storage {mode}", ids, outputs_each=2)
+    tally = tally_jobs(f"storage {mode}", ids, marks=marks)
     jobs = list(Job.objects.filter(pk__in=ids))
     tally.notes["attempts"] = sorted({j.attempts for j in jobs})
     tally.notes["errors"] = sorted({f"{j.error_code}: {j.error_message}" for j in jobs
@@ -134,7 +141,7 @@ def test_storage_that_fills_up_or_refuses_writes(mode: str, procs: list[Any]) ->
     tally.notes["stray_files_in_storage"] = len(leftovers)
     report(tally)
     assert ended, "jobs still open 90 s after they were submitted"
-    assert tally.lost == 0 and tally.duplicated == 0
+    assert tally.lost == 0 and tally.doubled == 0
     assert tally.succeeded == 0 and not served
     assert not JobOutput.objects.filter(job_id__in=ids).exists()
     assert set(tally.failed) == {"storage_error"} or all(

@@ -4,6 +4,7 @@ middle of a delivery): another worker finishes the work, exactly once."""
 from __future__ import annotations
 
 import dataclasses
+import time
 import uuid
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ import pytest
 
 from jobs.models import Job
 from jobs.services import job_submit
+from tests.faults.effects import new_mark
 from tests.faults.harness import (
     Tally,
     env_int,
@@ -20,6 +22,7 @@ from tests.faults.harness import (
     start_fault_worker,
     tally_jobs,
     wait_final,
+    wait_rerun,
 )
 from tests.support.processes import LOGS, start_beat, start_worker, wait_for
 from tools.registry import TOOLS
@@ -37,22 +40,27 @@ def test_worker_sigkilled_mid_job(queue: str, procs: list[Any]) -> None:
     first = start_worker(queues=queue, concurrency=1)
     # beat's reconciler runs on the drivesync queue, as in production
     procs += [first, start_worker(queues="drivesync", concurrency=1), start_beat()]
-    ids = [str(job_submit(org=user.organization, user=user, tool=tool,
-                          payload={"seconds": 2.5 if i == 0 else 0.3, "fail": False,
-                                   "ignore_soft_limit": False, "outputs": 2}).job.pk)
-           for i in range(count)]
+    marks = {str(job_submit(org=user.organization, user=user, tool=tool, payload={
+        "seconds": 2.5 if i == 0 else 0.3, "fail": False, "ignore_soft_limit": False,
+        "outputs": 2, "mark": mark}).job.pk): mark for i, mark in enumerate(
+            new_mark() for _ in range(count))}
+    ids = list(marks)
     wait_for(lambda: Job.objects.get(pk=ids[0]).progress >= 30, 30, what="half-way")
 
     first.kill()  # SIGKILL to worker and pool: the message stays unacked, the job running
+    killed = time.monotonic()
     killed_at = Job.objects.get(pk=ids[0])
     assert killed_at.status == "running"
     procs.append(start_worker(queues=queue, concurrency=1))
 
+    recovery = wait_rerun(ids[0], attempt=2, since=killed)
     assert wait_final(ids, timeout=90), "jobs still open 90 s after the kill"
-    tally = tally_jobs(f"worker SIGKILL ({queue})", ids, outputs_each=2)
+    tally = tally_jobs(f"worker SIGKILL ({queue})", ids, marks=marks)
+    tally.recovery_s = recovery
+    tally.notes["recovery"] = "kill -> the job running again on a new worker"
     tally.notes["killed_job_attempts"] = Job.objects.get(pk=ids[0]).attempts
     report(tally)
-    assert tally.lost == 0 and tally.duplicated == 0
+    assert tally.lost == 0 and tally.doubled == 0
     assert tally.succeeded == count, tally.failed
     assert Job.objects.get(pk=ids[0]).attempts == 2
 
@@ -77,6 +85,7 @@ def test_drivesync_worker_sigkilled_mid_delivery(procs: list[Any], fake_google: 
     wait_for(lambda: len(fake_google.children(folder_id)) >= 2, 60, what="first uploads")
 
     first.kill()
+    killed = time.monotonic()
     before = len(fake_google.children(folder_id))
     procs += [start_fault_worker("drivesync", concurrency=2,
                                  env=env | {"FAULTS_DRIVE_WRITE_DELAY": "0"}), start_beat()]
@@ -84,16 +93,19 @@ def test_drivesync_worker_sigkilled_mid_delivery(procs: list[Any], fake_google: 
     from jobs.models import JobOutput
 
     wait_for(lambda: not JobOutput.objects.filter(job__in=jobs, drive_file_id="").exists(),
-             120, interval=0.5, what="every output delivered")
+             120, interval=0.2, what="every output delivered")
+    recovery = time.monotonic() - killed
     keys = delivered_keys(fake_google, folder_id)
     expected = {f"{j.pk}:{i}" for j in jobs for i in range(3)}
     tally = Tally("drivesync worker SIGKILL mid-delivery", submitted=len(expected))
     tally.succeeded = len(expected & set(keys))
     tally.lost = len(expected - set(keys))
-    tally.duplicated = sum(n - 1 for n in keys.values() if n > 1)
+    tally.doubled = sum(n - 1 for n in keys.values() if n > 1)
+    tally.recovery_s = recovery
+    tally.notes["recovery"] = "kill -> every output delivered"
     tally.notes.update(files_before_kill=before, files=sum(keys.values()))
     # the output rows point at files that exist
     for out in JobOutput.objects.filter(job__in=jobs):
         assert out.drive_file_id in fake_google.files
     report(tally)
-    assert tally.lost == 0 and tally.duplicated == 0
+    assert tally.lost == 0 and tally.doubled == 0

@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from jobs.models import Job
+from tests.faults.effects import new_mark
 from tests.faults.harness import (
     FINAL,
     Gunicorn,
@@ -50,6 +51,7 @@ def test_partners_submitting_and_polling(procs: list[Any]) -> None:
               start_worker(queues="drivesync", concurrency=1), start_beat()]
     log = HttpLog()
     accepted: list[str] = []
+    marks: dict[str, str] = {}  # job id -> the mark its engine runs count under
     leaks: list[str] = []
     lock = threading.Lock()
     deadline = time.monotonic() + seconds
@@ -59,7 +61,8 @@ def test_partners_submitting_and_polling(procs: list[Any]) -> None:
         me = Partner(web.url, token, log, timeout=60)
         time.sleep(rng.uniform(0, 2))  # not all at the same instant
         while time.monotonic() < deadline:
-            resp = me.call("POST", "/api/diagnostics/sleep", json={"seconds": 0},
+            mark = new_mark()
+            resp = me.call("POST", "/api/diagnostics/sleep", json={"seconds": 0, "mark": mark},
                            headers={"Idempotency-Key": uuid.uuid4().hex})
             if resp is None or resp.status_code != 202:
                 time.sleep(1)
@@ -67,6 +70,7 @@ def test_partners_submitting_and_polling(procs: list[Any]) -> None:
             job_id = resp.json()["id"]
             with lock:
                 accepted.append(job_id)
+                marks[job_id] = mark
                 others = accepted[-50:]
             # someone else's job: it must not be shown to this organisation
             if rng.random() < 0.1 and len(others) > 1:
@@ -94,7 +98,7 @@ def test_partners_submitting_and_polling(procs: list[Any]) -> None:
     assert not any(t.is_alive() for t in threads), "partners still running"
 
     ended = wait_final(accepted, timeout=300)
-    tally = tally_jobs(f"load: {count} partners x {seconds} s", accepted)
+    tally = tally_jobs(f"load: {count} partners x {seconds} s", accepted, marks=marks)
     statuses = log.statuses()
     submit = percentiles(log.latencies("submit"))
     poll = percentiles(log.latencies("poll"))
@@ -113,7 +117,7 @@ def test_partners_submitting_and_polling(procs: list[Any]) -> None:
     assert log.server_errors() == [], Counter(c.status for c in log.server_errors())
     assert statuses.get(0, 0) == 0, "requests without an answer"
     assert leaks == []
-    assert tally.lost == 0 and tally.duplicated == 0
+    assert tally.lost == 0 and tally.doubled == 0
     assert tally.succeeded == tally.submitted
 
 
@@ -127,13 +131,17 @@ def test_backlog_drained_to_the_end(procs: list[Any]) -> None:
     log = HttpLog()
     clients = [Partner(web.url, t, log, timeout=60) for _, t in partners]
 
-    def submit(i: int) -> str | None:
-        job_id, _ = clients[i % len(clients)].submit({"seconds": 0}, deadline=60)
-        return job_id
+    marks = [new_mark() for _ in range(backlog)]
+
+    def submit(i: int) -> tuple[str | None, str]:
+        job_id, _ = clients[i % len(clients)].submit({"seconds": 0, "mark": marks[i]},
+                                                     deadline=60)
+        return job_id, marks[i]
 
     started = time.monotonic()
     with ThreadPoolExecutor(max_workers=submitters) as pool:
-        ids = [j for j in pool.map(submit, range(backlog)) if j]
+        marked = {j: m for j, m in pool.map(submit, range(backlog)) if j}
+    ids = list(marked)
     submit_s = time.monotonic() - started
     assert len(ids) == backlog, f"only {len(ids)} of {backlog} accepted"
     queued = Job.objects.filter(pk__in=ids, status="queued").count()
@@ -143,7 +151,7 @@ def test_backlog_drained_to_the_end(procs: list[Any]) -> None:
         "FAULTS_BACKLOG_CONCURRENCY", 2)))
     ended = wait_final(ids, timeout=env_int("FAULTS_BACKLOG_TIMEOUT", 900))
     drain_s = time.monotonic() - drain_started
-    tally = tally_jobs(f"backlog of {backlog}", ids)
+    tally = tally_jobs(f"backlog of {backlog}", ids, marks=marked)
     jobs = Job.objects.filter(pk__in=ids)
     tally.notes.update(
         submit_s=round(submit_s, 1), submit_per_s=round(backlog / submit_s, 1),
@@ -156,5 +164,5 @@ def test_backlog_drained_to_the_end(procs: list[Any]) -> None:
     report(tally)
     assert ended, "the backlog was not drained in time"
     assert log.server_errors() == []
-    assert tally.lost == 0 and tally.duplicated == 0
+    assert tally.lost == 0 and tally.doubled == 0
     assert tally.succeeded == backlog
