@@ -11,7 +11,8 @@
 #
 # The HTTP and scale benchmarks run on PostgreSQL only, the drain on SQLite and PostgreSQL,
 # the rest on no database. Sizes: BENCH_HTTP_SECONDS, BENCH_JOBS, BENCH_SCALE_SIZES, ...
-# (see each tests/bench/bench_*.py). Extra arguments go to pytest.
+# (see each tests/bench/bench_*.py); BENCH_ONLY="bench_jobs bench_scale" runs those alone.
+# Extra arguments go to pytest.
 source "$(dirname "$0")/lib.sh"
 ensure_suite_deps
 ensure_postgres
@@ -47,6 +48,7 @@ databases() {
 status=0
 for file in tests/bench/bench_*.py; do
   name="${file#tests/bench/}"
+  if [ -n "${BENCH_ONLY:-}" ] && [[ " $BENCH_ONLY " != *" ${name%.py} "* ]]; then continue; fi
   for db in $(databases "$name"); do
     case "$db" in
       postgresql) envs=(env "DATABASE_URL=$PG_URL"); title="$name (PostgreSQL)" ;;
