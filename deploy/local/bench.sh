@@ -85,5 +85,9 @@ bars="$(grep -h -E 'bar met|NOT MET' "$report" | sed 's/^\[bench\] //' || echo "
   echo
   if [ -f "$explain" ]; then cat "$explain"; fi
 } >> "$report"
+# The measured table of deploy/CAPACITY.md from this report (--write deploy/CAPACITY.md puts
+# it there).
+table="$("$PY" tests/bench/capacity.py "$report" || true)"
+printf '## Capacity table (deploy/CAPACITY.md)\n\n%s\n' "$table" >> "$report"
 say "Report written to $report"
 exit $status
