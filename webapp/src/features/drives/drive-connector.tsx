@@ -40,7 +40,7 @@ export function DriveConnectorSection({ folder }: { folder: string }) {
       </p>
       {current.credentials ? <p className="small muted">Credentials: {current.credentials}</p> : null}
       {current.can_manage ? (
-        <div className="file-actions">
+        <div className="connector-actions">
           <button type="button" className="secondary-button" disabled={test.isPending} onClick={() => test.mutate()}>
             {test.isPending ? 'Testing…' : 'Test connection'}
           </button>
