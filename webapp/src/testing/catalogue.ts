@@ -10,5 +10,5 @@ export function catalogue(overrides: Record<string, Partial<Tool>> = {}): Tool[]
 }
 
 export function queueRow(tool: string, figures: Partial<ToolQueue> = {}): ToolQueue {
-  return { tool, queue: 'batch', queued: 0, running: 0, avg_seconds: 90, eta_seconds: 90, ...figures };
+  return { tool, queue: 'batch', queued: 0, running: 0, queue_position: null, avg_seconds: 90, eta_seconds: 90, ...figures };
 }

@@ -53,6 +53,8 @@ export type ToolQueue = {
   queue: string;
   queued: number;
   running: number;
+  /** Jobs ahead of our oldest queued job of the tool (its job's queue_position); null when none waits. */
+  queue_position: number | null;
   avg_seconds: number;
   eta_seconds: number;
 };

@@ -47,6 +47,17 @@ export function workEta(queue: ToolQueue | undefined, inFlight: number): number 
 }
 
 /**
+ * The Queue figure. While one of our jobs of the tool waits behind others: its queue position
+ * (jobs ahead of it in the queue, all organisations alike), the figure its job line shows as
+ * "position N". Otherwise our jobs in flight, as the spec shows it (1 while processing, 0 idle).
+ */
+export function queueFigure(queue: ToolQueue | undefined, busy: boolean): number {
+  if (queue?.queue_position) return queue.queue_position;
+  const inFlight = queue ? queue.queued + queue.running : 0;
+  return Math.max(inFlight, busy ? 1 : 0);
+}
+
+/**
  * The status bar fed by GET /api/queues/: this organisation's queued and running jobs of the
  * tool and when they will be done; a dash when idle. `busy` lets a page show Processing from
  * the moment it submits, before the queue figures catch up.
@@ -55,5 +66,5 @@ export function ToolStatusBar({ tool, busy = false }: { tool: string; busy?: boo
   const { queue } = useToolQueue(tool);
   const inFlight = queue ? queue.queued + queue.running : 0;
   const processing = busy || inFlight > 0;
-  return <StatusBar processing={processing} queue={Math.max(inFlight, busy ? 1 : 0)} eta={processing ? formatEta(workEta(queue, inFlight)) : '—'} />;
+  return <StatusBar processing={processing} queue={queueFigure(queue, busy)} eta={processing ? formatEta(workEta(queue, inFlight)) : '—'} />;
 }
