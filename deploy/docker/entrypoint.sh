@@ -34,7 +34,7 @@ case "$role" in
     if [ -n "${STATIC_EXPORT_DIR:-}" ] && [ -d "$STATIC_EXPORT_DIR" ]; then
       cp -R /app/var/static/. "$STATIC_EXPORT_DIR"/ || echo "entrypoint: static export failed" >&2
     fi
-    # Direct tools hold a request for up to 240 s (DIRECT_WAIT_SECONDS): gthread workers
+    # Direct tools hold a request for up to 230 s (DIRECT_WAIT_SECONDS): gthread workers
     # with a 300 s timeout; nginx/ingress proxy timeouts are above that too.
     # The root filesystem may be read-only (Kubernetes): the workers' heartbeat files go to
     # /dev/shm (a tmpfs in every container), and gunicorn's control socket, which defaults to

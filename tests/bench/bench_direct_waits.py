@@ -28,7 +28,7 @@ from tests.support.processes import REPO, _env, wait_for
 
 WAIT_SECONDS = 8
 PROBE_SECONDS = 4.0
-LEVELS = (0, 4, 8, 12, 16, 24)
+LEVELS = (0, 4, 8, 12, 16, 20, 24)
 REBODY = {"image_url": "https://cdn.maison.test/looks/polo.jpg", "target_bodytype": "Curvy Fit",
           "specs": ""}
 
