@@ -117,10 +117,11 @@ def s3_fields_check(*, endpoint_url: str, region: str, bucket: str, prefix: str,
 
 def service_account_check(value: Any) -> dict[str, Any]:
     """A service account's JSON key, as text or as an object."""
+    text = value if isinstance(value, str) else json.dumps(value)
+    if len(text) > MAX_SERVICE_ACCOUNT_CHARS:
+        raise _invalid("service_account", "The service account key is longer than "
+                                          f"{MAX_SERVICE_ACCOUNT_CHARS} characters.")
     if isinstance(value, str):
-        if len(value) > MAX_SERVICE_ACCOUNT_CHARS:
-            raise _invalid("service_account", "The service account key is longer than "
-                                              f"{MAX_SERVICE_ACCOUNT_CHARS} characters.")
         try:
             value = json.loads(value)
         except ValueError:
@@ -134,8 +135,15 @@ def service_account_check(value: Any) -> dict[str, Any]:
     token_uri = value.get("token_uri") or GOOGLE_TOKEN_URI
     if not isinstance(token_uri, str):
         raise _invalid("service_account", "The key's token_uri must be a URL.")
-    public_url_check("service_account", token_uri, what="key's token_uri")
+    token_uri_check(token_uri)
     return value
+
+
+def token_uri_check(token_uri: str) -> None:
+    """google-auth posts a signed assertion to the key's token_uri: Google's is taken as it is,
+    any other is checked as an endpoint is."""
+    if token_uri.rstrip("/") != GOOGLE_TOKEN_URI:
+        public_url_check("service_account", token_uri, what="key's token_uri")
 
 
 def folder_id_check(value: Any) -> str:
@@ -215,8 +223,7 @@ def _connector_client(folder: DriveFolder, *, quick: bool) -> Any:
     from drivesync.google import GoogleDrive, RetryPolicy
 
     info = credentials.get("service_account") or {}
-    public_url_check("service_account", str(info.get("token_uri") or GOOGLE_TOKEN_URI),
-                     what="key's token_uri")
+    token_uri_check(str(info.get("token_uri") or GOOGLE_TOKEN_URI))
     kwargs: dict[str, Any] = {"base_url": settings.GOOGLE_DRIVE_API_URL or None}
     if quick:
         kwargs |= {"timeout": TEST_TIMEOUT_SECONDS,

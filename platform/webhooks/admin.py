@@ -8,8 +8,9 @@ from webhooks.services import delivery_redeliver
 
 @admin.register(Webhook)
 class WebhookAdmin(admin.ModelAdmin):
-    list_display = ["url", "organization", "active", "consecutive_failures", "created_at"]
-    list_filter = ["active", "organization"]
+    list_display = ["url", "organization", "active", "per_request", "consecutive_failures",
+                    "created_at"]
+    list_filter = ["active", "per_request", "organization"]
     exclude = ["secret"]
 
 
@@ -19,7 +20,7 @@ class WebhookDeliveryAdmin(admin.ModelAdmin):
                     "created_at"]
     list_filter = ["status", "event"]
     readonly_fields = [f.name for f in WebhookDelivery._meta.fields]
-    search_fields = ["=id", "webhook__url"]
+    search_fields = ["=id", "webhook__url", "url"]
     actions = ["redeliver"]
 
     @admin.action(description="Redeliver the selected deliveries")

@@ -234,6 +234,14 @@ def test_only_admins_change_or_test_a_connector(admin: Any, admin_api: APIClient
     ({"kind": "google", "service_account": "not json", "folder_id": "abc"}, "service_account"),
     ({"kind": "google", "service_account": {"type": "service_account"}, "folder_id": "a"},
      "service_account"),
+    ({"kind": "google", "folder_id": "a", "service_account": {
+        "type": "service_account", "client_email": "a@b.c", "private_key": "k" * 30_000}},
+     "service_account"),
+    ({"kind": "google", "folder_id": "a", "service_account": {
+        "type": "service_account", "client_email": "a@b.c", "private_key": "k",
+        "token_uri": "http://169.254.169.254/token"}}, "service_account"),
+    ({"kind": "google", "folder_id": "../x", "service_account": {
+        "type": "service_account", "client_email": "a@b.c", "private_key": "k"}}, "folder_id"),
     ({"kind": "local"}, "kind"),
     ({"bucket": 42}, "bucket"),
 ])
