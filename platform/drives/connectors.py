@@ -16,6 +16,7 @@ import json
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -333,9 +334,11 @@ def connector_set(*, folder: DriveFolder, kind: str, fields: dict[str, Any]) -> 
 
 def connector_clear(*, folder: DriveFolder) -> DriveFolder:
     """Back to the local folder; the stored credentials are dropped."""
+    locator = local_locator(folder)
+    (Path(settings.DRIVES_ROOT) / locator).mkdir(parents=True, exist_ok=True)
     DriveFolder.objects.filter(pk=folder.pk).update(
-        kind=DriveKind.LOCAL, locator=local_locator(folder), web_url="", endpoint_url="",
-        region="", credentials_encrypted="", credentials_hint="")
+        kind=DriveKind.LOCAL, locator=locator, web_url="", endpoint_url="", region="",
+        credentials_encrypted="", credentials_hint="")
     folder.refresh_from_db()
     return folder
 

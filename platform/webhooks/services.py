@@ -171,6 +171,8 @@ def job_callbacks_set(*, jobs: list[Job], url: str) -> None:
     """Remember a submit's webhook_url for its jobs (in the submit's transaction: a job that
     ends at once still finds it). A replayed submit (same Idempotency-Key) keeps the first."""
     destination_check(url)  # raises DestinationRefused
+    if jobs:  # the signer exists before any job ends, so no ending has to make it
+        request_signer(org_id=jobs[0].organization_id)
     JobCallback.objects.bulk_create([JobCallback(job=job, url=url) for job in jobs],
                                     ignore_conflicts=True)
 

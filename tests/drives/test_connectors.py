@@ -7,6 +7,7 @@ Drive-compatible server the drive client suites run, through boto3 and google-ap
 from __future__ import annotations
 
 import json
+import shutil
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -190,7 +191,8 @@ def test_test_connection_says_what_the_drive_answers_now(
 
 
 def test_an_edit_keeps_the_stored_keys_and_delete_goes_back_to_local(
-        admin_api: APIClient, moto_endpoint: str, bucket: Any, s3_keys: dict[str, str]) -> None:
+        admin_api: APIClient, moto_endpoint: str, bucket: Any, s3_keys: dict[str, str],
+        settings: Any) -> None:
     folder = folder_id(admin_api, "recolor", "input")
     admin_api.put(f"/api/drives/{folder}/connector", s3_body(moto_endpoint, bucket, s3_keys),
                   format="json")
@@ -206,7 +208,10 @@ def test_an_edit_keeps_the_stored_keys_and_delete_goes_back_to_local(
     stored = DriveFolder.objects.get(pk=folder)
     assert (stored.credentials_encrypted, stored.locator.split("/")[1:]) == (
         "", ["recolor", "input"])
-    assert admin_api.get("/api/recoloring/urls").json() == []  # the local folder again
+    shutil.rmtree(settings.DRIVES_ROOT)  # even with its local folder gone meanwhile
+    back = admin_api.delete(f"/api/drives/{folder}/connector")
+    assert back.status_code == 200
+    assert admin_api.get(f"/api/drives/{folder}/files").json() == []  # the local folder again
 
 
 def test_only_admins_change_or_test_a_connector(admin: Any, admin_api: APIClient) -> None:
