@@ -22,7 +22,7 @@ import pytest
 import requests
 
 from accounts.services import api_token_create
-from tests.bench.bench_http import free_port
+from tests.bench.production import free_port
 from tests.support.factories import UserFactory
 from tests.support.processes import REPO, _env, wait_for
 
