@@ -180,3 +180,50 @@ def landed_seconds(fake: Any, folder_id: str, finished: dict[str, float]) -> dic
             created = datetime.fromisoformat(item["createdTime"].replace("Z", "+00:00"))
             landed[key] = min(landed.get(key, 1e18), created.timestamp() - finished[job_id])
     return landed
+
+
+# --- the drivesync queue -----------------------------------------------------------------
+
+
+class DeliveryQueue:
+    """Samples the drivesync queue in the broker (waiting and unacked messages) and keeps,
+    per job, the most delivery messages seen at once."""
+
+    def __init__(self) -> None:
+        import redis
+        from django.conf import settings
+
+        self.broker = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+        self.most: Counter[str] = Counter()
+        self.samples = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="delivery-queue", daemon=True)
+
+    def _messages(self) -> list[dict[str, Any]]:
+        found = []
+        for raw in self.broker.lrange("drivesync", 0, -1):
+            found.append(json.loads(raw))
+        for raw in self.broker.hvals("unacked"):
+            entry = json.loads(raw)
+            found.append(entry[0] if isinstance(entry, list) else entry)
+        return found
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            now: Counter[str] = Counter()
+            for message in self._messages():
+                headers = message.get("headers") or {}
+                if headers.get("task") == "drives.deliver_outputs":
+                    now[str(headers.get("argsrepr", "")).strip("[]()',\" ")] += 1
+            for job_id, n in now.items():
+                self.most[job_id] = max(self.most[job_id], n)
+            self.samples += 1
+            self._stop.wait(0.1)
+
+    def __enter__(self) -> DeliveryQueue:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._stop.set()
+        self._thread.join(5)

@@ -17,7 +17,6 @@ import dataclasses
 import os
 import signal
 import statistics
-import threading
 import time
 from collections import Counter
 from typing import Any
@@ -29,6 +28,7 @@ import config.settings as product
 from jobs.models import Job
 from jobs.services import job_submit
 from tests.faults.effects import (
+    DeliveryQueue,
     Receivers,
     count_events,
     engine_runs,
@@ -247,51 +247,6 @@ def test_the_same_job_killed_three_times(procs: list[Any]) -> None:
         assert job.outputs.count() == 0
     else:
         assert job.status == "succeeded"
-
-
-class DeliveryQueue:
-    """Samples the drivesync queue in the broker (waiting and unacked messages) and keeps,
-    per job, the most delivery messages seen at once."""
-
-    def __init__(self) -> None:
-        import redis
-
-        self.broker = redis.Redis.from_url(settings.CELERY_BROKER_URL)
-        self.most: Counter[str] = Counter()
-        self.samples = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="delivery-queue", daemon=True)
-
-    def _messages(self) -> list[dict[str, Any]]:
-        import json
-
-        found = []
-        for raw in self.broker.lrange("drivesync", 0, -1):
-            found.append(json.loads(raw))
-        for raw in self.broker.hvals("unacked"):
-            entry = json.loads(raw)
-            found.append(entry[0] if isinstance(entry, list) else entry)
-        return found
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            now: Counter[str] = Counter()
-            for message in self._messages():
-                headers = message.get("headers") or {}
-                if headers.get("task") == "drives.deliver_outputs":
-                    now[str(headers.get("argsrepr", "")).strip("[]()',\" ")] += 1
-            for job_id, n in now.items():
-                self.most[job_id] = max(self.most[job_id], n)
-            self.samples += 1
-            self._stop.wait(0.1)
-
-    def __enter__(self) -> DeliveryQueue:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self._stop.set()
-        self._thread.join(5)
 
 
 def test_outputs_reach_the_drive_within_seconds_while_webhooks_fail(
