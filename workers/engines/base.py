@@ -1,4 +1,5 @@
-"""What every engine shares: its output type, its errors and the progress callback type.
+"""What every engine shares: its output type, its errors, the progress callback type and an
+image's size.
 
 Engines are pure: no Django, no database, no network.
 """
@@ -15,6 +16,20 @@ class EngineOutput:
     data: bytes
     content_type: str
     filename: str
+
+
+class SizedImage:
+    """An image held as ``rgb`` (H x W x 3): its width and height in pixels."""
+
+    rgb: Any
+
+    @property
+    def width(self) -> int:
+        return int(self.rgb.shape[1])
+
+    @property
+    def height(self) -> int:
+        return int(self.rgb.shape[0])
 
 
 class EngineError(Exception):

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from workers.engines.base import EngineError
+from workers.engines.base import EngineError, SizedImage
 from workers.engines.imaging.resize import limit_side
 
 # Pixels above which we refuse to decode: far below Pillow's bomb limit, far above any photo
@@ -26,17 +26,9 @@ MAX_PIXELS = 40_000_000
 
 
 @dataclass(frozen=True)
-class Cutout:
+class Cutout(SizedImage):
     rgb: np.ndarray  # uint8 HxWx3, cropped to the object (plus a small margin), decontaminated
-    alpha: np.ndarray  # float32 HxW in [0, 1]
-
-    @property
-    def height(self) -> int:
-        return int(self.alpha.shape[0])
-
-    @property
-    def width(self) -> int:
-        return int(self.alpha.shape[1])
+    alpha: np.ndarray  # float32 HxW in [0, 1], the size of rgb
 
 
 # --- image I/O -------------------------------------------------------------------------------

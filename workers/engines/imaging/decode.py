@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageCms, ImageOps
 
-from workers.engines.base import EngineError, EngineOutput
+from workers.engines.base import EngineError, EngineOutput, SizedImage
 
 # 40 MP is a 7300x5500 photo: above any catalogue shot, and about 160 MB as RGBA, which a worker
 # with 2 GB can hold a few times over while an engine works on it.
@@ -28,7 +28,7 @@ _SRGB = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB"))
 
 
 @dataclass(frozen=True)
-class DecodedImage:
+class DecodedImage(SizedImage):
     rgb: np.ndarray  # HxWx3 uint8, sRGB, upright
     alpha: np.ndarray | None  # HxW uint8, or None when the file had no transparency
     format: str  # one of FORMATS
@@ -36,14 +36,6 @@ class DecodedImage:
     def __iter__(self):  # type: ignore[no-untyped-def]
         # ``rgb, alpha = decode_image(data)`` reads naturally where the format is not needed.
         return iter((self.rgb, self.alpha))
-
-    @property
-    def width(self) -> int:
-        return int(self.rgb.shape[1])
-
-    @property
-    def height(self) -> int:
-        return int(self.rgb.shape[0])
 
 
 # What we open, by Pillow's format name: phones' HEIC/HEIF (through pillow-heif), TIFF (first
