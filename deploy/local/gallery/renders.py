@@ -16,28 +16,24 @@ from .products import garment_shot
 # Intermediate renders several galleries start from (made once per run).
 _RENDERS: dict[str, np.ndarray] = {}
 
-EDITORIAL_CASES: dict[str, tuple[Callable[[], np.ndarray], dict[str, str], int]] = {
-    "astronaut-beach": (astronaut, {
-        "scene_composition": "sandy beach by the sea, wide frame, rule of thirds",
-        "lighting": "golden hour, rim light from the right",
-        "color_style": "warm, muted",
-        "camera_details": "Warm 70s Film Look"}, 0),
-    "hopper-wall": (hopper, {
-        "scene_composition": "dusty pink painted wall, centred, half body",
-        "lighting": "soft window light from the left",
-        "color_style": "natural skin tones, gentle contrast",
-        "camera_details": "Clean & Natural Color Film"}, 1),
-    "astronaut-studio": (astronaut, {
-        "scene_composition": "light grey seamless studio backdrop, centred",
-        "lighting": "studio softbox from camera left, fill",
-        "color_style": "neutral, crisp",
-        "camera_details": "Sharp & Vivid Color Film"}, 1),
-    "hopper-night": (hopper, {
-        "scene_composition": "city street at night, neon lights",
-        "lighting": "tungsten, rim light from behind",
-        "color_style": "teal and orange, deep blacks",
-        "camera_details": "Night Film with Red Halos"}, 0),
+# name: (portrait, Editorial's four texts (scene, lighting, colour, camera template), the variant
+# kept)
+EDITORIAL_CASES: dict[str, tuple[Callable[[], np.ndarray], tuple[str, str, str, str], int]] = {
+    "astronaut-beach": (astronaut, ("sandy beach by the sea, wide frame, rule of thirds",
+                                    "golden hour, rim light from the right", "warm, muted",
+                                    "Warm 70s Film Look"), 0),
+    "hopper-wall": (hopper, ("dusty pink painted wall, centred, half body",
+                             "soft window light from the left",
+                             "natural skin tones, gentle contrast",
+                             "Clean & Natural Color Film"), 1),
+    "astronaut-studio": (astronaut, ("light grey seamless studio backdrop, centred",
+                                     "studio softbox from camera left, fill", "neutral, crisp",
+                                     "Sharp & Vivid Color Film"), 1),
+    "hopper-night": (hopper, ("city street at night, neon lights",
+                              "tungsten, rim light from behind", "teal and orange, deep blacks",
+                              "Night Film with Red Halos"), 0),
 }
+EDITORIAL_FIELDS = ("scene_composition", "lighting", "color_style", "camera_details")
 
 
 def editorial_render(name: str) -> np.ndarray:
@@ -46,7 +42,8 @@ def editorial_render(name: str) -> np.ndarray:
 
     key = f"editorial:{name}"
     if key not in _RENDERS:
-        photo, texts, pick = EDITORIAL_CASES[name]
+        photo, values, pick = EDITORIAL_CASES[name]
+        texts = dict(zip(EDITORIAL_FIELDS, values, strict=True))
         params = dict(texts)
         camera = {t["title"]: t["camera_details"] for t in CAMERA_TEMPLATES}
         params["camera_details"] = camera.get(texts["camera_details"], texts["camera_details"])
