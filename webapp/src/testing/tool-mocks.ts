@@ -26,8 +26,9 @@ export function toolPageRoutes(extra: MockRoutes = {}): MockRoutes {
     'GET /api/queues/': { body: [] },
     'GET /api/drives/': { body: DRIVES },
     'GET /api/models/': { body: [{ id: 'ana', name: 'Ana', gender: 'female', height_cm: 176, image: '/api/models/ana/photo' }] },
-    // Every tool page's recent jobs: none yet, unless the test says otherwise.
+    // Every tool page's recent jobs and activity log: none yet, unless the test says otherwise.
     ...Object.fromEntries(catalogue().map((tool) => [recentJobsUrl(tool.slug), recentJobs([])])),
+    ...Object.fromEntries(catalogue().map((tool) => [`GET /api/activity/?tool=${tool.slug}&limit=5`, { body: [] }])),
     ...extra,
   };
 }
@@ -60,6 +61,12 @@ export const accepted = (body: unknown): MockResponse => ({ status: 202, body })
 export const batchList = (jobs: Job[]): MockResponse => ({ body: { count: jobs.length, results: jobs } });
 
 export const batchUrl = (batchId = 'b1') => `GET /api/jobs/?batch=${batchId}&limit=100`;
+
+/** A card tool's Run answered with a batch of `jobs`, and that batch's list as it is followed. */
+export const batchRun = (post: string, jobs: Job[] = []): MockRoutes => ({
+  [`POST ${post}`]: accepted({ batch_id: 'b1', count: jobs.length, jobs }),
+  [batchUrl()]: batchList(jobs),
+});
 
 /** The tool page's recent jobs, GET /api/jobs/?tool=…&limit=5 (newest first). */
 export const recentJobsUrl = (tool: string) => `GET /api/jobs/?tool=${tool}&limit=5`;

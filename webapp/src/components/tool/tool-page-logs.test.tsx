@@ -23,7 +23,7 @@ test.each(pages.map((tool) => [tool.slug, tool.route!] as const))(
       makeJob('j1', 'succeeded', { tool: slug, outputs: [{ index: 0, filename: 'result-0.png', content_type: 'image/png', size: 10, sha256: '', url: '/api/jobs/j1/outputs/0' }] }),
       makeJob('j2', 'failed', { tool: `${slug}.generate`, error: { code: 'fetch_failed', message: REASON } }),
     ];
-    mockFetch(toolPageRoutes({ [recentJobsUrl(slug)]: recentJobs(jobs), [`GET /api/activity/?tool=${slug}&limit=5`]: { body: [] } }));
+    mockFetch(toolPageRoutes({ [recentJobsUrl(slug)]: recentJobs(jobs) }));
     renderApp(route);
 
     const log = await screen.findByRole('region', { name: 'Recent jobs' }, { timeout: 10000 });

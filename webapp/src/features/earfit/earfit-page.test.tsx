@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 
 import { mockFetch } from '@/testing/mock-fetch';
 import { renderApp } from '@/testing/render-app';
-import { accepted, batchList, batchUrl, bodyOf, makeJob, toolPageRoutes } from '@/testing/tool-mocks';
+import { batchRun, bodyOf, makeJob, toolPageRoutes } from '@/testing/tool-mocks';
 
 test('height outside 0.5–10 shows the message and the card is not valid', async () => {
   const calls = mockFetch(toolPageRoutes());
@@ -24,7 +24,7 @@ test('height outside 0.5–10 shows the message and the card is not valid', asyn
 test('the add tile counts cards out of 20; valid cards are sent with their heights; Start New Earfit resets', async () => {
   const jobs = [makeJob('e1', 'running', { tool: 'earfit', progress: 40, input: { ring_image: 'https://cdn.example/ring.png', model_name: 'Ana' } })];
   const calls = mockFetch(
-    toolPageRoutes({ 'POST /api/earring-catalog/process': accepted({ batch_id: 'b1', count: 1, jobs }), [batchUrl()]: batchList(jobs) }),
+    toolPageRoutes(batchRun('/api/earring-catalog/process', jobs)),
   );
   renderApp('/earring-catalog');
   expect(await screen.findByRole('button', { name: /Add Card/ })).toHaveTextContent('3/20');

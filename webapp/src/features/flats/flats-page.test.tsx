@@ -18,7 +18,6 @@ test('four input drives; Run sends the categories; the steps follow the jobs’ 
       'GET /api/drives/': { body: [...DRIVES].sort((a, b) => (a.category ?? '').localeCompare(b.category ?? '')) },
       'POST /api/flats-catalog/sync': accepted({ batch_id: 'b1', count: 1, jobs: [makeJob('f1', 'queued')], skipped: [] }),
       [batchUrl()]: () => batchList(polls++ < 1 ? running : done),
-      'GET /api/activity/?tool=flats&limit=5': { body: [] },
     }),
   );
   renderApp('/flats-catalog');
@@ -44,12 +43,7 @@ test('four input drives; Run sends the categories; the steps follow the jobs’ 
 });
 
 test('a failed sync toasts Sync Failed', async () => {
-  mockFetch(
-    toolPageRoutes({
-      'POST /api/flats-catalog/sync': { status: 409, body: { error: 'conflict', message: 'A sync is running.' } },
-      'GET /api/activity/?tool=flats&limit=5': { body: [] },
-    }),
-  );
+  mockFetch(toolPageRoutes({ 'POST /api/flats-catalog/sync': { status: 409, body: { error: 'conflict', message: 'A sync is running.' } } }));
   renderApp('/flats-catalog');
   await userEvent.click(await screen.findByRole('button', { name: 'Run' }));
 
@@ -63,7 +57,6 @@ test('a look that failed is not Sync complete: the countdown counts the failure 
     toolPageRoutes({
       'POST /api/flats-catalog/sync': accepted({ batch_id: 'b1', count: 1, jobs: [makeJob('f1', 'queued', { tool: 'flats' })], skipped: [] }),
       [batchUrl()]: batchList(failed),
-      'GET /api/activity/?tool=flats&limit=5': { body: [] },
     }),
   );
   renderApp('/flats-catalog');

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 
 import { mockFetch } from '@/testing/mock-fetch';
 import { renderApp } from '@/testing/render-app';
-import { accepted, batchList, batchUrl, bodyOf, toolPageRoutes } from '@/testing/tool-mocks';
+import { batchRun, bodyOf, toolPageRoutes } from '@/testing/tool-mocks';
 
 test('Run is disabled until a card has a URL and a fabric; an incomplete card gives the spec message', async () => {
   const calls = mockFetch(toolPageRoutes());
@@ -26,7 +26,7 @@ test('Run is disabled until a card has a URL and a fabric; an incomplete card gi
 
 test('a complete card is sent with the spec field names', async () => {
   const calls = mockFetch(
-    toolPageRoutes({ 'POST /api/refabricing/refabric': accepted({ batch_id: 'b1', count: 0, jobs: [] }), [batchUrl()]: batchList([]) }),
+    toolPageRoutes(batchRun('/api/refabricing/refabric')),
   );
   renderApp('/refabric');
   await userEvent.type(await screen.findByLabelText('Image URL'), ' https://cdn.example/a.jpg ');

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 
 import { mockFetch } from '@/testing/mock-fetch';
 import { renderApp } from '@/testing/render-app';
-import { accepted, batchList, batchUrl, bodyOf, toolPageRoutes } from '@/testing/tool-mocks';
+import { batchRun, bodyOf, toolPageRoutes } from '@/testing/tool-mocks';
 
 test('a card without a complete change is not valid', async () => {
   mockFetch(toolPageRoutes());
@@ -21,7 +21,7 @@ test('a card without a complete change is not valid', async () => {
 
 test('only complete changes are sent, and the garment lower-cased', async () => {
   const calls = mockFetch(
-    toolPageRoutes({ 'POST /api/reshaping/reshape': accepted({ batch_id: 'b1', count: 0, jobs: [] }), [batchUrl()]: batchList([]) }),
+    toolPageRoutes(batchRun('/api/reshaping/reshape')),
   );
   renderApp('/reshaping');
   await userEvent.type(await screen.findByLabelText('Image URL'), 'https://cdn.example/a.jpg');

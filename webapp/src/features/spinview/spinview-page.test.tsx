@@ -54,12 +54,7 @@ test('Run sync: the sync call, the queued videos and skipped files, the toast, t
 }, 15000);
 
 test('a failed sync: ❌ Sync Failed with the status text', async () => {
-  mockFetch(
-    toolPageRoutes({
-      'POST /api/catalog-video/sync': { status: 503, body: { error: 'drive_unavailable', message: 'The input drive does not answer.' } },
-      'GET /api/activity/?tool=spinview&limit=5': { body: [] },
-    }),
-  );
+  mockFetch(toolPageRoutes({ 'POST /api/catalog-video/sync': { status: 503, body: { error: 'drive_unavailable', message: 'The input drive does not answer.' } } }));
   renderApp('/catalog-video');
 
   await userEvent.click(await screen.findByRole('button', { name: 'Run sync' }));

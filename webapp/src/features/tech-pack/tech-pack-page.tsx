@@ -34,6 +34,39 @@ function failure(error: unknown, fallback: string): string {
 
 type ImageState = 'none' | 'loading' | 'ready' | 'failed';
 
+type TechStepProps = {
+  /** The button's text: to start, while running, once done. */
+  labels: [string, string, string];
+  tip: string;
+  onRun: () => void;
+  /** The step before it is not done yet. */
+  waiting: boolean;
+  running: boolean;
+  done: boolean;
+  progress: number;
+  progressLabel: string;
+  typical: string;
+};
+
+/** One of the two steps: its button, then its progress once it has started. */
+function TechStep({ labels: [start, busy, finished], tip, onRun, waiting, running, done, progress, progressLabel, typical }: TechStepProps) {
+  return (
+    <div className="tech-step">
+      <button type="button" className="primary-button" title={tip} onClick={onRun} disabled={waiting || running || done}>
+        {running ? busy : done ? finished : start}
+      </button>
+      {running || done ? (
+        <>
+          <ProgressBar value={progress} label={progressLabel} />
+          <p className="small muted">
+            {typical} • {Math.round(progress)}%
+          </p>
+        </>
+      ) : null}
+    </div>
+  );
+}
+
 export function TechPackPage() {
   const { toast } = useToast();
   const [description, setDescription] = useState('');
@@ -210,28 +243,28 @@ export function TechPackPage() {
         </div>
 
         <div className="tech-steps">
-          <div className="tech-step">
-            <button type="button" className="primary-button" title={DESCRIBE_TIP} onClick={() => void describe()} disabled={generating || step1Done}>
-              {generating ? 'Generating...' : step1Done ? '✓ Description Generated' : 'Get Tech Pack Description'}
-            </button>
-            {generating || step1Done ? (
-              <>
-                <ProgressBar value={progress1} label="Description progress" />
-                <p className="small muted">~20 seconds • {Math.round(progress1)}%</p>
-              </>
-            ) : null}
-          </div>
-          <div className="tech-step">
-            <button type="button" className="primary-button" title={PROCESS_TIP} onClick={() => void processPack()} disabled={!step1Done || processing || step2Done}>
-              {processing ? 'Processing...' : step2Done ? '✓ Tech Pack Processed' : 'Process Tech Pack'}
-            </button>
-            {processing || step2Done ? (
-              <>
-                <ProgressBar value={progress2} label="Processing progress" />
-                <p className="small muted">~40 seconds • {Math.round(progress2)}%</p>
-              </>
-            ) : null}
-          </div>
+          <TechStep
+            labels={['Get Tech Pack Description', 'Generating...', '✓ Description Generated']}
+            tip={DESCRIBE_TIP}
+            onRun={() => void describe()}
+            waiting={false}
+            running={generating}
+            done={step1Done}
+            progress={progress1}
+            progressLabel="Description progress"
+            typical="~20 seconds"
+          />
+          <TechStep
+            labels={['Process Tech Pack', 'Processing...', '✓ Tech Pack Processed']}
+            tip={PROCESS_TIP}
+            onRun={() => void processPack()}
+            waiting={!step1Done}
+            running={processing}
+            done={step2Done}
+            progress={progress2}
+            progressLabel="Processing progress"
+            typical="~40 seconds"
+          />
         </div>
         {step1Done || step2Done ? (
           <div className="studio-actions">
