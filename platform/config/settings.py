@@ -320,7 +320,11 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "PREPROCESSING_HOOKS": ["config.schema.drop_alternate_spellings"],
-    "ENUM_NAME_OVERRIDES": {"WebhookEventEnum": "webhooks.models.WebhookEvent"},
+    "ENUM_NAME_OVERRIDES": {"WebhookEventEnum": "webhooks.models.WebhookEvent",
+                            # "kind" names provider kinds and drive kinds: each its own enum
+                            "KindEnum": "studio.kinds.ProviderKind",
+                            "DriveKindEnum": "drives.models.DriveKind",
+                            "DriveConnectorKindEnum": "drives.models.ConnectorKind"},
 }
 
 # --- Celery -------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from drives.connectors import (
     connector_test,
     describe,
 )
-from drives.models import DriveFolder, DriveKind
+from drives.models import ConnectorKind, DriveFolder, DriveKind
 from drives.services import drive_client
 
 CONNECT_DOC = (
@@ -61,7 +61,7 @@ class ConnectorSerializer(serializers.Serializer):
 
 
 class ConnectorInput(StrictSerializer):
-    kind = serializers.ChoiceField(choices=[DriveKind.S3, DriveKind.GOOGLE])
+    kind = serializers.ChoiceField(choices=ConnectorKind.choices)
     endpoint_url = serializers.CharField(max_length=500, required=False, allow_blank=True)
     region = serializers.CharField(max_length=64, required=False, allow_blank=True)
     bucket = serializers.CharField(max_length=63, required=False, allow_blank=True)
@@ -72,7 +72,7 @@ class ConnectorInput(StrictSerializer):
     folder_id = serializers.CharField(max_length=200, required=False, allow_blank=True)
 
 
-class ConnectionAnswerSerializer(serializers.Serializer):
+class DriveConnectionAnswerSerializer(serializers.Serializer):
     ok = serializers.BooleanField()
     message = serializers.CharField()
     files = serializers.IntegerField(help_text="Files the listing found.")
@@ -126,7 +126,7 @@ class DriveConnectorApi(APIView):
 class DriveConnectorTestApi(APIView):
     permission_classes = [IsOrgAdmin]
 
-    @extend_schema(request=None, responses=ConnectionAnswerSerializer,
+    @extend_schema(request=None, responses=DriveConnectionAnswerSerializer,
                    description="Test connection: list the folder, write a probe file and "
                                "remove it, with the credentials its jobs use; a drive that "
                                "refuses answers 400 with its reason (organisation admins).")
@@ -137,4 +137,4 @@ class DriveConnectorTestApi(APIView):
                                     client_of=lambda f: drive_client(f, quick=True))
         except ConnectorRefused as exc:
             raise _refused(exc) from exc
-        return Response(ConnectionAnswerSerializer(answer).data)
+        return Response(DriveConnectionAnswerSerializer(answer).data)

@@ -13,6 +13,13 @@ class DriveKind(models.TextChoices):
     S3 = "s3"
 
 
+class ConnectorKind(models.TextChoices):
+    """What an organisation's admins may connect a folder to."""
+
+    S3 = "s3"
+    GOOGLE = "google"
+
+
 class DriveRole(models.TextChoices):
     INPUT = "input"
     OUTPUT = "output"
