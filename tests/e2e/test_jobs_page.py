@@ -137,6 +137,7 @@ def test_a_failed_card_shows_in_the_overlay_the_recent_jobs_and_the_history_afte
     overlay.get_by_text("1 image went to the drive; 1 image failed: the reasons are shown "
                         "below.").wait_for()
     assert overlay.get_by_text("Success!").count() == 0
+    overlay.get_by_role("button", name="Retry 1 failed item").wait_for()
     shot(page, "recolor-failed-card-overlay", full_page=False)
 
     # Closed: the batch stays under the form, and the recent jobs give the reason.

@@ -43,7 +43,8 @@ export function makeJob(id: string, status: JobStatus, figures: Partial<Job> = {
     eta_seconds: null,
     input: {},
     error: null,
-    attempts: 1,
+    // a job waiting for its first run has made no attempt yet
+    attempts: status === 'queued' ? 0 : 1,
     batch_id: 'b1',
     created_at: '2025-05-01T10:00:00Z',
     started_at: null,

@@ -1,10 +1,12 @@
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 
-import { BatchProgressView } from '@/components/tool/batch-progress';
+import { BatchProgress, BatchProgressView } from '@/components/tool/batch-progress';
 import { JobProgress } from '@/components/tool/job-result';
 import { jobStatusLabel } from '@/lib/jobs';
 import { renderComponent } from '@/testing/render-app';
-import { makeJob } from '@/testing/tool-mocks';
+import { mockFetch } from '@/testing/mock-fetch';
+import { batchList, batchUrl, makeJob } from '@/testing/tool-mocks';
 
 test('a job whose worker was lost says which attempt it is on, in the batch view and under the bar', () => {
   const jobs = [
@@ -35,4 +37,34 @@ test("a partner's retry of a failed job starts again at its first attempt", () =
   expect(jobStatusLabel(makeJob('j1', 'running', { attempts: 1 }))).toBe('Running');
   expect(jobStatusLabel(makeJob('j1', 'failed', { attempts: 3 }))).toBe('Failed');
   expect(jobStatusLabel(makeJob('j1', 'queued', { attempts: 2 }))).toBe('Queued · retrying (attempt 3)');
+});
+
+test("a batch's failed items are retried from its view: they go back to the queue and the view follows them", async () => {
+  const reason = { code: 'fetch_failed', message: 'The image could not be fetched.' };
+  let retried = false;
+  const calls = mockFetch({
+    [batchUrl()]: () =>
+      batchList([makeJob('j1', 'succeeded'), retried ? makeJob('j2', 'queued', { queue_position: 1 }) : makeJob('j2', 'failed', { error: reason })]),
+    'POST /api/batches/b1/retry-failed/': () => {
+      retried = true;
+      return { body: { retried: 1 } };
+    },
+  });
+  renderComponent(<BatchProgress batch={{ batch_id: 'b1', count: 2, jobs: [makeJob('j1', 'queued'), makeJob('j2', 'queued')] }} />);
+
+  await screen.findByText('Failed: The image could not be fetched.');
+  await userEvent.click(screen.getByRole('button', { name: 'Retry 1 failed item' }));
+
+  expect(await screen.findByText('1 item is back in the queue.')).toBeInTheDocument();
+  expect(await screen.findByText('Queued · position 1')).toBeInTheDocument();
+  expect(screen.getByRole('button', { name: 'Retry failed items' })).toBeDisabled();
+  expect(calls.filter((call) => call.method === 'POST').map((call) => call.url)).toEqual(['/api/batches/b1/retry-failed/']);
+});
+
+test('a batch without failures offers no retry', async () => {
+  mockFetch({ [batchUrl()]: batchList([makeJob('j1', 'succeeded')]) });
+  renderComponent(<BatchProgress batch={{ batch_id: 'b1', count: 1, jobs: [makeJob('j1', 'queued')] }} />);
+
+  await screen.findByText('1 of 1 done');
+  expect(screen.queryByRole('button', { name: /Retry/ })).not.toBeInTheDocument();
 });

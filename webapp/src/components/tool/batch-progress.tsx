@@ -1,9 +1,11 @@
+import type { ReactNode } from 'react';
+
 import { EngineLabel } from '@/components/tool/engine-label';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { type BatchSubmitted, summarizeBatch, useBatchJobs } from '@/lib/batches';
 import { formatEta } from '@/lib/format';
 import { jobModelName, jobSourceName } from '@/lib/job-source';
-import { retryingText } from '@/lib/jobs';
+import { retryingText, useRetryBatchFailed } from '@/lib/jobs';
 import type { Job } from '@/types/api';
 
 /** A short name for a job of a batch: its image (or drive file) and, for library jobs, the model. */
@@ -76,11 +78,44 @@ export function BatchProgressView({ jobs, skipped = [], title = 'Batch progress'
   );
 }
 
-/** Live view of a submitted batch (polls GET /api/jobs/?batch=…). */
+/**
+ * Sends a batch's failed items back to the queue (the batch's views refresh), and says how many
+ * went; `children` are the batch's other actions. Nothing while nothing failed, unless `always`.
+ */
+export function RetryFailed({ batchId, jobs, always = false, children }: { batchId: string; jobs: Job[]; always?: boolean; children?: ReactNode }) {
+  const retry = useRetryBatchFailed();
+  const failed = jobs.filter((job) => job.status === 'failed').length;
+  if (failed === 0 && !retry.isSuccess && !always) return null;
+  return (
+    <div className="jobs-batch-actions">
+      <button type="button" className="secondary-button" disabled={failed === 0 || retry.isPending} onClick={() => retry.mutate(batchId)}>
+        {failed ? `Retry ${failed} failed ${failed === 1 ? 'item' : 'items'}` : 'Retry failed items'}
+      </button>
+      {retry.isSuccess ? (
+        <span role="status" className="muted small">
+          {retry.data.retried === 1 ? '1 item is back in the queue.' : `${retry.data.retried} items are back in the queue.`}
+        </span>
+      ) : null}
+      {retry.isError ? (
+        <span role="alert" className="field-error small">
+          Retry failed: {retry.error.message}
+        </span>
+      ) : null}
+      {children}
+    </div>
+  );
+}
+
+/** Live view of a submitted batch (polls GET /api/jobs/?batch=…), with a retry of its failed items. */
 export function BatchProgress({ batch, title }: { batch: BatchSubmitted; title?: string }) {
   const query = useBatchJobs(batch.batch_id, batch.jobs);
   const jobs = orderLike(query.data?.results ?? batch.jobs, batch.jobs);
-  return <BatchProgressView jobs={jobs} skipped={batch.skipped} title={title} />;
+  return (
+    <>
+      <BatchProgressView jobs={jobs} skipped={batch.skipped} title={title} />
+      <RetryFailed batchId={batch.batch_id} jobs={jobs} />
+    </>
+  );
 }
 
 // Keep the order of the submit answer (card order); jobs it did not list go last.

@@ -9,6 +9,11 @@ import { makeJob, recentJobs, recentJobsUrl, toolPageRoutes } from '@/testing/to
 // Every page mounts, lazily, with its own queries: give the slowest machine room.
 jest.setTimeout(60000);
 
+// jsdom draws no canvas (Editorial Product's stage): the page copes with no 2D context.
+beforeEach(() => {
+  jest.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue(null);
+});
+
 const REASON = 'The image could not be fetched.';
 const pages = catalogue().filter((tool) => tool.route && !tool.locked && TOOL_PAGES[tool.slug]);
 

@@ -3,7 +3,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 
 import { EngineLabel } from '@/components/tool/engine-label';
 import { OutputLinks } from '@/components/tool/output-links';
-import { BatchProgressView } from '@/components/tool/batch-progress';
+import { BatchProgressView, RetryFailed } from '@/components/tool/batch-progress';
 import { DataTable, ReasonText, StatusBadge } from '@/components/ui/data-table';
 import { Spinner } from '@/components/ui/spinner';
 import { useDocumentTitle } from '@/hooks/use-document-title';
@@ -17,7 +17,6 @@ import {
   batchReportUrl,
   jobStatusLabel,
   useJobs,
-  useRetryBatchFailed,
 } from '@/lib/jobs';
 import { useTools } from '@/lib/tools';
 import type { Job, JobStatus } from '@/types/api';
@@ -164,7 +163,6 @@ function FilterField({ label, children }: { label: string; children: (id: string
 /** One batch: the outcome of every item, each failure with its reason, retry and the CSV report. */
 function BatchPanel({ batchId }: { batchId: string }) {
   const batch = useBatchJobs(batchId);
-  const retry = useRetryBatchFailed();
   if (batch.isError) return null; // the list below says why (a malformed id answers 400)
   if (!batch.data) return <Spinner />;
   // The items in the order they were sent (the list answers newest first).
@@ -176,28 +174,14 @@ function BatchPanel({ batchId }: { batchId: string }) {
       </p>
     );
   }
-  const failed = items.filter((job) => job.status === 'failed').length;
   return (
     <div className="jobs-batch">
       <BatchProgressView jobs={items} title={`Batch ${shortId(batchId)}`} />
-      <div className="jobs-batch-actions">
-        <button type="button" className="secondary-button" disabled={failed === 0 || retry.isPending} onClick={() => retry.mutate(batchId)}>
-          {failed ? `Retry ${failed} failed ${failed === 1 ? 'item' : 'items'}` : 'Retry failed items'}
-        </button>
+      <RetryFailed batchId={batchId} jobs={items} always>
         <a className="secondary-button" href={batchReportUrl(batchId)} download>
           Download report
         </a>
-        {retry.isSuccess ? (
-          <span role="status" className="muted small">
-            {retry.data.retried === 1 ? '1 item is back in the queue.' : `${retry.data.retried} items are back in the queue.`}
-          </span>
-        ) : null}
-        {retry.isError ? (
-          <span role="alert" className="field-error small">
-            Retry failed: {retry.error.message}
-          </span>
-        ) : null}
-      </div>
+      </RetryFailed>
     </div>
   );
 }
