@@ -53,15 +53,21 @@ FRONT = 50
 
 _EPOCH = datetime(2020, 1, 1, tzinfo=UTC)
 
-_client: redis.Redis | None = None
+_clients: dict[float, redis.Redis] = {}
+
+
+def redis_client(*, socket_timeout: float = 2.0) -> redis.Redis:
+    """The process's client of the job core's Redis (REDIS_URL) for reads that take at most
+    `socket_timeout` seconds: a connection that does not answer fails fast."""
+    client = _clients.get(socket_timeout)
+    if client is None:
+        client = _clients[socket_timeout] = redis.Redis.from_url(
+            settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=socket_timeout)
+    return client
 
 
 def _redis() -> redis.Redis:
-    global _client
-    if _client is None:
-        _client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1,
-                                       socket_timeout=2)
-    return _client
+    return redis_client()
 
 
 def score(created_at: datetime) -> int:
@@ -121,11 +127,15 @@ redis.call('HDEL', ARGV[1]..ARGV[3]..':progress', ARGV[2])
 return 1
 """
 
-# ARGV: prefix, job, percent, queues...
+# Never below the figure already kept, as the job row's progress. ARGV: prefix, job, percent,
+# queues...
 _PROGRESS = """
 for i = 4, #ARGV do
   if redis.call('HEXISTS', ARGV[1]..ARGV[i]..':running', ARGV[2]) == 1 then
-    redis.call('HSET', ARGV[1]..ARGV[i]..':progress', ARGV[2], ARGV[3])
+    local key = ARGV[1]..ARGV[i]..':progress'
+    if tonumber(ARGV[3]) > tonumber(redis.call('HGET', key, ARGV[2]) or '0') then
+      redis.call('HSET', key, ARGV[2], ARGV[3])
+    end
     return 1
   end
 end
@@ -306,7 +316,7 @@ def job_end_wait(*, job_id: Any, timeout: float) -> bool:
     """Block until the job's end is announced (True) or `timeout` passes (False). Raises
     redis.RedisError when Redis does not answer."""
     deadline = time.monotonic() + timeout
-    client = _waiter()
+    client = redis_client(socket_timeout=10)  # above the longest pop
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
@@ -321,17 +331,6 @@ def job_end_wait(*, job_id: Any, timeout: float) -> bool:
             pipe.execute()
             return True
 
-
-_waiter_client: redis.Redis | None = None
-
-
-def _waiter() -> redis.Redis:
-    """A client whose reads may block (BLPOP): its socket timeout is above the longest pop."""
-    global _waiter_client
-    if _waiter_client is None:
-        _waiter_client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1,
-                                              socket_timeout=10)
-    return _waiter_client
 
 
 # --- Healing (the reconcile tick) ---------------------------------------------------------

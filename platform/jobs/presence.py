@@ -16,6 +16,8 @@ from collections.abc import Iterable
 import redis
 from django.conf import settings
 
+from jobs.figures import redis_client
+
 logger = logging.getLogger(__name__)
 
 ANNOUNCE_SECONDS = 10.0
@@ -24,16 +26,11 @@ EXPIRES_SECONDS = 3 * ANNOUNCE_SECONDS
 # Readers keep an answer this long: every job poll asks.
 READ_CACHE_SECONDS = 2.0
 
-_client: redis.Redis | None = None
 _read_cache: dict[str, tuple[float, int | None]] = {}
 
 
 def _redis() -> redis.Redis:
-    global _client
-    if _client is None:
-        _client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1,
-                                       socket_timeout=1)
-    return _client
+    return redis_client(socket_timeout=1)
 
 
 def _key(queue: str) -> str:

@@ -162,6 +162,7 @@ def test_queue_position_and_eta_follow_the_backlog(
     figures.job_started(job_id=jobs[0].pk, queue=SLEEP.queue, tool=SLEEP.slug,
                         started_at=now - timedelta(seconds=4))
     figures.job_progressed(job_id=jobs[0].pk, percent=40)
+    figures.job_progressed(job_id=jobs[0].pk, percent=10)  # a late, lower figure is ignored
     running = Job.objects.get(pk=jobs[0].pk)
     position, eta = QueueFigures().position_and_eta(running)
     assert position == 0
