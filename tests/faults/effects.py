@@ -200,23 +200,28 @@ class DeliveryQueue:
         self._thread = threading.Thread(target=self._run, name="delivery-queue", daemon=True)
 
     def _messages(self) -> list[dict[str, Any]]:
-        found = []
-        for raw in self.broker.lrange("drivesync", 0, -1):
-            found.append(json.loads(raw))
-        for raw in self.broker.hvals("unacked"):
+        """Waiting and unacked messages read in one transaction: a message the worker takes
+        between two reads would otherwise be seen in both places."""
+        with self.broker.pipeline(transaction=True) as pipe:
+            waiting, unacked = pipe.lrange("drivesync", 0, -1).hvals("unacked").execute()
+        found = [json.loads(raw) for raw in waiting]
+        for raw in unacked:
             entry = json.loads(raw)
             found.append(entry[0] if isinstance(entry, list) else entry)
         return found
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            now: Counter[str] = Counter()
+            # distinct task ids per job: a retry is republished under the same id before the
+            # failed attempt's message is acknowledged, and is one delivery
+            now: dict[str, set[str]] = defaultdict(set)
             for message in self._messages():
                 headers = message.get("headers") or {}
                 if headers.get("task") == "drives.deliver_outputs":
-                    now[str(headers.get("argsrepr", "")).strip("[]()',\" ")] += 1
-            for job_id, n in now.items():
-                self.most[job_id] = max(self.most[job_id], n)
+                    job_id = str(headers.get("argsrepr", "")).strip("[]()',\" ")
+                    now[job_id].add(str(headers.get("id", "")))
+            for job_id, tasks in now.items():
+                self.most[job_id] = max(self.most[job_id], len(tasks))
             self.samples += 1
             self._stop.wait(0.1)
 

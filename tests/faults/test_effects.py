@@ -60,6 +60,8 @@ PRODUCTION = {"FAULTS_CLOCKS": "production", "OUTBOUND_ALLOW": "127.0.0.1"}
 # went silent within two heartbeats of its hard limit for one that reached it.
 SLEEP_PRODUCTION = dataclasses.replace(SLEEP, soft_limit=product.DIAGNOSTICS_SOFT_LIMIT,
                                        hard_limit=product.DIAGNOSTICS_HARD_LIMIT)
+CLOCKS = (f"production (heartbeat stale after {product.JOB_HEARTBEAT_STALE_SECONDS:g} s, "
+          f"reconcile every {product.JOB_RECONCILE_SECONDS:g} s)")
 EVENTS = {"succeeded": "job.succeeded", "failed": "job.failed"}
 
 
@@ -156,6 +158,7 @@ def test_pool_child_sigkilled_mid_job(busy: bool, procs: list[Any]) -> None:
                            list(marks), marks=marks)
         tally.recovery_s = recovery
         tally.notes["recovery"] = "kill -> the job running again"
+        tally.notes["clocks"] = CLOCKS
         add_events(tally, hooks, endpoint, list(marks))
     job = Job.objects.get(pk=victim)
     tally.notes["attempts"] = job.attempts
@@ -234,6 +237,7 @@ def test_the_same_job_killed_three_times(procs: list[Any]) -> None:
     job = Job.objects.get(pk=job_id)
     tally.recovery_s = max(recoveries, default=settled)
     tally.notes["recovery"] = "kill -> the job running again (the longest)"
+    tally.notes["clocks"] = CLOCKS
     tally.notes.update(max_attempts=max_attempts, attempts=job.attempts,
                        runs_started=started_runs(mark), status=job.status,
                        error=job.error_code, recoveries_s=[round(r, 1) for r in recoveries],

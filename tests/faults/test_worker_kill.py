@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
 
 from jobs.models import Job
 from jobs.services import job_submit
@@ -58,6 +59,9 @@ def test_worker_sigkilled_mid_job(queue: str, procs: list[Any]) -> None:
     tally = tally_jobs(f"worker SIGKILL ({queue})", ids, marks=marks)
     tally.recovery_s = recovery
     tally.notes["recovery"] = "kill -> the job running again on a new worker"
+    tally.notes["clocks"] = (f"the suites' (heartbeat stale after "
+                             f"{settings.JOB_HEARTBEAT_STALE_SECONDS:g} s, reconcile every "
+                             f"{settings.JOB_RECONCILE_SECONDS:g} s)")
     tally.notes["killed_job_attempts"] = Job.objects.get(pk=ids[0]).attempts
     report(tally)
     assert tally.lost == 0 and tally.doubled == 0
