@@ -17,7 +17,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from accounts.models import User
-from jobs import figures
+from jobs import figures, selectors
 from jobs.apis import JobPagination
 from jobs.models import Job, JobStatus
 from jobs.selectors import QueueFigures, direct_wait_slot, job_wait, queue_position
@@ -185,6 +185,26 @@ def test_a_waiting_call_wakes_on_the_end_notice_without_polling(partner: User) -
     # then it has the job's end, read once before and once after the wait: no poll
     assert ended.status == JobStatus.FAILED
     assert cost == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_waiting_call_reads_the_job_again_when_its_end_notice_is_lost(
+        partner: User, monkeypatch: Any) -> None:
+    # given a job that ends without its notice (Redis lost it)
+    monkeypatch.setattr(selectors, "WAIT_RECHECK_SECONDS", 0.5)
+    (job,) = submit(partner)
+
+    def end_it() -> None:
+        time.sleep(1.0)
+        Job.objects.filter(pk=job.pk).update(status=JobStatus.FAILED)
+
+    ender = threading.Thread(target=end_it)
+    ender.start()
+    # when a request waits for it, then it reads the job again now and then and sees the end
+    ended, cost = queries(lambda: job_wait(job_id=job.pk, timeout=5))
+    ender.join()
+    assert ended.status == JobStatus.FAILED
+    assert cost >= 3  # the first read, the rechecks, not only the read at the deadline
 
 
 @pytest.mark.django_db(transaction=True)
