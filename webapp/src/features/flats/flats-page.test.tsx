@@ -66,4 +66,5 @@ test('a look that failed is not Sync complete: the countdown counts the failure 
   expect(screen.queryByText('Sync complete.')).not.toBeInTheDocument();
   expect(step('Uploading to output drive')).not.toHaveClass('is-done');
   expect(screen.getByText('Failed: No shoulders were found on the model.')).toBeInTheDocument();
+  expect(screen.getByRole('button', { name: 'Retry 1 failed item' })).toBeEnabled();
 });

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 
 import { ActivityLog } from '@/components/tool/activity-log';
-import { BatchProgressView } from '@/components/tool/batch-progress';
+import { BatchProgressView, RetryFailed } from '@/components/tool/batch-progress';
 import { DriveLink } from '@/components/tool/drive-links';
 import { JobLog } from '@/components/tool/job-log';
 import { ModelLibraryNotice, RunBlockedReason } from '@/components/tool/model-library-notice';
@@ -173,7 +173,10 @@ export function FlatsPage() {
               batch.count === 0 && !batch.skipped?.length ? (
                 <p className="notice">No new files in the input drives.</p>
               ) : (
-                <BatchProgressView jobs={jobs} skipped={batch.skipped} title="Outfits" />
+                <>
+                  <BatchProgressView jobs={jobs} skipped={batch.skipped} title="Outfits" />
+                  <RetryFailed batchId={batch.batch_id} jobs={jobs} />
+                </>
               )
             ) : null}
           </section>
