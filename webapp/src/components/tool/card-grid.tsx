@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 
+import { Options } from '@/components/ui/options';
 import { useApplyLimited } from '@/hooks/use-card-list';
 import { CHANGE_LIMITS, type ListLimits, addItem, newItemId, removeItem } from '@/lib/limited-list';
 
@@ -97,12 +98,7 @@ export function ChangeList({ changes, onChange, places, disabled = false }: Chan
           <label>
             <span className="visually-hidden">Area of change {index + 1}</span>
             <select value={change.place} onChange={(event) => update(change.id, { place: event.target.value })}>
-              <option value="">Area</option>
-              {places.map((place) => (
-                <option key={place} value={place}>
-                  {place}
-                </option>
-              ))}
+              <Options items={places} value={(place) => place} blank="Area" />
             </select>
           </label>
           <label>

@@ -8,6 +8,7 @@ import { JobLog } from '@/components/tool/job-log';
 import { ModelLibraryNotice, RunBlockedReason } from '@/components/tool/model-library-notice';
 import { batchOutcome, ProcessingOverlay, SUCCESS_MESSAGE, SuccessOverlay } from '@/components/tool/overlays';
 import { ToolPage } from '@/components/tool/tool-page';
+import { Options } from '@/components/ui/options';
 import { type ToastInput, useToast } from '@/components/ui/toast';
 import { useBatchRun, useGetUrls } from '@/hooks/use-batch-run';
 import { useLimitedList } from '@/hooks/use-card-list';
@@ -305,12 +306,7 @@ export function SelectField({
     <div className="field">
       <label htmlFor={id}>{label}</label>
       <select id={id} value={value} disabled={disabled} onChange={(event) => onChange(event.target.value)}>
-        <option value="">{placeholder}</option>
-        {options.map((option) => (
-          <option key={option} value={option}>
-            {optionLabel(option)}
-          </option>
-        ))}
+        <Options items={options} value={(option) => option} label={optionLabel} blank={placeholder} />
       </select>
     </div>
   );

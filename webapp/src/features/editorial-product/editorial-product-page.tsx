@@ -5,6 +5,7 @@ import { Lightbox, type Example } from '@/components/tool/examples-gallery';
 import { StatusBar } from '@/components/tool/status-bar';
 import { JobLog } from '@/components/tool/job-log';
 import { ToolPage } from '@/components/tool/tool-page';
+import { Options } from '@/components/ui/options';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { useToast } from '@/components/ui/toast';
 import { ApiError } from '@/lib/api-client';
@@ -301,11 +302,7 @@ export function EditorialProductPage() {
             <div className="field inline-field">
               <label htmlFor="product-ratio">Aspect Ratio</label>
               <select id="product-ratio" value={ratioValue} onChange={(event) => setRatioValue(event.target.value)}>
-                {ASPECT_RATIOS.map((item) => (
-                  <option key={item.value} value={item.value}>
-                    {item.label} ({item.width}x{item.height})
-                  </option>
-                ))}
+                <Options items={ASPECT_RATIOS} value={(item) => item.value} label={(item) => `${item.label} (${item.width}x${item.height})`} />
               </select>
             </div>
             <button type="button" className="primary-button" onClick={() => fileRef.current?.click()} disabled={images.length >= MAX_IMAGES}>
@@ -377,12 +374,7 @@ export function EditorialProductPage() {
           <div className="field">
             <label htmlFor="product-preset">Photography Preset</label>
             <select id="product-preset" value={preset} onChange={(event) => choosePreset(event.target.value)}>
-              <option value="">Choose a preset…</option>
-              {(presets.data ?? []).map((item) => (
-                <option key={item.title} value={item.title}>
-                  {item.title}
-                </option>
-              ))}
+              <Options items={presets.data ?? []} value={(item) => item.title} blank="Choose a preset…" />
             </select>
           </div>
           <div className="field">

@@ -5,6 +5,7 @@ import { EngineLabel } from '@/components/tool/engine-label';
 import { OutputLinks } from '@/components/tool/output-links';
 import { BatchProgressView, RetryFailed } from '@/components/tool/batch-progress';
 import { DataTable, ReasonText, StatusBadge } from '@/components/ui/data-table';
+import { Options } from '@/components/ui/options';
 import { Spinner } from '@/components/ui/spinner';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 import { useBatchJobs } from '@/lib/batches';
@@ -78,12 +79,7 @@ export function JobsPage() {
         <FilterField label="Tool">
           {(id) => (
             <select id={id} name="tool" defaultValue={filters.tool ?? ''}>
-              <option value="">All tools</option>
-              {(tools.data ?? []).map((tool) => (
-                <option key={tool.slug} value={tool.slug}>
-                  {tool.name}
-                </option>
-              ))}
+              <Options items={tools.data ?? []} value={(tool) => tool.slug} label={(tool) => tool.name} blank="All tools" />
             </select>
           )}
         </FilterField>

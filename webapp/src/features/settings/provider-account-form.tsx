@@ -1,5 +1,6 @@
 import { type FormEvent, useId, useState } from 'react';
 
+import { Options } from '@/components/ui/options';
 import type { ProviderAccount, ProviderAccountInput, ProviderKind, ProviderKindInfo } from '@/features/settings/providers-api';
 
 type Props = {
@@ -74,11 +75,7 @@ export function ProviderAccountForm({ kinds, account, toolName, pending, error, 
           disabled={Boolean(account)}
           onChange={(event) => changeKind(event.target.value as ProviderKind)}
         >
-          {kinds.map((row) => (
-            <option key={row.kind} value={row.kind}>
-              {row.label}
-            </option>
-          ))}
+          <Options items={kinds} value={(row) => row.kind} label={(row) => row.label} />
         </select>
       </div>
 
