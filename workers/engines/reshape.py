@@ -35,7 +35,7 @@ import numpy as np
 from workers.engines.base import EngineError, EngineOutput, Progress
 from workers.engines.imaging import garment as garment_mod
 from workers.engines.imaging.color import srgb8_to_oklab
-from workers.engines.imaging.decode import decode_image, encode_png
+from workers.engines.imaging.decode import png_engine_run
 from workers.engines.imaging.resize import limit_side
 from workers.engines.rebody import person_weight
 
@@ -1967,9 +1967,5 @@ def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
     garment_mod.garment_region(garment)  # a clear error for an unknown type, before any work
     edits = parse_changes(params.get("changes"))
     progress(5)
-    rgb, alpha = decode_image(params["image"])
-    progress(10)
-    out, _ = reshape(rgb, garment, edits, progress)
-    data = encode_png(out, alpha)
-    progress(100)
-    return [EngineOutput(data=data, content_type="image/png", filename="reshape.png")]
+    return png_engine_run(params, progress, lambda rgb: reshape(rgb, garment, edits, progress)[0],
+                          "reshape.png")
