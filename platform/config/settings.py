@@ -165,6 +165,9 @@ DRIVE_ZIP_MAX_RATIO = env.int("DRIVE_ZIP_MAX_RATIO", default=100)
 # Hosts or networks (CIDR) exempted from the outbound address checks (image fetches and
 # webhooks refuse loopback, private, link-local and metadata addresses). Empty by default.
 OUTBOUND_ALLOW = env.list("OUTBOUND_ALLOW", default=[])
+# Webhook URLs (endpoints and a submit's webhook_url) must be https, but for hosts that
+# OUTBOUND_ALLOW exempts (receivers inside the network): deliveries carry signed output links.
+WEBHOOK_HTTPS_ONLY = env.bool("WEBHOOK_HTTPS_ONLY", default=True)
 # --- Generative providers (DESIGN §8) ------------------------------------------------------
 # Per tool engine name, a provider instead of the local engine: JSON, see
 # workers/providers/config.py for every key. Parsed and checked here, so a bad entry stops the

@@ -49,6 +49,7 @@ JavaScript (Node):
         && Math.abs(Date.now() / 1000 - Number(parts.t)) < 300;
     }
 
+Webhook URLs must be https (http only for hosts the deployment exempts, inside its network).
 Failed deliveries (timeouts, 429, 5xx) are retried about 8 times over a day with backoff;
 other 4xx answers stop them. An endpoint that keeps failing is switched off.
 

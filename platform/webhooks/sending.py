@@ -41,6 +41,15 @@ def destination_check(url: str) -> bool:
     return allow.host(parts.hostname) or allow.address(ipaddress.ip_address(first.strip("[]")))
 
 
+def new_destination_check(url: str) -> None:
+    """What a URL must be to be registered or named on a submit: a destination_check'd one,
+    and https unless WEBHOOK_HTTPS_ONLY is off or OUTBOUND_ALLOW exempts its host (a receiver
+    inside the network): signed bodies and signed output links do not travel in clear."""
+    exempt = destination_check(url)
+    if urlsplit(url).scheme != "https" and settings.WEBHOOK_HTTPS_ONLY and not exempt:
+        raise DestinationRefused("Webhook URLs must be https URLs.")
+
+
 @dataclass(frozen=True)
 class Answer:
     status: int
@@ -60,4 +69,5 @@ def post_json(url: str, body: bytes, headers: dict[str, str], *, timeout: float)
         return Answer(status=resp.status_code, elapsed_ms=int(resp.elapsed.total_seconds() * 1000))
 
 
-__all__ = ["Answer", "DestinationRefused", "destination_check", "post_json", "requests"]
+__all__ = ["Answer", "DestinationRefused", "destination_check", "new_destination_check",
+           "post_json", "requests"]

@@ -36,7 +36,7 @@ from webhooks.models import (
     WebhookDelivery,
     WebhookEvent,
 )
-from webhooks.sending import DestinationRefused, destination_check, post_json
+from webhooks.sending import DestinationRefused, new_destination_check, post_json
 
 logger = logging.getLogger(__name__)
 
@@ -48,7 +48,7 @@ SIGNATURE_HEADER = "Atelier-Signature"
 
 def webhook_create(*, org: Organization, user: User, url: str, events: list[str],
                    active: bool = True) -> Webhook:
-    destination_check(url)  # raises DestinationRefused
+    new_destination_check(url)  # raises DestinationRefused
     return Webhook.objects.create(organization=org, created_by=user, url=url, events=events,
                                   active=active, secret=new_secret())
 
@@ -61,7 +61,7 @@ def new_secret() -> str:
 
 def webhook_update(*, webhook: Webhook, **changes: Any) -> Webhook:
     if "url" in changes:
-        destination_check(changes["url"])
+        new_destination_check(changes["url"])
     for name, value in changes.items():
         setattr(webhook, name, value)
     if changes.get("active"):
@@ -170,7 +170,7 @@ def request_signer_rotate(*, org_id: Any) -> Webhook:
 def job_callbacks_set(*, jobs: list[Job], url: str) -> None:
     """Remember a submit's webhook_url for its jobs (in the submit's transaction: a job that
     ends at once still finds it). A replayed submit (same Idempotency-Key) keeps the first."""
-    destination_check(url)  # raises DestinationRefused
+    new_destination_check(url)  # raises DestinationRefused
     if jobs:  # the signer exists before any job ends, so no ending has to make it
         request_signer(org_id=jobs[0].organization_id)
     JobCallback.objects.bulk_create([JobCallback(job=job, url=url) for job in jobs],

@@ -155,3 +155,26 @@ def test_another_organisations_secret_does_not_sign_mine(api: APIClient,
     theirs = other.get("/api/webhooks/request-secret/").json()["secret"]
     with pytest.raises(WebhookVerificationError):
         StandardWebhook(theirs).verify(callback.calls[0].body, callback.calls[0].headers)
+
+
+def test_webhook_urls_must_be_https_but_for_exempted_hosts(api: APIClient, settings: Any) -> None:
+    settings.OUTBOUND_ALLOW = []
+    public = "93.184.215.14"  # a public address: nothing is resolved, nothing is called
+
+    refused = submit(api, f"http://{public}/hook", [CARD])
+    assert refused.status_code == 400
+    assert refused.json()["fields"]["webhook_url"] == ["Webhook URLs must be https URLs."]
+    assert submit(api, f"https://{public}/hook", [CARD]).status_code == 202
+    events = {"events": ["job.succeeded"]}
+    assert api.post("/api/webhooks/", {"url": f"http://{public}/hook", **events},
+                    format="json").status_code == 400
+    assert api.post("/api/webhooks/", {"url": f"https://{public}/hook", **events},
+                    format="json").status_code == 201
+
+    settings.OUTBOUND_ALLOW = [public]  # a receiver inside the network may speak http
+    assert submit(api, f"http://{public}/hook", [{**CARD, "garment_type": "shirt"}]
+                  ).status_code == 202
+    settings.OUTBOUND_ALLOW = []
+    settings.WEBHOOK_HTTPS_ONLY = False
+    assert api.post("/api/webhooks/", {"url": f"http://{public}/other", **events},
+                    format="json").status_code == 201
