@@ -327,7 +327,10 @@ SPECTACULAR_SETTINGS = {
                             # "kind" names provider kinds and drive kinds: each its own enum
                             "KindEnum": "studio.kinds.ProviderKind",
                             "DriveKindEnum": "drives.models.DriveKind",
-                            "DriveConnectorKindEnum": "drives.models.ConnectorKind"},
+                            "DriveConnectorKindEnum": "drives.models.ConnectorKind",
+                            # "status" names job and delivery statuses
+                            "JobStatusEnum": "jobs.models.JobStatus",
+                            "DeliveryStatusEnum": "webhooks.models.DeliveryStatus"},
 }
 
 # --- Celery -------------------------------------------------------------------------------

@@ -181,6 +181,21 @@ class RequestSecretApi(APIView):
         return Response(self.OutputSerializer({"secret": hook.secret}).data)
 
 
+class RequestDeliverySerializer(DeliverySerializer):
+    class Meta(DeliverySerializer.Meta):
+        fields = [*DeliverySerializer.Meta.fields, "url"]
+
+
+class RequestDeliveryListApi(APIView):
+    """The latest deliveries to per-request `webhook_url`s: what each URL answered."""
+
+    @extend_schema(responses=RequestDeliverySerializer(many=True))
+    def get(self, request: Request) -> Response:
+        deliveries = WebhookDelivery.objects.filter(
+            webhook__organization=request_org(request), webhook__per_request=True)[:200]
+        return Response(RequestDeliverySerializer(deliveries, many=True).data)
+
+
 class DeliveryListApi(APIView):
     @extend_schema(responses=DeliverySerializer(many=True))
     def get(self, request: Request, webhook_id: Any) -> Response:

@@ -2,6 +2,7 @@ from config.routing import both
 from webhooks.apis import (
     DeliveryListApi,
     RedeliverApi,
+    RequestDeliveryListApi,
     RequestSecretApi,
     WebhookDetailApi,
     WebhookListApi,
@@ -11,6 +12,8 @@ from webhooks.apis import (
 urlpatterns = [
     *both("webhooks/", WebhookListApi.as_view(), "webhook-list"),
     *both("webhooks/request-secret/", RequestSecretApi.as_view(), "webhook-request-secret"),
+    *both("webhooks/request-deliveries/", RequestDeliveryListApi.as_view(),
+          "webhook-request-deliveries"),
     *both("webhooks/<uuid:webhook_id>/", WebhookDetailApi.as_view(), "webhook-detail"),
     *both("webhooks/<uuid:webhook_id>/test/", WebhookTestApi.as_view(), "webhook-test"),
     *both("webhooks/<uuid:webhook_id>/deliveries/", DeliveryListApi.as_view(),

@@ -102,6 +102,10 @@ def test_a_failed_delivery_is_retried_with_the_same_id_and_never_switches_anythi
 
     first, retry = callback.calls
     assert first.headers["webhook-id"] == retry.headers["webhook-id"]
+    (logged,) = api.get("/api/webhooks/request-deliveries/").json()  # what the URL answered
+    assert (logged["url"], logged["status"], logged["attempts"]) == (callback.url, "succeeded",
+                                                                     2)
+    assert client_for(UserFactory()).get("/api/webhooks/request-deliveries/").json() == []
     delivery = WebhookDelivery.objects.get()
     assert (delivery.status, delivery.attempts, delivery.response_code) == ("succeeded", 2, 200)
     assert Webhook.objects.get(per_request=True).active  # one URL's failure is not the org's
