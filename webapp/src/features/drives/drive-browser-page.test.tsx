@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
+import { localConnector } from '@/features/drives/connector-mocks';
 import { type MockResponse, mockFetch, signedIn } from '@/testing/mock-fetch';
 import { renderApp } from '@/testing/render-app';
 import type { Drive, DriveFile } from '@/types/api';
@@ -10,18 +11,7 @@ const DRIVES: Drive[] = [
   { tool: 'recolor', role: 'output', category: null, label: 'Output Drive', folder: 'out-1', kind: 'local', url: '/drives/out-1' },
 ];
 
-const LOCAL_CONNECTOR = {
-  folder: 'in-1',
-  kind: 'local',
-  where: 'the local folder',
-  bucket: '',
-  prefix: '',
-  endpoint_url: '',
-  region: '',
-  folder_id: '',
-  credentials: '',
-  can_manage: false,
-};
+const LOCAL_CONNECTOR = localConnector({ can_manage: false });
 
 const file = (id: string, name: string): DriveFile => ({
   id,

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 import type { DriveConnector } from '@/features/drives/connector-api';
+import { localConnector } from '@/features/drives/connector-mocks';
 import { type MockResponse, mockFetch, signedIn } from '@/testing/mock-fetch';
 import { renderApp } from '@/testing/render-app';
 import type { Drive } from '@/types/api';
@@ -10,18 +11,7 @@ const DRIVES: Drive[] = [
   { tool: 'recolor', role: 'input', category: null, label: 'Input Drive', folder: 'in-1', kind: 'local', url: '/drives/in-1' },
 ];
 
-const LOCAL: DriveConnector = {
-  folder: 'in-1',
-  kind: 'local',
-  where: 'the local folder',
-  bucket: '',
-  prefix: '',
-  endpoint_url: '',
-  region: '',
-  folder_id: '',
-  credentials: '',
-  can_manage: true,
-};
+const LOCAL = localConnector();
 
 const S3: DriveConnector = {
   ...LOCAL,
