@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
+import { fill } from '@/testing/fill';
 import { mockFetch } from '@/testing/mock-fetch';
 import { renderApp } from '@/testing/render-app';
 import { bodyOf, toolPageRoutes } from '@/testing/tool-mocks';
@@ -28,8 +29,7 @@ test('a bad reference URL shows the invalid-URL toast and makes no call', async 
 test('Enter analyses; edited fields are kept; Refill re-applies; a template sets Camera Details', async () => {
   const calls = mockFetch(routes());
   renderApp('/editorial');
-  await userEvent.type(await screen.findByLabelText('Lighting'), 'studio strobe');
-  await userEvent.type(screen.getByLabelText('Reference Image URL (optional)'), 'https://cdn.example/ref.jpg{Enter}');
+  await fill({ Lighting: 'studio strobe', 'Reference Image URL (optional)': 'https://cdn.example/ref.jpg{Enter}' });
   expect(await screen.findByText('Reference image analyzed successfully')).toBeInTheDocument();
   expect(bodyOf(calls.find((call) => call.url === '/api/editorial/analyze')!)).toEqual({ image_reference: 'https://cdn.example/ref.jpg' });
   expect(screen.getByRole('region', { name: 'Analysis Complete' })).toBeInTheDocument();
@@ -131,8 +131,7 @@ test('Tonelab: its own messages and body (reference passed on)', async () => {
   await userEvent.click(screen.getByRole('button', { name: 'Process Tonelab' }));
   expect(await screen.findByText('Please enter a valid Tonelab URL')).toBeInTheDocument();
   await userEvent.clear(screen.getByLabelText('Base Editorial Image URL'));
-  await userEvent.type(screen.getByLabelText('Base Editorial Image URL'), 'https://cdn.example/base.jpg');
-  await userEvent.type(screen.getByLabelText('Reference Image URL (optional)'), 'https://cdn.example/ref.jpg');
+  await fill({ 'Base Editorial Image URL': 'https://cdn.example/base.jpg', 'Reference Image URL (optional)': 'https://cdn.example/ref.jpg' });
   await userEvent.type(screen.getByLabelText(/^Lighting/), 'neon');
   await userEvent.click(screen.getByRole('button', { name: 'Process Tonelab' }));
   expect(await screen.findByText('HTTP 422: The model refused.')).toBeInTheDocument();

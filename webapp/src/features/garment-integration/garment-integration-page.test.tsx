@@ -1,6 +1,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
+import { fill } from '@/testing/fill';
 import { mockFetch } from '@/testing/mock-fetch';
 import { renderApp } from '@/testing/render-app';
 import { accepted, bodyOf, makeJob, toolPageRoutes } from '@/testing/tool-mocks';
@@ -16,8 +17,7 @@ test('the full-screen overlay says about 20 seconds and carries the job figures;
   await userEvent.click(await screen.findByRole('button', { name: 'Run' }));
   expect(screen.getByText('SYSTEM ALERT: Provide both Editorial Image URL and Product Image URL.')).toBeInTheDocument();
 
-  await userEvent.type(screen.getByLabelText('Editorial Image URL'), 'https://cdn.example/editorial.jpg');
-  await userEvent.type(screen.getByLabelText('Product Image URL'), 'https://cdn.example/bag.jpg');
+  await fill({ 'Editorial Image URL': 'https://cdn.example/editorial.jpg', 'Product Image URL': 'https://cdn.example/bag.jpg' });
   await userEvent.click(screen.getByRole('button', { name: 'Run' }));
 
   const overlay = await screen.findByRole('dialog', { name: 'Integrating Your Garment' });

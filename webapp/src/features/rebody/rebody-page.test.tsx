@@ -1,6 +1,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
+import { fill } from '@/testing/fill';
 import { mockFetch } from '@/testing/mock-fetch';
 import { renderApp } from '@/testing/render-app';
 import { accepted, bodyOf, makeJob, toolPageRoutes } from '@/testing/tool-mocks';
@@ -36,8 +37,7 @@ test('missing input and a bad URL log alerts; a refusal logs SYSTEM ERROR with t
   await userEvent.click(await screen.findByRole('button', { name: 'Run' }));
   expect(screen.getByText('SYSTEM ALERT: Provide both Full Body Look Image URL and Body Type.')).toBeInTheDocument();
 
-  await userEvent.type(screen.getByLabelText('Full Body Look Image URL'), 'https://cdn.example/look');
-  await userEvent.selectOptions(screen.getByLabelText('Body Type'), 'Petite');
+  await fill({ 'Full Body Look Image URL': 'https://cdn.example/look', 'Body Type': 'Petite' });
   await userEvent.click(screen.getByRole('button', { name: 'Run' }));
   expect(screen.getByText('SYSTEM ALERT: The image URL must start with http and end with an image extension.')).toBeInTheDocument();
 

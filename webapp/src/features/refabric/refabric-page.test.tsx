@@ -1,6 +1,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
+import { fill } from '@/testing/fill';
 import { mockFetch } from '@/testing/mock-fetch';
 import { renderApp } from '@/testing/render-app';
 import { batchRun, bodyOf, toolPageRoutes } from '@/testing/tool-mocks';
@@ -25,14 +26,9 @@ test('Run is disabled until a card has a URL and a fabric; an incomplete card gi
 });
 
 test('a complete card is sent with the spec field names', async () => {
-  const calls = mockFetch(
-    toolPageRoutes(batchRun('/api/refabricing/refabric')),
-  );
+  const calls = mockFetch(toolPageRoutes(batchRun('/api/refabricing/refabric')));
   renderApp('/refabric');
-  await userEvent.type(await screen.findByLabelText('Image URL'), ' https://cdn.example/a.jpg ');
-  await userEvent.selectOptions(screen.getByLabelText('Fabric Type'), 'velvet');
-  await userEvent.selectOptions(screen.getByLabelText('Material Finish'), 'matte');
-  await userEvent.selectOptions(screen.getByLabelText('Garment Type'), 'outerwear');
+  await fill({ 'Image URL': ' https://cdn.example/a.jpg ', 'Fabric Type': 'velvet', 'Material Finish': 'matte', 'Garment Type': 'outerwear' });
 
   await userEvent.click(screen.getByRole('button', { name: 'Run' }));
 

@@ -1,6 +1,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
+import { fill } from '@/testing/fill';
 import { mockFetch } from '@/testing/mock-fetch';
 import { renderApp } from '@/testing/render-app';
 import { batchRun, bodyOf, toolPageRoutes } from '@/testing/tool-mocks';
@@ -8,8 +9,7 @@ import { batchRun, bodyOf, toolPageRoutes } from '@/testing/tool-mocks';
 test('a card without a complete change is not valid', async () => {
   mockFetch(toolPageRoutes());
   renderApp('/reshaping');
-  await userEvent.type(await screen.findByLabelText('Image URL'), 'https://cdn.example/a.jpg');
-  await userEvent.selectOptions(screen.getByLabelText('Target Garment'), 'Dress');
+  await fill({ 'Image URL': 'https://cdn.example/a.jpg', 'Target Garment': 'Dress' });
   await userEvent.selectOptions(screen.getByLabelText('Area of change 1'), 'hem'); // no instruction
 
   await userEvent.click(screen.getByRole('button', { name: 'Run' }));
@@ -20,14 +20,9 @@ test('a card without a complete change is not valid', async () => {
 });
 
 test('only complete changes are sent, and the garment lower-cased', async () => {
-  const calls = mockFetch(
-    toolPageRoutes(batchRun('/api/reshaping/reshape')),
-  );
+  const calls = mockFetch(toolPageRoutes(batchRun('/api/reshaping/reshape')));
   renderApp('/reshaping');
-  await userEvent.type(await screen.findByLabelText('Image URL'), 'https://cdn.example/a.jpg');
-  await userEvent.selectOptions(screen.getByLabelText('Target Garment'), 'Trousers / Pants');
-  await userEvent.selectOptions(screen.getByLabelText('Area of change 1'), 'hem');
-  await userEvent.type(screen.getByLabelText('Instruction 1'), ' crop to the ankle ');
+  await fill({ 'Image URL': 'https://cdn.example/a.jpg', 'Target Garment': 'Trousers / Pants', 'Area of change 1': 'hem', 'Instruction 1': ' crop to the ankle ' });
   await userEvent.click(screen.getByRole('button', { name: /Add Change/ }));
   await userEvent.selectOptions(screen.getByLabelText('Area of change 2'), 'waist'); // incomplete
 

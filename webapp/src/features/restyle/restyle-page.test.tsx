@@ -1,6 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
+import { fill } from '@/testing/fill';
 import { mockFetch } from '@/testing/mock-fetch';
 import { renderApp } from '@/testing/render-app';
 import { accepted, bodyOf, makeJob, recentJobs, recentJobsUrl, toolPageRoutes } from '@/testing/tool-mocks';
@@ -34,8 +35,7 @@ test('Run Restyle waits for both URLs, sends them trimmed and toasts the outcome
 test('a refused request: ❌ Restyle Failed with the status text', async () => {
   mockFetch(toolPageRoutes({ 'POST /api/restyle/garment-restyle': { status: 429, body: { error: 'throttled', message: 'Slow down' } } }));
   renderApp('/restyle-tool');
-  await userEvent.type(await screen.findByLabelText('Full Body Outfit'), 'https://cdn.example/look.jpg');
-  await userEvent.type(screen.getByLabelText('Garment Shot'), 'https://cdn.example/shirt.jpg');
+  await fill({ 'Full Body Outfit': 'https://cdn.example/look.jpg', 'Garment Shot': 'https://cdn.example/shirt.jpg' });
 
   await userEvent.click(screen.getByRole('button', { name: 'Run Restyle' }));
 

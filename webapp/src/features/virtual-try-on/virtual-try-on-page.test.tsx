@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
+import { fill } from '@/testing/fill';
 import { mockFetch } from '@/testing/mock-fetch';
 import { renderApp } from '@/testing/render-app';
 import { accepted, bodyOf, followedJob, makeJob, toolPageRoutes } from '@/testing/tool-mocks';
@@ -33,8 +34,7 @@ test('Run asks for the job at once and shows its real progress, queue position, 
     ),
   );
   renderApp('/virtual-try-on');
-  await userEvent.type(await screen.findByLabelText('Base Image URL'), ' https://cdn.example/model.jpg ');
-  await userEvent.type(screen.getByLabelText('Desired Garment Image URL'), 'https://cdn.example/dress.jpg');
+  await fill({ 'Base Image URL': ' https://cdn.example/model.jpg ', 'Desired Garment Image URL': 'https://cdn.example/dress.jpg' });
 
   await userEvent.click(screen.getByRole('button', { name: 'Run' }));
 
@@ -69,8 +69,7 @@ test('a failed job logs SYSTEM ERROR with its reason', async () => {
     }),
   );
   renderApp('/virtual-try-on');
-  await userEvent.type(await screen.findByLabelText('Base Image URL'), 'https://cdn.example/model.jpg');
-  await userEvent.type(screen.getByLabelText('Desired Garment Image URL'), 'https://cdn.example/dress.jpg');
+  await fill({ 'Base Image URL': 'https://cdn.example/model.jpg', 'Desired Garment Image URL': 'https://cdn.example/dress.jpg' });
 
   await userEvent.click(screen.getByRole('button', { name: 'Run' }));
 
@@ -81,8 +80,7 @@ test('a failed job logs SYSTEM ERROR with its reason', async () => {
 test('a server error logs the network line', async () => {
   mockFetch(toolPageRoutes({ 'POST /api/try-on': { status: 503, body: { error: 'broker_down', message: 'Queue unavailable' } } }));
   renderApp('/virtual-try-on');
-  await userEvent.type(await screen.findByLabelText('Base Image URL'), 'https://cdn.example/model.jpg');
-  await userEvent.type(screen.getByLabelText('Desired Garment Image URL'), 'https://cdn.example/dress.jpg');
+  await fill({ 'Base Image URL': 'https://cdn.example/model.jpg', 'Desired Garment Image URL': 'https://cdn.example/dress.jpg' });
 
   await userEvent.click(screen.getByRole('button', { name: 'Run' }));
 
