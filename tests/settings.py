@@ -16,6 +16,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Quick clocks so that recovery scenarios finish in seconds.
 JOB_HEARTBEAT_SECONDS = 0.5
 JOB_HEARTBEAT_STALE_SECONDS = 3.0
+JOB_TAKEOVER_SECONDS = 3.0
 JOB_ENQUEUE_GRACE_SECONDS = 2.0
 JOB_RECONCILE_SECONDS = 1.0
 JOB_PROGRESS_MIN_INTERVAL = 0.1

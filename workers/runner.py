@@ -13,6 +13,7 @@ import time
 import uuid
 from typing import Any, TypedDict
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections, connection
 
@@ -76,7 +77,9 @@ class RunContext:
     def __init__(self, job_id: Any, lease: uuid.UUID) -> None:
         self.job_id = job_id
         self.lease = lease
-        self._last_write = 0.0
+        # The first write waits a full interval too: a job that ends within it writes no
+        # progress (its end sets 100).
+        self._last_write = time.monotonic()
         self._last_value = -1
         self._lost = threading.Event()
 
@@ -92,8 +95,9 @@ class RunContext:
             raise JobAborted("the job was canceled or taken over")
         value = max(0, min(100, int(percent)))
         now = time.monotonic()
-        if value == self._last_value or (
-            now - self._last_write < settings.JOB_PROGRESS_MIN_INTERVAL and value < 100
+        # 100 is not written: the run's end writes it, with the job's state.
+        if value <= self._last_value or value >= 100 or (
+            now - self._last_write < settings.JOB_PROGRESS_MIN_INTERVAL
         ):
             return
         self._last_write, self._last_value = now, value
@@ -210,7 +214,16 @@ def job_execute(*, job_id: str) -> tuple[str, Job | None]:
                     attempt=job.attempts, queue=job.queue)
     JOBS_STARTED.labels(job.tool).inc()
     began = time.monotonic()
-    outcome, code = _run(job_id, job, lease)
+    try:
+        outcome, code = _run(job_id, job, lease)
+    except SoftTimeLimitExceeded:
+        # The limit fired after the engine returned, outside the paths that handle it (while
+        # a failure was being recorded, say): end the job under its lease (a no-op if it has
+        # ended) rather than leave it running for the reconciler to run again.
+        soft, _ = job_limits(job)
+        job_fail(job_id=job_id, lease=lease, code="time_limit",
+                 message=f"The job ran longer than its time limit of {soft} seconds.")
+        outcome, code = "failed", "time_limit"
     _count_end(job.tool, outcome, code, time.monotonic() - began)
     return outcome, job
 
@@ -229,8 +242,6 @@ def _count_end(tool: str, outcome: str, code: str, seconds: float) -> None:
 
 def _run(job_id: str, job: Job, lease: uuid.UUID) -> tuple[str, str]:
     """The taken job's run: its outcome and, when it failed, the error code."""
-    from celery.exceptions import SoftTimeLimitExceeded
-
     engine = engine_for_job(job)
     if engine is None:
         job_fail(job_id=job_id, lease=lease, code="unknown_tool",

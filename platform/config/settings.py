@@ -385,10 +385,13 @@ JOB_MAX_ATTEMPTS = env.int("JOB_MAX_ATTEMPTS", default=3)
 JOB_HEARTBEAT_SECONDS = env.float("JOB_HEARTBEAT_SECONDS", default=5.0)
 # ...and a running job whose heartbeat is older than this is taken to have lost its worker.
 JOB_HEARTBEAT_STALE_SECONDS = env.float("JOB_HEARTBEAT_STALE_SECONDS", default=30.0)
+# A redelivered task takes a running job over at once when its run's process is gone (same
+# host), or when that run has not beaten for this long (another host).
+JOB_TAKEOVER_SECONDS = env.float("JOB_TAKEOVER_SECONDS", default=3 * JOB_HEARTBEAT_SECONDS)
 # A queued job enqueued longer ago than this is checked against the broker by the reconciler.
 JOB_ENQUEUE_GRACE_SECONDS = env.float("JOB_ENQUEUE_GRACE_SECONDS", default=30.0)
 JOB_RECONCILE_SECONDS = env.float("JOB_RECONCILE_SECONDS", default=10.0)
-# Progress is written at most this often (and always at 100).
+# Progress is written at most this often (100 is written by the run's end).
 JOB_PROGRESS_MIN_INTERVAL = env.float("JOB_PROGRESS_MIN_INTERVAL", default=0.5)
 DIAGNOSTICS_SOFT_LIMIT = env.int("DIAGNOSTICS_SOFT_LIMIT", default=60)
 DIAGNOSTICS_HARD_LIMIT = env.int("DIAGNOSTICS_HARD_LIMIT", default=75)

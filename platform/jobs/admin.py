@@ -91,5 +91,7 @@ class JobAdmin(admin.ModelAdmin):
 
 @admin.register(Activity)
 class ActivityAdmin(admin.ModelAdmin):
-    list_display = ["timestamp", "organization", "tool", "action", "status"]
-    list_filter = ["status", "tool", "organization"]
+    list_display = ["timestamp", "organization", "tool", "action", "shown_status"]
+    # The status a job's entry shows is its job's (Activity.shown): filter jobs by theirs.
+    list_filter = ["tool", "organization"]
+    list_select_related = ["job", "organization"]

@@ -294,8 +294,9 @@ class ActivityListApi(APIView):
         timestamp = serializers.DateTimeField()
         tool = serializers.CharField()
         action = serializers.CharField()
-        status = serializers.CharField()
-        details = serializers.CharField()
+        # A job's entry reads its outcome from the job (Activity.shown).
+        status = serializers.CharField(source="shown_status")
+        details = serializers.CharField(source="shown_details")
         job_id = serializers.UUIDField(allow_null=True)
         engine = serializers.CharField(source="job.made_by", default="",
                                        help_text="What made the job's result (see the job's).")

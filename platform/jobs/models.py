@@ -51,6 +51,12 @@ class Job(models.Model):
     # Token of the run that owns the job while it is running: every write of a run is guarded
     # by it, so a run that was given up on (stale heartbeat) can never finish the job.
     lease = models.UUIDField(null=True, blank=True)
+    # Where the run that holds the lease lives (host name and process id), set when it takes
+    # the job: a redelivered task on the same host sees at once that the process is gone.
+    run_host = models.CharField(max_length=255, blank=True, default="")
+    run_pid = models.PositiveIntegerField(null=True, blank=True)
+    # How many outputs the run that succeeded stored; None before it (and on older rows).
+    output_count = models.PositiveIntegerField(null=True, blank=True)
     heartbeat_at = models.DateTimeField(null=True, blank=True)
     enqueued_at = models.DateTimeField(null=True, blank=True)
     enqueue_count = models.PositiveIntegerField(default=0)
@@ -115,6 +121,21 @@ class JobOutput(models.Model):
         ]
 
 
+class JobEvent(models.Model):
+    """The outbox: an ended job's event, written in the transaction that ends it and taken
+    (deleted) by the webhook dispatcher, which matches it with subscriptions and the job's
+    batch then. Only events not yet dispatched are here, so the table stays small."""
+
+    id = models.BigAutoField(primary_key=True)
+    job = models.ForeignKey(Job, on_delete=models.CASCADE, related_name="+")
+    # job.succeeded, job.failed, or job.canceled (no webhook of its own, but it may end a batch)
+    event = models.CharField(max_length=40)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+
 class ActivityStatus(models.TextChoices):
     PROCESSING = "Processing"
     SUCCESS = "Success"
@@ -138,3 +159,26 @@ class Activity(models.Model):
         indexes = [
             models.Index(fields=["organization", "tool", "-timestamp"], name="activity_org_tool_ts")
         ]
+
+    def shown(self) -> tuple[str, str]:
+        """(status, details) as partners see them. A job's entry is written once, at submit
+        (and at a retry); once the job has ended, they are read from the job, so that ending
+        a job does not write its entry too."""
+        job = self.job
+        if job is None or job.status in ACTIVE_STATUSES:
+            return self.status, self.details
+        if job.status == JobStatus.SUCCEEDED:
+            if job.output_count is None:  # ended before the job kept its count
+                return self.status, self.details
+            return ActivityStatus.SUCCESS, f"Finished with {job.output_count} output(s)."
+        if job.status == JobStatus.CANCELED:
+            return ActivityStatus.ERROR, "Canceled."
+        return ActivityStatus.ERROR, job.error_message
+
+    @property
+    def shown_status(self) -> str:
+        return self.shown()[0]
+
+    @property
+    def shown_details(self) -> str:
+        return self.shown()[1]

@@ -10,6 +10,8 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
+import socket
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -29,7 +31,7 @@ from config.errors import Conflict
 from config.metrics import LEASE_TAKEOVERS, RECONCILER_ACTIONS
 from jobs import figures
 from jobs.kinds import JobKind, job_catalogue, job_limits, kind_delivers
-from jobs.models import Activity, ActivityStatus, Job, JobOutput, JobStatus
+from jobs.models import Activity, ActivityStatus, Job, JobEvent, JobOutput, JobStatus
 from workers.engines.base import EngineOutput
 
 logger = logging.getLogger(__name__)
@@ -61,7 +63,8 @@ def activity_record(
 
 
 def _job_activity(job_id: Any, status: str, details: str) -> None:
-    """A job has one activity entry: it starts as Processing and becomes Success or Error."""
+    """A job has one activity entry, written at submit and at a retry; once the job has ended
+    the entry shows the job's outcome (Activity.shown), so ending a job does not write it."""
     Activity.objects.filter(job_id=job_id).update(status=status, details=details)
 
 
@@ -186,9 +189,10 @@ def run_task_name(tool: str) -> str:
     return f"{RUN_TASK}.{tool}" if any(k.slug == tool for k in job_catalogue()) else RUN_TASK
 
 
-def job_enqueue(*, job: Job) -> bool:
+def job_enqueue(*, job: Job, front: bool = False) -> bool:
     """Hand a queued job to the broker. If the broker is down the job stays queued in the
-    database and the reconciler enqueues it when the broker is back."""
+    database and the reconciler enqueues it when the broker is back. `front`: at the front
+    of its queue, ahead of newer work (a job whose worker died goes next)."""
     from config.celery_app import app
 
     updated = Job.objects.filter(pk=job.pk, status=JobStatus.QUEUED).update(
@@ -200,15 +204,23 @@ def job_enqueue(*, job: Job) -> bool:
     soft, hard = job_limits(job)
     try:
         # The task id starts with the job id: that is how the reconciler reads the broker.
+        task_id = f"{job.pk}.{uuid.uuid4().hex[:8]}"
         app.send_task(
             run_task_name(job.tool), args=[str(job.pk)], queue=job.queue,
-            task_id=f"{job.pk}.{uuid.uuid4().hex[:8]}", soft_time_limit=soft, time_limit=hard,
-            ignore_result=True,
+            task_id=task_id, soft_time_limit=soft, time_limit=hard, ignore_result=True,
         )
     except Exception as exc:  # noqa: BLE001 - broker unreachable: keep the job, retry later
         logger.warning("enqueue of job %s failed, the reconciler will retry: %s", job.pk, exc)
         Job.objects.filter(pk=job.pk, status=JobStatus.QUEUED).update(enqueued_at=None)
         return False
+    if front:
+        from workers.broker import message_to_front
+
+        try:
+            message_to_front(job.queue, task_id)
+        except Exception as exc:  # noqa: BLE001 - it is queued all the same, at the back
+            logger.warning("job %s could not be moved to the front of %s: %s", job.pk,
+                           job.queue, exc)
     return True
 
 
@@ -221,8 +233,7 @@ def job_cancel(*, job: Job) -> Job:
         if not updated:
             raise Conflict(f"The job is {Job.objects.get(pk=job.pk).status}; only queued or "
                            "running jobs can be canceled.")
-        _job_activity(job.pk, ActivityStatus.ERROR, "Canceled.")
-        _after_finish(job.pk)
+        _after_finish(job.pk, JobStatus.CANCELED)
     job.refresh_from_db()
     return job
 
@@ -261,14 +272,28 @@ def batch_retry_failed(*, org: Organization, batch_id: uuid.UUID) -> int:
 # --- A run's transitions (called by the worker's runner, workers/runner.py) --------------
 
 
+# This process, as a run records it on the job it takes.
+RUN_HOST = socket.gethostname()[:255]
+
+
 def job_start(*, job_id: str | uuid.UUID) -> Job | None:
     """Take a queued job: the job with its run's lease, or None when there is nothing to do
-    (the job is done, canceled, or already running: a duplicate delivery).
+    (the job is done, canceled, or running in a live run: a duplicate delivery).
 
     One guarded `UPDATE ... RETURNING` (PostgreSQL, SQLite ≥ 3.35) takes the job and reads it
-    back: this runs for every job, and a second round trip was a measured share of the cost.
+    back, and records this run's host and pid: this runs for every job, and a second round
+    trip was a measured share of the cost. A job found running whose run is dead (see
+    `_run_dead`) is taken over at once: that is a redelivery after a pool child was killed.
     """
-    lease = uuid.uuid4()
+    taken = _take(job_id, JobStatus.QUEUED)
+    if taken is not None:
+        return taken
+    return _take_over(job_id)
+
+
+def _take(job_id: str | uuid.UUID, status: str, lease: uuid.UUID | None = None) -> Job | None:
+    """The guarded UPDATE that gives the job a new lease: from `status` (and, for a running
+    job, from its old `lease`)."""
     now = timezone.now()
     meta = Job._meta
     quote = connection.ops.quote_name
@@ -282,41 +307,87 @@ def job_start(*, job_id: str | uuid.UUID) -> Job | None:
     # Identifiers come from the model; every value is a bound parameter.
     sql = (
         f"UPDATE {quote(meta.db_table)} SET status = %s, lease = %s, "  # noqa: S608
-        f"attempts = attempts + 1, "
-        f"started_at = %s, heartbeat_at = %s "
-        f"WHERE id = %s AND status = %s RETURNING {columns}"
+        f"attempts = attempts + 1, started_at = %s, heartbeat_at = %s, "
+        f"run_host = %s, run_pid = %s "
+        f"WHERE id = %s AND status = %s"
     )
-    params = [JobStatus.RUNNING.value, prep("lease", lease), prep("started_at", now),
-              prep("heartbeat_at", now), prep("id", uuid.UUID(str(job_id))),
-              JobStatus.QUEUED.value]
-    taken = list(Job.objects.raw(sql, params))
+    params = [JobStatus.RUNNING.value, prep("lease", uuid.uuid4()), prep("started_at", now),
+              prep("heartbeat_at", now), RUN_HOST, os.getpid(), prep("id", uuid.UUID(str(job_id))),
+              status]
+    if lease is not None:
+        sql += " AND lease = %s"
+        params.append(prep("lease", lease))
+    taken = list(Job.objects.raw(f"{sql} RETURNING {columns}", params))
     if taken:
         figures.job_started(job_id=job_id, queue=taken[0].queue, tool=taken[0].tool,
                             started_at=now)
     return taken[0] if taken else None
 
 
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, another user's
+        return True
+    return True
+
+
+def _run_dead(job: Job, now: Any) -> bool:
+    """Whether the run holding a running job is gone: its process on this host no longer
+    exists, or it has not beaten for JOB_TAKEOVER_SECONDS (a run on another host)."""
+    if job.run_host == RUN_HOST and job.run_pid and job.run_pid != os.getpid():
+        if not _pid_alive(job.run_pid):
+            return True
+    quiet = settings.JOB_TAKEOVER_SECONDS
+    return job.heartbeat_at is not None and job.heartbeat_at < now - timedelta(seconds=quiet)
+
+
+def _take_over(job_id: str | uuid.UUID) -> Job | None:
+    """A running job whose run is dead, taken from its old lease (one guarded UPDATE: of two
+    runs taking it over, one wins); failed as `worker_lost` past its attempts. None when
+    the job is not running or its run is alive."""
+    job = (Job.objects.filter(pk=job_id, status=JobStatus.RUNNING)
+           .only("id", "tool", "lease", "run_host", "run_pid", "heartbeat_at", "attempts").first())
+    if job is None or job.lease is None or not _run_dead(job, timezone.now()):
+        return None
+    if job.attempts >= settings.JOB_MAX_ATTEMPTS:
+        if job_fail(job_id=job.pk, lease=job.lease, code="worker_lost",
+                    message=f"The worker running this job stopped {job.attempts} times; "
+                            "giving up."):
+            LEASE_TAKEOVERS.labels(job.tool).inc()
+        return None
+    taken = _take(job.pk, JobStatus.RUNNING, lease=job.lease)
+    if taken is not None:
+        logger.warning("job %s: its run (pid %s on %s) is gone; taken over as attempt %s",
+                       job.pk, job.run_pid, job.run_host, taken.attempts)
+        LEASE_TAKEOVERS.labels(job.tool).inc()
+    return taken
+
+
 def _owned(job_id: Any, lease: uuid.UUID) -> Any:
     return Job.objects.filter(pk=job_id, status=JobStatus.RUNNING, lease=lease)
 
 
-def _after_finish(job_id: Any) -> None:
-    """Inside the transaction that ends a job: its webhook event is written with its state
-    (an outbox: the delivery rows commit with the job or not at all, and the sweep sends them
-    later), so nothing after the commit, a time limit included, can lose it. Whether the
-    batch ended is asked after the commit, when every other job's ending is visible."""
-    from webhooks.services import batch_finished, job_event_write
+def _after_finish(job_id: Any, status: str) -> None:
+    """Inside the transaction that ends a job: its event goes to the outbox (JobEvent) with
+    its state, so nothing after the commit, a time limit included, can lose it. The webhook
+    dispatcher matches it with subscriptions and checks the job's batch later; the finish
+    itself looks nothing up. After the commit the dispatcher is woken (a Redis key, no SQL)."""
+    JobEvent.objects.create(job_id=job_id, event=f"job.{status}")
+    # robust: nothing after the commit (a soft time limit included) may undo the job's end
+    transaction.on_commit(_wake_dispatcher, robust=True)
+    transaction.on_commit(lambda: figures.job_ended(job_id=job_id), robust=True)
 
-    job_event_write(job_id=job_id)
-    transaction.on_commit(lambda: figures.job_ended(job_id=job_id))
 
-    def announce_batch() -> None:
-        try:
-            batch_finished(job_id=job_id)
-        except Exception:
-            logger.exception("announcing the end of the batch of job %s failed", job_id)
+def _wake_dispatcher() -> None:
+    from webhooks.services import events_wake
 
-    transaction.on_commit(announce_batch)
+    try:
+        events_wake()
+    except Exception:  # noqa: BLE001 - the reconcile tick dispatches what is left
+        logger.warning("waking the webhook dispatcher failed", exc_info=True)
 
 
 def job_progress(*, job_id: Any, lease: uuid.UUID, percent: int) -> bool:
@@ -349,8 +420,7 @@ def job_fail(*, job_id: Any, lease: uuid.UUID | None, code: str, message: str,
         updated = qs.update(status=JobStatus.FAILED, error_code=code, error_message=message,
                             finished_at=timezone.now(), lease=None, **_made(made_by, tier))
         if updated:
-            _job_activity(job_id, ActivityStatus.ERROR, message)
-            _after_finish(job_id)
+            _after_finish(job_id, JobStatus.FAILED)
     return bool(updated)
 
 
@@ -363,6 +433,7 @@ def job_succeed(*, job: Job, lease: uuid.UUID, outputs: Iterable[EngineOutput],
     """
     saved: list[tuple[str, EngineOutput]] = []
     folder = f"jobs/{job.organization_id}/{job.pk}/{lease}"
+    won = 0
     try:
         for index, out in enumerate(outputs):
             name = f"{folder}/{index}-{out.filename}"
@@ -370,13 +441,13 @@ def job_succeed(*, job: Job, lease: uuid.UUID, outputs: Iterable[EngineOutput],
         with transaction.atomic():
             won = _owned(job.pk, lease).update(
                 status=JobStatus.SUCCEEDED, progress=100, finished_at=timezone.now(), lease=None,
-                **_made(made_by, tier),
+                output_count=len(saved), **_made(made_by, tier),
             )
             if won:
                 if job.started_at is not None:
                     ran = (timezone.now() - job.started_at).total_seconds()
                     transaction.on_commit(
-                        lambda: figures.run_recorded(tool=job.tool, seconds=ran))
+                        lambda: figures.run_recorded(tool=job.tool, seconds=ran), robust=True)
                 delivers = kind_delivers(job.tool)
                 JobOutput.objects.bulk_create(
                     JobOutput(job_id=job.pk, index=i, file=stored, filename=out.filename,
@@ -385,10 +456,10 @@ def job_succeed(*, job: Job, lease: uuid.UUID, outputs: Iterable[EngineOutput],
                               awaiting_delivery=delivers)
                     for i, (stored, out) in enumerate(saved)
                 )
-                _job_activity(job.pk, ActivityStatus.SUCCESS,
-                              f"Finished with {len(saved)} output(s).")
-                _after_finish(job.pk)
-    except Exception:
+                _after_finish(job.pk, JobStatus.SUCCEEDED)
+    except BaseException:
+        # Nothing was committed (a soft time limit while saving included): remove the
+        # files, the half-written one too.
         _discard(saved, folder)
         raise
     if not won:
@@ -453,7 +524,7 @@ def jobs_reconcile(*, broker_job_ids: set[str] | None = None) -> ReconcileReport
                 report.requeued_stale += 1
                 LEASE_TAKEOVERS.labels(job.tool).inc()
                 RECONCILER_ACTIONS.labels("requeued").inc()
-                job_enqueue(job=job)
+                job_enqueue(job=job, front=True)
             continue
         if job_fail(job_id=job.pk, lease=job.lease, code=code, message=message):
             report.failed_stale += 1

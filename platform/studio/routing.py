@@ -12,15 +12,23 @@ from typing import Any
 from django.conf import settings
 
 from studio.crypto import KeyUnreadable, key_decrypt
-from studio.kinds import kind_serves
+from studio.kinds import ProviderKind, kind_serves
 from studio.models import ProviderAccount
 from workers.engines.base import EngineError
 from workers.providers.config import ProviderConfig
 
 
+def _served(tool_slug: str) -> bool:
+    """Whether any provider kind can run the tool: a tool none can (Recolor, the diagnostics)
+    has no account to look up, so its jobs cost no query here."""
+    return any(kind_serves(kind, tool_slug) for kind in ProviderKind)
+
+
 def account_for(*, org_id: Any, tool_slug: str) -> ProviderAccount | None:
     """The organisation's account for a tool: one that names the tool first, else one that
     serves every tool of its kind; the oldest of either (an organisation has a handful)."""
+    if not _served(tool_slug):
+        return None
     accounts = list(ProviderAccount.objects.filter(organization_id=org_id)
                     .order_by("created_at", "id"))
     named = [a for a in accounts if tool_slug in (a.tools or [])]

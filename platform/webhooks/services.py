@@ -14,9 +14,11 @@ import secrets
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F
@@ -25,7 +27,7 @@ from standardwebhooks.webhooks import Webhook as StandardWebhook
 
 from accounts.models import Organization, User
 from config.metrics import WEBHOOK_DELIVERIES
-from jobs.models import ActivityStatus, Job, JobStatus
+from jobs.models import ActivityStatus, Job, JobEvent, JobStatus
 from jobs.serializers import job_payload
 from jobs.services import activity_record
 from webhooks.models import (
@@ -96,22 +98,27 @@ def standard_headers(secret: str, message_id: str, timestamp: int, body: bytes) 
 
 
 def event_emit(*, org_id: Any, event: str,
-               data: dict[str, Any] | Callable[[], dict[str, Any]]) -> list[WebhookDelivery]:
+               data: dict[str, Any] | Callable[[], dict[str, Any]],
+               hooks: list[Webhook] | None = None,
+               created_at: datetime | None = None) -> list[WebhookDelivery]:
     """A delivery per active webhook of the organisation that asked for this event. `data`
     may be a callable: it is built only when some webhook wants the event (most jobs have
-    none, and building a job's representation costs more than the job's bookkeeping)."""
-    hooks = [h for h in Webhook.objects.filter(organization_id=org_id, active=True)
-             if event in h.events]
+    none, and building a job's representation costs more than the job's bookkeeping).
+    `hooks` are the organisation's active webhooks when the caller read them already."""
+    if hooks is None:
+        hooks = list(Webhook.objects.filter(organization_id=org_id, active=True))
+    hooks = [h for h in hooks if event in h.events]
     if not hooks:
         return []
     if callable(data):
         data = data()
     deliveries = []
     now = timezone.now()
+    created = (created_at or now).isoformat()
     for hook in hooks:
         delivery = WebhookDelivery(webhook=hook, event=event, next_attempt_at=now, payload={})
         delivery.payload = {"id": str(delivery.id), "event": event,
-                            "created_at": now.isoformat(), "data": data}
+                            "created_at": created, "data": data}
         deliveries.append(delivery)
     WebhookDelivery.objects.bulk_create(deliveries)
     if deliveries:
@@ -127,21 +134,6 @@ def _enqueue(delivery_ids: list[Any]) -> None:
             send_delivery.apply_async(args=[str(delivery_id)], queue="webhooks")
         except Exception as exc:  # noqa: BLE001 - broker down: the due sweep sends it later
             logger.warning("webhook delivery %s not enqueued: %s", delivery_id, exc)
-
-
-def job_event_write(*, job_id: Any) -> None:
-    """A job's `job.succeeded` / `job.failed` deliveries, written in the caller's transaction
-    (the one that ends the job)."""
-    job = Job.objects.filter(pk=job_id).only("id", "organization_id", "status").first()
-    if job is None:
-        return
-    event = {JobStatus.SUCCEEDED: WebhookEvent.JOB_SUCCEEDED,
-             JobStatus.FAILED: WebhookEvent.JOB_FAILED}.get(JobStatus(job.status))
-    if event:
-        data = functools.cache(lambda: job_payload(
-            job=Job.objects.prefetch_related("outputs").get(pk=job_id)))
-        event_emit(org_id=job.organization_id, event=event, data=data)
-        job_callback_emit(job=job, event=event, data=data)
 
 
 # --- Per-request webhook_url --------------------------------------------------------------
@@ -177,35 +169,90 @@ def job_callbacks_set(*, jobs: list[Job], url: str) -> None:
                                     ignore_conflicts=True)
 
 
-def job_callback_emit(*, job: Job, event: str,
-                      data: Callable[[], dict[str, Any]]) -> WebhookDelivery | None:
-    """The job's event to its submit's webhook_url, if it named one: one delivery, sent and
-    retried as the registered webhooks' are."""
-    url = JobCallback.objects.filter(job_id=job.pk).values_list("url", flat=True).first()
-    if not url:
-        return None
+def job_callback_emit(*, org_id: Any, url: str, event: str,
+                      data: Callable[[], dict[str, Any]],
+                      created_at: datetime | None = None) -> WebhookDelivery:
+    """A job's event to its submit's webhook_url: one delivery, sent and retried as the
+    registered webhooks' are."""
     now = timezone.now()
-    delivery = WebhookDelivery(webhook=request_signer(org_id=job.organization_id), url=url,
+    delivery = WebhookDelivery(webhook=request_signer(org_id=org_id), url=url,
                                event=event, next_attempt_at=now, payload={})
-    delivery.payload = {"id": str(delivery.id), "event": event, "created_at": now.isoformat(),
-                        "data": data()}
+    delivery.payload = {"id": str(delivery.id), "event": event,
+                        "created_at": (created_at or now).isoformat(), "data": data()}
     delivery.save(force_insert=True)
     transaction.on_commit(lambda: _enqueue([delivery.pk]))
     return delivery
 
 
-def batch_finished(*, job_id: Any) -> None:
-    """After a job's end is committed: the batch's event if it was the batch's last job."""
-    batch_id = Job.objects.filter(pk=job_id).values_list("batch_id", flat=True).first()
-    if batch_id:
-        batch_check_completed(batch_id=batch_id)
+# --- The outbox (jobs.JobEvent) and its dispatcher -----------------------------------------
+
+# Set while a dispatch is waiting to run: one message however many jobs end meanwhile.
+DISPATCH_WAKE_KEY = "webhooks:dispatch-waiting"
+DISPATCH_TASK = "webhooks.dispatch_events"
+# Outbox rows one dispatch reads at a time.
+DISPATCH_BATCH = 500
 
 
-def job_finished(*, job_id: Any) -> None:
-    """A job's event and its batch's, for a job that ended outside the job lifecycle."""
-    with transaction.atomic():
-        job_event_write(job_id=job_id)
-    batch_finished(job_id=job_id)
+def events_wake() -> None:
+    """After a job's end is committed: make sure a dispatch will run. The key is cleared by
+    the dispatch before it reads the outbox, so an event committed after that read wakes
+    another one; if the wake is lost (Redis down), the reconcile tick dispatches."""
+    from config.celery_app import app
+
+    if cache.add(DISPATCH_WAKE_KEY, 1, timeout=settings.JOB_RECONCILE_SECONDS * 6):
+        try:
+            app.send_task(DISPATCH_TASK, queue="webhooks", ignore_result=True)
+        except Exception:
+            cache.delete(DISPATCH_WAKE_KEY)
+            raise
+
+
+def _job_data(job_id: Any) -> dict[str, Any]:
+    return job_payload(job=Job.objects.prefetch_related("outputs").get(pk=job_id))
+
+
+def events_dispatch(*, limit: int = DISPATCH_BATCH) -> int:
+    """Turn the outbox's events into deliveries for the webhooks subscribed to them, and
+    announce the batches they ended. Each event is taken (deleted) in the transaction that
+    writes its deliveries, so two dispatchers never both send one and a dispatcher that dies
+    leaves it for the next. Returns how many events were taken."""
+    try:
+        cache.delete(DISPATCH_WAKE_KEY)
+    except Exception as exc:  # noqa: BLE001 - Redis down: the reconcile tick dispatches anyway
+        logger.warning("dispatch wake key not cleared: %s", exc)
+    taken = 0
+    while True:
+        rows = list(JobEvent.objects.order_by("id")
+                    .values_list("id", "job_id", "event", "created_at",
+                                 "job__organization_id", "job__batch_id")[:limit])
+        if not rows:
+            return taken
+        orgs = {row[4] for row in rows}
+        hooks: dict[Any, list[Webhook]] = {org: [] for org in orgs}
+        for hook in Webhook.objects.filter(organization_id__in=orgs, active=True):
+            hooks[hook.organization_id].append(hook)
+        # the submits' own webhook_url, for the jobs that named one
+        callbacks = dict(JobCallback.objects.filter(job_id__in={row[1] for row in rows})
+                         .values_list("job_id", "url"))
+        # A batch is checked once per read, at its last event here: every earlier event of
+        # it is committed by then.
+        last_of_batch = {row[5]: row[0] for row in rows if row[5]}
+        for event_id, job_id, event, created_at, org_id, batch_id in rows:
+            with transaction.atomic():
+                if not JobEvent.objects.filter(pk=event_id).delete()[0]:
+                    continue  # another dispatcher took it
+                taken += 1
+                if event in (WebhookEvent.JOB_SUCCEEDED, WebhookEvent.JOB_FAILED):
+                    data = functools.cache(functools.partial(_job_data, job_id))  # built once, if asked
+                    event_emit(org_id=org_id, event=event, hooks=hooks[org_id],
+                               created_at=created_at, data=data)
+                    if callbacks.get(job_id):
+                        job_callback_emit(org_id=org_id, url=callbacks[job_id], event=event,
+                                          data=data, created_at=created_at)
+                if batch_id and last_of_batch[batch_id] == event_id:
+                    batch_check_completed(batch_id=batch_id)
+        if len(rows) < limit:
+            return taken
 
 
 def batch_check_completed(*, batch_id: Any) -> BatchCompletion | None:
@@ -231,7 +278,8 @@ def batch_check_completed(*, batch_id: Any) -> BatchCompletion | None:
     except IntegrityError:
         return None  # another job's ending announced it already
     if first.user and first.user.email and first.user.notify_batch_email:
-        _email_summary(first.user.email, summary)
+        to = first.user.email
+        transaction.on_commit(lambda: _email_summary(to, summary))
     return done
 
 

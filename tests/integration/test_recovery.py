@@ -41,8 +41,8 @@ def assert_exactly_once(job_ids: list[str], outputs_each: int = 1) -> None:
         job = Job.objects.get(pk=job_id)
         assert job.status == JobStatus.SUCCEEDED, (job_id, job.status, job.error_message)
         assert JobOutput.objects.filter(job=job).count() == outputs_each
-        assert list(Activity.objects.filter(job=job).values_list("status", flat=True)) == [
-            "Success"]
+        assert [a.shown_status for a in Activity.objects.filter(job=job)
+                .select_related("job")] == ["Success"]
 
 
 def test_a_worker_killed_mid_job_leaves_the_job_to_another(staff_api: APIClient,

@@ -10,6 +10,7 @@ from rest_framework.test import APIClient
 
 from jobs.models import JobStatus
 from tests.support.polling import wait_job
+from tests.support.processes import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -124,6 +125,9 @@ def test_a_soft_limit_while_outputs_are_stored_ends_the_job_with_its_event(
                              if default_storage.exists(folder) else [])
                  for f in default_storage.listdir(f"{folder}/{d}")[1]]
     assert leftovers == []
+    # the worker's dispatcher turns the outbox's event into the delivery
+    wait_for(lambda: WebhookDelivery.objects.filter(webhook=hook).exists(), 20,
+             what="the job's delivery")
     events = list(WebhookDelivery.objects.filter(webhook=hook).values_list("event", flat=True))
     assert events == ["job.failed"]
     assert [d.payload["data"]["job"]["id"] for d in WebhookDelivery.objects.filter(

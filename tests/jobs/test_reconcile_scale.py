@@ -35,6 +35,7 @@ def test_two_concurrent_ticks_exactly_one_does_the_work(monkeypatch: Any,
     monkeypatch.setattr(maintenance, "deliveries_reconcile", lambda **_: 0)
     monkeypatch.setattr(maintenance, "deliveries_due", lambda: 0)
     monkeypatch.setattr(maintenance, "figures_heal", lambda **_: figures.HealReport())
+    monkeypatch.setattr(maintenance, "events_dispatch", lambda: 0)
 
     results: list[dict[str, int]] = []
     first = threading.Thread(target=lambda: results.append(maintenance.reconcile.run()))

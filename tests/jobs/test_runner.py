@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 from webhooks.models import Webhook, WebhookDelivery
+from webhooks.services import events_dispatch
 
 from jobs import selectors
 from jobs.kinds import DEFAULT_EXPECTED_SECONDS, job_limits
@@ -69,6 +70,7 @@ def test_a_provider_engine_labels_the_job_in_the_api_and_the_webhook(
                                                    "studio")
     body = api.get(f"/api/jobs/{job.pk}/").json()
     assert (body["engine"], body["tier"]) == ("fashn:tryon-v1.6", "studio")
+    events_dispatch()  # the outbox's event, matched with the webhook
     (delivery,) = WebhookDelivery.objects.filter(event="job.succeeded")
     payload = delivery.payload["data"]["job"]
     assert (payload["engine"], payload["tier"]) == ("fashn:tryon-v1.6", "studio")
@@ -85,6 +87,7 @@ def test_a_failed_run_says_which_engine_failed(partner: Any, monkeypatch: Any) -
     job.refresh_from_db()
     assert (job.error_code, job.made_by, job.tier) == ("provider_error", "fashn:tryon-v1.6",
                                                        "studio")
+    events_dispatch()
     (delivery,) = WebhookDelivery.objects.filter(event="job.failed")
     assert delivery.payload["data"]["job"]["engine"] == "fashn:tryon-v1.6"
 

@@ -14,7 +14,7 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 from webhooks.models import BatchCompletion, Webhook, WebhookDelivery
-from webhooks.services import deliveries_due, delivery_send
+from webhooks.services import deliveries_due, delivery_send, events_dispatch
 
 from jobs.models import Activity, Job
 from jobs.services import job_fail, job_start, job_submit_batch, job_succeed
@@ -48,7 +48,9 @@ def verify(secret: str, call: Any) -> bool:
 
 
 def send_all() -> None:
-    """What the drivesync worker does: send every delivery that is due."""
+    """What the webhooks worker does: dispatch the outbox's events, then send every delivery
+    that is due."""
+    events_dispatch()
     for delivery in WebhookDelivery.objects.filter(status="pending"):
         delivery_send(delivery_id=delivery.pk)
 

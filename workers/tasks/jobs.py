@@ -2,20 +2,44 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from billiard.einfo import ExceptionInfo
+from billiard.exceptions import WorkerLostError
 from celery import Task
-from celery.exceptions import TimeLimitExceeded
+from celery.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded
 
 from config.celery_app import app
 from jobs.services import RUN_TASK, job_fail
 from tools.registry import TOOLS
+from workers.broker import message_to_front
 from workers.runner import job_execute
 from workers.tasks.drives import deliver_outputs_enqueue
 
+logger = logging.getLogger(__name__)
+
 
 class JobTask(Task):
+    # A pool child killed mid-run (SIGKILL, OOM): the worker's main process publishes the
+    # task again at once (same task id; the killed message is acked) and moves it to the
+    # front of its queue, so the job runs again next, ahead of newer work; the run that takes
+    # it sees from the job's host and pid that the old run is dead and takes the job over
+    # (jobs.services.job_start). The job's attempts cap repeats, not Celery's retry count.
+    retry_on_worker_lost = True
+    max_retries = None
+    default_retry_delay = 0
+
+    def on_retry(self, exc: Exception, task_id: str, args: Any, kwargs: Any,
+                 einfo: ExceptionInfo) -> None:
+        if isinstance(exc, WorkerLostError):
+            queue = (self.request.delivery_info or {}).get("routing_key") or self.queue
+            try:
+                message_to_front(str(queue), task_id)
+            except Exception:  # noqa: BLE001 - it runs all the same, behind the queue
+                logger.warning("job task %s could not be moved to the front", task_id,
+                               exc_info=True)
+
     def on_failure(self, exc: Exception, task_id: str, args: Any, kwargs: Any,
                    einfo: ExceptionInfo) -> None:
         # At the hard time limit the pool child is killed and Celery calls this in the parent
@@ -29,7 +53,13 @@ class JobTask(Task):
 def run_job(job_id: str) -> str:
     outcome, job = job_execute(job_id=job_id)
     if outcome == "succeeded" and job is not None:
-        deliver_outputs_enqueue(job_id=job_id, tool=job.tool)
+        try:
+            deliver_outputs_enqueue(job_id=job_id, tool=job.tool)
+        except SoftTimeLimitExceeded:
+            # The job has ended; its outputs await delivery in the database and the
+            # reconciler enqueues the delivery.
+            logger.warning("job %s: the time limit fired while its delivery was enqueued",
+                           job_id)
     return outcome
 
 

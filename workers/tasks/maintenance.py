@@ -8,7 +8,7 @@ from dataclasses import asdict
 import redis
 from django.conf import settings
 from redis.exceptions import LockError
-from webhooks.services import deliveries_due
+from webhooks.services import deliveries_due, events_dispatch
 
 from config.celery_app import app
 from jobs.figures import figures_heal
@@ -38,6 +38,8 @@ def reconcile() -> dict[str, int]:
         # Outputs of jobs that succeeded a while ago but never reached their output folder.
         report["deliveries_requeued"] = deliveries_reconcile(
             older_than_seconds=settings.DELIVERY_GRACE_SECONDS)
+        # Events whose dispatch was not woken (Redis was down when their job ended).
+        report["events_dispatched"] = events_dispatch()
         report["webhooks_due"] = deliveries_due()
         # Queue counters a lost update (or a Redis restart) left wrong are rebuilt here.
         try:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from webhooks.services import delivery_send
+from webhooks.services import DISPATCH_TASK, delivery_send, events_dispatch
 
 from config.celery_app import app
 
@@ -13,3 +13,10 @@ from config.celery_app import app
           ignore_result=True, soft_time_limit=60, time_limit=90)
 def send_delivery(delivery_id: str) -> str:
     return delivery_send(delivery_id=delivery_id)
+
+
+@app.task(name=DISPATCH_TASK, queue="webhooks", ignore_result=True, soft_time_limit=60,
+          time_limit=90)
+def dispatch_events() -> int:
+    """The outbox's events into deliveries (woken when a job ends; the reconcile tick too)."""
+    return events_dispatch()

@@ -1,0 +1,132 @@
+"""What one job costs the database in the worker (issue 22, item 1): at most 4 statements from
+the task receiving the id to the task returning. Take: one UPDATE ... RETURNING. Progress:
+throttled, so a job that ends within the throttle writes none. Finish: one transaction with
+the guarded UPDATE, the outputs (one bulk INSERT) and the event (one outbox INSERT); the
+activity entry reads its outcome from the job and the webhooks are matched by the dispatcher
+later, so an organisation with or without webhooks costs the same.
+
+Counted with a connection execute_wrapper around the real task function (run in-process):
+every statement Django sends, except the transaction's own BEGIN/COMMIT/ROLLBACK/SAVEPOINT/
+RELEASE. PostgreSQL's per-task connection health check (CONN_HEALTH_CHECKS, a `SELECT 1` done
+by the task's prerun signal, outside the task) is not part of it."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.db import connection
+from webhooks.models import Webhook, WebhookDelivery
+from webhooks.services import events_dispatch
+
+from jobs.models import Activity, Job, JobEvent, JobStatus
+from jobs.services import job_submit
+from tests.support.loopback import LoopbackServer, respond, serving
+from tools.registry import TOOLS
+from workers.tasks.jobs import run_job
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def production_throttle(settings: Any) -> None:
+    """The runs here end within the throttle (the suites' own is 0.1 s; production's 0.5 s;
+    a longer run adds one UPDATE per interval, its heartbeat's thread one per beat)."""
+    settings.JOB_PROGRESS_MIN_INTERVAL = 5.0
+
+MAX_STATEMENTS = 4
+TRANSACTION = re.compile(r"\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)\b", re.IGNORECASE)
+POLO = sorted((Path(__file__).resolve().parents[1] / "fixtures" / "fashion" / "garment")
+              .glob("*.jpg"))[0]
+
+
+def counted_run(job: Job) -> tuple[str, list[str]]:
+    """Run the job's task as the worker does, and the statements it sent."""
+    statements: list[str] = []
+
+    def count(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        if not TRANSACTION.match(sql):
+            statements.append(sql)
+        return execute(sql, params, many, context)
+
+    began = time.monotonic()
+    with connection.execute_wrapper(count):
+        outcome = run_job(str(job.pk))
+    print(f"\n{job.tool} ({outcome}, {time.monotonic() - began:.2f} s): {len(statements)} "
+          f"statements on {connection.vendor}")
+    for sql in statements:
+        print("   ", sql[:110])
+    return outcome, statements
+
+
+@pytest.fixture
+def photo_server(settings: Any) -> Iterator[LoopbackServer]:
+    settings.OUTBOUND_ALLOW = ["127.0.0.1"]
+    body = POLO.read_bytes()
+
+    class Photo(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            respond(self, 200, body, "image/jpeg")
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    with serving(Photo) as server:
+        yield server
+
+
+@pytest.mark.parametrize("with_webhook", [False, True], ids=["no-webhook", "webhook"])
+def test_a_diagnostics_job_costs_at_most_4_statements(partner: Any, with_webhook: bool) -> None:
+    if with_webhook:
+        Webhook.objects.create(organization=partner.organization, url="https://h.maison.test/x",
+                               secret="whsec_x", events=["job.succeeded"])
+    # progress at 0.1 s and 0.2 s: inside the throttle, so none is written
+    job = job_submit(org=partner.organization, user=partner, tool=TOOLS["diagnostics.sleep"],
+                     payload={"seconds": 0.2}).job
+
+    outcome, statements = counted_run(job)
+
+    assert outcome == "succeeded"
+    assert len(statements) <= MAX_STATEMENTS, statements
+    job.refresh_from_db()
+    assert (job.status, job.progress, job.output_count) == (JobStatus.SUCCEEDED, 100, 1)
+    # what the finish no longer writes is read from the job: the activity entry's outcome,
+    # and the event, which the dispatcher turns into the subscribed webhook's delivery
+    entry = Activity.objects.select_related("job").get(job=job)
+    assert entry.shown() == ("Success", "Finished with 1 output(s).")
+    assert list(JobEvent.objects.filter(job=job).values_list("event", flat=True)) == [
+        "job.succeeded"]
+    events_dispatch()
+    assert not JobEvent.objects.exists()
+    assert WebhookDelivery.objects.filter(event="job.succeeded").count() == int(with_webhook)
+
+
+def test_a_recolor_card_job_costs_at_most_4_statements(partner: Any,
+                                                       photo_server: LoopbackServer) -> None:
+    job = job_submit(org=partner.organization, user=partner, tool=TOOLS["recolor"],
+                     payload={"image_url": f"{photo_server.origin}/polo.jpg",
+                              "target_color": "#C5B299", "garment_type": "polo"}).job
+
+    outcome, statements = counted_run(job)
+
+    assert outcome == "succeeded", Job.objects.get(pk=job.pk).error_message
+    assert len(statements) <= MAX_STATEMENTS, statements
+    job.refresh_from_db()
+    assert job.outputs.count() == job.output_count >= 1
+
+
+def test_a_failed_job_costs_at_most_4_statements(partner: Any) -> None:
+    job = job_submit(org=partner.organization, user=partner, tool=TOOLS["diagnostics.sleep"],
+                     payload={"seconds": 0, "fail": True}).job
+
+    outcome, statements = counted_run(job)
+
+    assert outcome == "failed"
+    assert len(statements) <= MAX_STATEMENTS, statements
+    entry = Activity.objects.select_related("job").get(job=job)
+    assert entry.shown() == ("Error", "The diagnostic job failed as asked.")
