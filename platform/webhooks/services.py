@@ -14,7 +14,6 @@ import secrets
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-
 from typing import Any
 
 from django.conf import settings
@@ -243,7 +242,8 @@ def events_dispatch(*, limit: int = DISPATCH_BATCH) -> int:
                     continue  # another dispatcher took it
                 taken += 1
                 if event in (WebhookEvent.JOB_SUCCEEDED, WebhookEvent.JOB_FAILED):
-                    data = functools.cache(functools.partial(_job_data, job_id))  # built once, if asked
+                    # built once, and only if a webhook or the job's webhook_url asks for it
+                    data = functools.cache(functools.partial(_job_data, job_id))
                     event_emit(org_id=org_id, event=event, hooks=hooks[org_id],
                                created_at=created_at, data=data)
                     if callbacks.get(job_id):

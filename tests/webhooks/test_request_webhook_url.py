@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 from standardwebhooks.webhooks import Webhook as StandardWebhook
 from standardwebhooks.webhooks import WebhookVerificationError
 from webhooks.models import Webhook, WebhookDelivery
-from webhooks.services import delivery_send
+from webhooks.services import delivery_send, events_dispatch
 
 from jobs.models import Job
 from jobs.services import job_fail, job_start, job_succeed
@@ -50,6 +50,7 @@ def finish(job_ids: list[str], outcomes: list[bool]) -> None:
         else:
             job_fail(job_id=job_id, lease=lease, code="fetch_failed",
                      message="The image could not be fetched.")
+    events_dispatch()  # the outbox's events into deliveries, as the webhooks worker does
 
 
 def send_due() -> None:
