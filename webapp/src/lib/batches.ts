@@ -1,7 +1,9 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 
 import { apiClient } from '@/lib/api-client';
-import { anyActive, isJobActive, pollWhile } from '@/lib/jobs';
+import { anyActive, isJobActive, jobKeys, pollWhile } from '@/lib/jobs';
+import { queueKeys } from '@/lib/queues';
 import { useSubmit } from '@/lib/submit';
 import type { Job } from '@/types/api';
 
@@ -38,13 +40,25 @@ export const batchQueryOptions = (batchId: string) =>
     refetchIntervalInBackground: true,
   });
 
-/** The batch's jobs, live; `initial` (the submit answer) shows until the first poll answers. */
+/**
+ * The batch's jobs, live; `initial` (the submit answer) shows until the first poll answers. When
+ * its last job ends, the status bar's queue figures and the job lists refresh at once rather than
+ * at their next poll, so no part of the page still says Processing over a finished batch.
+ */
 export function useBatchJobs(batchId: string | null | undefined, initial?: Job[]) {
-  return useQuery({
+  const queryClient = useQueryClient();
+  const query = useQuery({
     ...batchQueryOptions(batchId ?? ''),
     enabled: Boolean(batchId),
     placeholderData: initial ? { count: initial.length, results: initial } : undefined,
   });
+  const jobs = query.isPlaceholderData ? undefined : query.data?.results;
+  const ended = jobs !== undefined && jobs.every((job) => !isJobActive(job.status));
+  useEffect(() => {
+    if (!ended) return;
+    for (const queryKey of [queueKeys.all, jobKeys.lists()]) void queryClient.invalidateQueries({ queryKey });
+  }, [ended, queryClient]);
+  return query;
 }
 
 /** POST an array of cards to a card tool. */

@@ -3,7 +3,9 @@ import userEvent from '@testing-library/user-event';
 
 import { BatchProgress, BatchProgressView } from '@/components/tool/batch-progress';
 import { JobProgress } from '@/components/tool/job-result';
+import { ToolStatusBar } from '@/components/tool/status-bar';
 import { jobStatusLabel } from '@/lib/jobs';
+import { queueRow } from '@/testing/catalogue';
 import { renderComponent } from '@/testing/render-app';
 import { mockFetch } from '@/testing/mock-fetch';
 import { batchList, batchUrl, makeJob } from '@/testing/tool-mocks';
@@ -67,4 +69,25 @@ test('a batch without failures offers no retry', async () => {
 
   await screen.findByText('1 of 1 done');
   expect(screen.queryByRole('button', { name: /Retry/ })).not.toBeInTheDocument();
+});
+
+test('when the last job of a batch ends, the status bar says so at once, not at its next poll', async () => {
+  let queuePolls = 0;
+  let batchPolls = 0;
+  mockFetch({
+    'GET /api/queues/': () => ({ body: [queueRow('recolor', { running: queuePolls++ === 0 ? 1 : 0 })] }),
+    [batchUrl()]: () => batchList([batchPolls++ === 0 ? makeJob('j1', 'running', { progress: 50 }) : makeJob('j1', 'succeeded')]),
+  });
+  renderComponent(
+    <>
+      <ToolStatusBar tool="recolor" />
+      <BatchProgress batch={{ batch_id: 'b1', count: 1, jobs: [makeJob('j1', 'queued')] }} />
+    </>,
+  );
+
+  expect(await screen.findByText('Processing')).toBeInTheDocument();
+  // the batch polls every 2 s; the status bar's own poll would come 5 s after its first
+  expect(await screen.findByText('1 of 1 done', {}, { timeout: 4000 })).toBeInTheDocument();
+  expect(await screen.findByText('System Ready', {}, { timeout: 1000 })).toBeInTheDocument();
+  expect(queuePolls).toBe(2);
 });
