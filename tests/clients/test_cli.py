@@ -135,3 +135,28 @@ def test_upload_run_wait_download_a_folder_of_ten(
             assert img.size[0] >= 256
     listed = atelier("jobs", "--batch", batch, "--json")
     assert listed.exit_code == 0 and listed.output.count('"status": "succeeded"') == 10
+
+
+def test_run_passes_a_webhook_url(cli_env: dict[str, str], tmp_path: Path) -> None:
+    """`--webhook-url` (and the SDK's `webhook_url=`) reach the submit: each job of the batch
+    will announce its end there; a URL the stack refuses is the command's error."""
+    from webhooks.models import JobCallback
+
+    from jobs.models import Job
+
+    url = "https://93.184.215.14/hooks/atelier"  # a public address: nothing is called here
+    cards = tmp_path / "cards.csv"
+    cards.write_text("image_url,target_color,garment_type\n"
+                     "https://cdn.example.com/a.jpg,#C5B299,polo\n"
+                     "https://cdn.example.com/b.jpg,#C5B299,polo\n")
+
+    result = atelier("run", "recolor", "--cards", str(cards), "--webhook-url", url)
+
+    assert result.exit_code == 0, result.output
+    jobs = list(Job.objects.values_list("pk", flat=True))
+    assert len(jobs) == 2
+    assert sorted(JobCallback.objects.values_list("job_id", "url")) == sorted(
+        (job, url) for job in jobs)
+    refused = atelier("run", "recolor", "--cards", str(cards), "--webhook-url",
+                      "http://10.0.0.8/hook")
+    assert refused.exit_code == 1 and "private" in refused.output

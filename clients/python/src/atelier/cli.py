@@ -164,7 +164,9 @@ def run(ctx: typer.Context, tool: str,
                                                            "one column per card field"),
         wait_: bool = typer.Option(None, "--wait/--no-wait", help="Follow the run to the end "
                                    "(default: yes for a direct tool, no for cards)"),
-        fields: bool = typer.Option(False, "--fields", help="List the tool's fields and stop")
+        fields: bool = typer.Option(False, "--fields", help="List the tool's fields and stop"),
+        webhook_url: str = typer.Option(None, "--webhook-url", help="Also POST each job's "
+                                        "finished event to this https URL (signed)")
         ) -> None:
     """Run a tool. Card tools: --cards cards.csv. Direct tools: one flag per field, e.g.
     `atelier run try-on --garment URL --model URL`."""
@@ -179,7 +181,8 @@ def run(ctx: typer.Context, tool: str,
                     err.print(f"{call.name} takes cards: --cards cards.csv with columns "
                               + ", ".join(f.name for f in call.fields))
                     raise typer.Exit(2)
-                batch = api.tools.run(tool, cards=cards_from_csv(cards, call))
+                batch = api.tools.run(tool, cards=cards_from_csv(cards, call),
+                                      webhook_url=webhook_url)
                 out.print(f"batch {batch['batch_id']}: {batch['count']} jobs")
                 for skip in batch.get("skipped") or []:
                     err.print(f"[yellow]skipped[/] {skip}")
@@ -189,11 +192,11 @@ def run(ctx: typer.Context, tool: str,
                 return
             inputs = inputs_from_flags(list(ctx.args), call)
             if wait_ is False:
-                job = api.tools.run(tool, inputs=inputs, wait=False)
+                job = api.tools.run(tool, inputs=inputs, wait=False, webhook_url=webhook_url)
                 out.print(f"job {job['id']}: {job['status']}")
                 return
             with _bar(1) as (bar, task):
-                job = api.tools.run(tool, inputs=inputs,
+                job = api.tools.run(tool, inputs=inputs, webhook_url=webhook_url,
                                     on_update=lambda u: _advance(bar, task, u))
             _print_job(job)
             raise typer.Exit(0 if job["status"] == "succeeded" else 1)

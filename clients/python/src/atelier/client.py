@@ -203,20 +203,26 @@ class Tools:
     def run(self, slug: str, cards: builtins.list[dict[str, Any]] | None = None,
             inputs: dict[str, Any] | None = None, *, wait: bool = True,
             on_update: Callable[[Update], None] | None = None,
-            idempotency_key: str | None = None) -> dict[str, Any]:
+            idempotency_key: str | None = None,
+            webhook_url: str | None = None) -> dict[str, Any]:
         """Run a tool. A card tool takes ``cards`` and answers with the batch
         (``{batch_id, count, jobs, skipped?}``); a direct tool takes ``inputs``, is submitted
-        with ``Prefer: respond-async`` and, with ``wait``, answers with the finished job."""
+        with ``Prefer: respond-async`` and, with ``wait``, answers with the finished job.
+        ``webhook_url``: each job's finished event is also POSTed there, signed with the
+        organisation's per-request secret (``GET /api/webhooks/request-secret/``)."""
         call = self.call(slug)
         headers = {"Idempotency-Key": idempotency_key or str(uuid.uuid4())}
+        params = {"webhook_url": webhook_url} if webhook_url else {}
         if call.cards:
             if cards is None:
                 raise ValueError(f"{call.name} takes cards: pass cards=[{{...}}, ...]")
-            return dict(self.client.json("POST", call.path, json=cards, headers=headers))
+            return dict(self.client.json("POST", call.path, json=cards, headers=headers,
+                                         params=params))
         if inputs is None:
             raise ValueError(f"{call.name} takes inputs: pass inputs={{...}}")
         headers["Prefer"] = "respond-async"
-        job = dict(self.client.json("POST", call.path, json=inputs, headers=headers))
+        job = dict(self.client.json("POST", call.path, json=inputs, headers=headers,
+                                    params=params))
         if not wait or "id" not in job:
             return job
         return self.client.jobs.wait(str(job["id"]), on_update=on_update)
