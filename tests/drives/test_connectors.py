@@ -129,6 +129,7 @@ def test_a_google_folder_asks_for_one_token_however_many_files_are_read(
     ({"secret_access_key": "not-the-secret"}, "signature we calculated does not match"),
     ({"access_key_id": "AKIAUNKNOWNKEY000000"}, "does not exist in our records"),
     ({"bucket": "no-such-bucket-here"}, "bucket does not exist"),
+    ({"endpoint_url": "http://127.0.0.1:9"}, "Could not connect to the endpoint URL"),
 ])
 def test_refused_s3_credentials_are_a_400_with_the_drive_reason(
         admin_api: APIClient, moto_endpoint: str, bucket: Any, s3_keys: dict[str, str],
