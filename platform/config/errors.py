@@ -8,6 +8,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
@@ -133,6 +134,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     return resp
 
 
+@csrf_exempt  # an unknown POST path answers 404, not the CSRF check's HTML 403
 def json_404(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
     return JsonResponse(error_body("not_found", "Not found."), status=404)
 

@@ -21,6 +21,10 @@ PHOTO_EXTENSIONS = (".jpg", ".jpeg", ".png", ".gif", ".bmp", ".webp", ".heic", "
                     ".tif", ".tiff")
 IMAGE_EXTENSIONS = (*PHOTO_EXTENSIONS, ".svg")
 HEX = re.compile(r"#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
+# An http(s) URL as HttpUrlField takes it (the schema documents the same pattern): an ASCII
+# host (no brackets, which urlsplit reads as a broken IPv6 address), then no spaces.
+HTTP_URL_PATTERN = r"[Hh][Tt][Tt][Pp][Ss]?://[A-Za-z0-9._~%!$&'()*+,;=:@-]+([/?#][^\s\x00]*)?"
+HTTP_URL = re.compile(HTTP_URL_PATTERN)
 
 
 class CardImageUrlField(serializers.URLField):
@@ -150,7 +154,12 @@ class HttpUrlField(serializers.CharField):
 
     def to_internal_value(self, data: Any) -> str:
         value = str(super().to_internal_value(data)).strip()
-        parts = urlsplit(value)
+        if not HTTP_URL.fullmatch(value):
+            raise serializers.ValidationError(self.message)
+        try:
+            parts = urlsplit(value)
+        except ValueError:  # "http://[x": an unclosed IPv6 host
+            raise serializers.ValidationError(self.message) from None
         if parts.scheme not in ("http", "https") or not parts.netloc:
             raise serializers.ValidationError(self.message)
         return value
