@@ -323,6 +323,8 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "PREPROCESSING_HOOKS": ["config.schema.drop_alternate_spellings"],
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
+                             "config.schema.add_error_components"],
     "ENUM_NAME_OVERRIDES": {"WebhookEventEnum": "webhooks.models.WebhookEvent",
                             # "kind" names provider kinds and drive kinds: each its own enum
                             "KindEnum": "studio.kinds.ProviderKind",

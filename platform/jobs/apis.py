@@ -22,6 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.permissions import request_org
+from config.schema import error_response, paginated
 from config.serializers import QueryParamsSerializer
 from jobs.models import Job, JobOutput, JobStatus
 from jobs.selectors import (
@@ -112,6 +113,13 @@ class JobPagination(LimitOffsetPagination):
         return super().get_next_link()
 
 
+# The schema of the filters' query parameters, as the FilterSerializers read them.
+TOOL_FILTER = {"type": "string", "minLength": 1, "maxLength": 64,
+               "pattern": r"^[^\x00]*\S[^\x00]*$"}
+DATE_OR_DATETIME = {"anyOf": [{"type": "string", "format": "date"},
+                              {"type": "string", "format": "date-time"}]}
+
+
 class JobListApi(APIView):
     class FilterSerializer(QueryParamsSerializer):
         tool = serializers.CharField(required=False, max_length=64)
@@ -124,19 +132,22 @@ class JobListApi(APIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("tool", str), OpenApiParameter("status", str),
+            OpenApiParameter("tool", TOOL_FILTER),
+            OpenApiParameter("status", str, enum=JobStatus.values),
             OpenApiParameter("batch", OpenApiTypes.UUID),
             OpenApiParameter(
-                "created_after", OpenApiTypes.STR,
+                "created_after", DATE_OR_DATETIME,
                 description="Jobs created at or after this ISO date or date-time "
                             "(a date: from the start of that day)."),
             OpenApiParameter(
-                "created_before", OpenApiTypes.STR,
+                "created_before", DATE_OR_DATETIME,
                 description="Jobs created before this ISO date-time, or up to the end of "
                             "this ISO date."),
-            OpenApiParameter("limit", int), OpenApiParameter("offset", int),
+            OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 500},
+                             description="Jobs per page (50 when absent)."),
+            OpenApiParameter("offset", {"type": "integer", "minimum": 0}),
         ],
-        responses=JobSerializer(many=True),
+        responses=paginated(JobSerializer), operation_id="api_jobs_list",
     )
     def get(self, request: Request) -> Response:
         filters = self.FilterSerializer.validated(request.query_params.dict())
@@ -158,14 +169,14 @@ class JobDetailApi(APIView):
 
 
 class JobCancelApi(APIView):
-    @extend_schema(request=None, responses=JobSerializer)
+    @extend_schema(request=None, responses={200: JobSerializer, 409: error_response(409)})
     def post(self, request: Request, job_id: Any) -> Response:
         job = job_cancel(job=job_or_404(request, job_id))
         return Response(JobSerializer(job, context={"request": request}).data)
 
 
 class JobRetryApi(APIView):
-    @extend_schema(request=None, responses=JobSerializer)
+    @extend_schema(request=None, responses={200: JobSerializer, 409: error_response(409)})
     def post(self, request: Request, job_id: Any) -> Response:
         job = job_retry(job=job_or_404(request, job_id))
         return Response(JobSerializer(job, context={"request": request}).data)
@@ -304,7 +315,9 @@ class ActivityListApi(APIView):
                                      help_text="studio, preview or \"\" (see the job's).")
 
     @extend_schema(
-        parameters=[OpenApiParameter("tool", str), OpenApiParameter("limit", int)],
+        parameters=[OpenApiParameter("tool", TOOL_FILTER),
+                    OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 200},
+                                     description="Entries (5 when absent).")],
         responses=OutputSerializer(many=True),
     )
     def get(self, request: Request) -> Response:

@@ -249,8 +249,11 @@ class UsageApi(APIView):
         total = UsageFiguresSerializer()
 
     @extend_schema(
-        parameters=[OpenApiParameter("month", str, description="YYYY-MM (UTC); this month "
-                                                                 "when absent.")],
+        parameters=[OpenApiParameter(
+            "month", {"type": "string",
+                      "pattern": r"^(19[7-9]\d|[2-8]\d{3}|9[0-8]\d{2}|99[0-8]\d|999[0-8])"
+                                 r"-(0[1-9]|1[0-2])$"},
+            description="YYYY-MM (UTC), years 1970 to 9998; this month when absent.")],
         responses=OutputSerializer,
         description="The organisation's jobs created in a month, per tool and per provider "
                     "(any partner of the organisation may read).",

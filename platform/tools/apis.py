@@ -10,6 +10,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
+    OpenApiResponse,
     extend_schema,
     extend_schema_field,
 )
@@ -24,6 +25,7 @@ from webhooks.services import job_callbacks_set
 
 from accounts.permissions import IsPartner, request_org, request_partner
 from config.errors import error_body, first_message
+from config.schema import error_response
 from jobs.apis import JobSerializer
 from jobs.models import JobStatus
 from jobs.selectors import direct_wait_slot, job_wait
@@ -34,8 +36,14 @@ from tools.serializers import CodesInput, webhook_unwrap
 from tools.uploads import stash_base64
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
-    "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
+    "Idempotency-Key", {"type": "string", "minLength": 1, "maxLength": 255, "pattern": r"\S"},
+    OpenApiParameter.HEADER, required=False,
     description="The same key returns the same job instead of creating a second one.",
+)
+PREFER_HEADER = OpenApiParameter(
+    "Prefer", str, OpenApiParameter.HEADER, required=False, enum=["respond-async"],
+    description="`respond-async`: answer 202 with the job at once instead of waiting for "
+                "the result.",
 )
 MAX_IDEMPOTENCY_KEY = 255
 WEBHOOK_URL_PARAM = OpenApiParameter(
@@ -46,6 +54,21 @@ WEBHOOK_URL_PARAM = OpenApiParameter(
                 "URL whose host is public.",
 )
 _Submitted = TypeVar("_Submitted")
+
+
+class SkippedSerializer(serializers.Serializer):
+    name = serializers.CharField(help_text="The file, or the library model's name.")
+    reason = serializers.CharField()
+    model = serializers.CharField(required=False, help_text="The library model's id.")
+
+
+class BatchSubmittedSerializer(serializers.Serializer):
+    batch_id = serializers.UUIDField(allow_null=True, help_text="null when nothing was queued.")
+    count = serializers.IntegerField(help_text="Jobs queued.")
+    jobs = JobSerializer(many=True)
+    skipped = SkippedSerializer(many=True, required=False, help_text=(
+        "What was left out, and why (files of a drive folder, library models that do not "
+        "fit the tool)."))
 
 
 def idempotency_key(request: Request) -> str | None:
@@ -286,10 +309,29 @@ def tool_view(tool: Tool) -> Any:
         request_schema = tool.input_serializer(many=True)
     examples = ([OpenApiExample(f"{tool.name} example", value=tool.example, request_only=True)]
                 if tool.example is not None else [])
-    parameters = [IDEMPOTENCY_HEADER] + ([] if tool.shape == Shape.SYNC else [WEBHOOK_URL_PARAM])
+    # (a sync takes what is new in the folders: no Idempotency-Key)
+    parameters = [] if tool.shape == Shape.SYNC else [IDEMPOTENCY_HEADER, WEBHOOK_URL_PARAM]
+    by_shape: dict[Shape, dict[int, Any]] = {
+        Shape.JOB: {202: JobSerializer, 200: OpenApiResponse(
+            JobSerializer, description="The job an earlier request of this Idempotency-Key "
+                                       "made.")},
+        Shape.BATCH: {202: BatchSubmittedSerializer, 200: OpenApiResponse(
+            BatchSubmittedSerializer, description="The batch an earlier request of this "
+                                                  "Idempotency-Key made.")},
+        Shape.SYNC: {202: BatchSubmittedSerializer},
+        Shape.DIRECT: {
+            200: OpenApiResponse(OpenApiTypes.OBJECT, description=(
+                "The tool's result; with `Prefer: respond-async`, the job an earlier request "
+                "of this Idempotency-Key made.")),
+            202: OpenApiResponse(JobSerializer, description="With `Prefer: respond-async`: "
+                                 "the job, at once (poll `Location`)."),
+            422: error_response(422), 504: error_response(504)},
+    }
+    responses = by_shape[tool.shape]
+    if tool.shape == Shape.DIRECT:
+        parameters.append(PREFER_HEADER)
     schema = extend_schema(request=request_schema, parameters=parameters,
-                           summary=f"{tool.name}", examples=examples,
-                           responses={200: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT})
+                           summary=f"{tool.name}", examples=examples, responses=responses)
 
     class Api(base):  # type: ignore[valid-type,misc]
         @schema
@@ -325,6 +367,8 @@ class ToolSyncApi(ToolApi):
 class ToolInputsDeleteApi(ToolApi):
     """DELETE {codes: [...]}: a drive-fed tool's Clean Input step (e.g. DELETE
     /api/catalog-video/inputs): the named products' files leave its input folder."""
+
+    delete_reads_body = True  # for the schema (config.schema.AutoSchema)
 
     @extend_schema(request=CodesInput, responses={200: OpenApiTypes.OBJECT})
     def delete(self, request: Request) -> Response:

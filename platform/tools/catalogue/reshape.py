@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from rest_framework import serializers
 
@@ -33,6 +33,8 @@ class ReshapeCard(StrictSerializer):
     image_url = CardImageUrlField()
     target_garment = LowerChoiceField(choices=RESHAPE_GARMENTS)
     changes = ReshapeChange(many=True, allow_empty=False)
+    # validate_changes's limit, in the OpenAPI schema (config.schema.StrictSerializerScheme)
+    schema_limits: ClassVar[dict[str, dict[str, Any]]] = {"changes": {"maxItems": MAX_CHANGES}}
 
     INCOMPLETE = ("Please fill in at least one complete card (URL, garment type, and at least "
                   "one change)")
