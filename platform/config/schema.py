@@ -214,14 +214,6 @@ ERRORS: dict[int, tuple[str, str, dict[str, Any], dict[str, Any]]] = {
           {"error": "unavailable",
            "message": "A service Atelier depends on is not answering. Try again shortly.",
            "fields": {}}, _RETRY_AFTER),
-    504: ("Timeout",
-          "A direct tool's result took longer than the request waits: the job goes on; poll "
-          "`Location` (the job) with the `job_id`.",
-          {"error": "timeout", "message": "The result is taking longer than expected; the job "
-                                          "goes on and its result stays available.",
-           "fields": {}, "job_id": "5f0c6a4e-8f7e-4a39-9d53-0c1b5e2f4a10"},
-          {"Location": {"schema": {"type": "string"},
-                        "description": "The job to poll."}}),
 }
 
 RATE_LIMIT_HEADERS: dict[str, dict[str, Any]] = {
@@ -288,6 +280,12 @@ def paginated(serializer_class: type[serializers.Serializer]) -> type[serializer
 # (bounded: a host label is at most 63 characters, a URL's host at most 253)
 _HOST = r"[a-z0-9]{1,20}(\.[a-z0-9]{1,20}){0,3}\.[a-z]{2,12}"
 _PATH = r"(/[A-Za-z0-9._~-]{0,20}){0,4}"
+
+
+def url_schema(*, https_only: bool = False) -> dict[str, Any]:
+    """An http(s) URL as Django's URLValidator takes it, for a parameter's schema."""
+    scheme = "https" if https_only else "https?"
+    return {"type": "string", "format": "uri", "pattern": rf"^{scheme}://{_HOST}{_PATH}$"}
 
 
 class StrictSerializerScheme(OpenApiSerializerExtension):

@@ -25,7 +25,7 @@ from webhooks.services import job_callbacks_set
 
 from accounts.permissions import IsPartner, request_org, request_partner
 from config.errors import error_body, first_message
-from config.schema import error_response
+from config.schema import error_response, url_schema
 from jobs.apis import JobSerializer
 from jobs.models import JobStatus
 from jobs.selectors import direct_wait_slot, job_wait
@@ -41,13 +41,13 @@ IDEMPOTENCY_HEADER = OpenApiParameter(
     description="The same key returns the same job instead of creating a second one.",
 )
 PREFER_HEADER = OpenApiParameter(
-    "Prefer", str, OpenApiParameter.HEADER, required=False, enum=["respond-async"],
-    description="`respond-async`: answer 202 with the job at once instead of waiting for "
-                "the result.",
+    "Prefer", str, OpenApiParameter.HEADER, required=False,
+    description="With `respond-async`: answer 202 with the job at once instead of waiting "
+                "for the result (other preferences are ignored).",
 )
 MAX_IDEMPOTENCY_KEY = 255
 WEBHOOK_URL_PARAM = OpenApiParameter(
-    "webhook_url", str, OpenApiParameter.QUERY, required=False,
+    "webhook_url", url_schema(https_only=True), OpenApiParameter.QUERY, required=False,
     description="Also POST the job's finished event (`job.succeeded` or `job.failed`; a batch: "
                 "each job's) to this URL, signed with the organisation's per-request secret "
                 "(`GET /api/webhooks/request-secret/`) and retried as webhooks are. An http(s) "
@@ -323,9 +323,10 @@ def tool_view(tool: Tool) -> Any:
             200: OpenApiResponse(OpenApiTypes.OBJECT, description=(
                 "The tool's result; with `Prefer: respond-async`, the job an earlier request "
                 "of this Idempotency-Key made.")),
-            202: OpenApiResponse(JobSerializer, description="With `Prefer: respond-async`: "
-                                 "the job, at once (poll `Location`)."),
-            422: error_response(422), 504: error_response(504)},
+            202: OpenApiResponse(JobSerializer, description=(
+                "The job, to poll at `Location`: at once with `Prefer: respond-async`, else "
+                "when the result takes longer than the request waits (the job goes on).")),
+            422: error_response(422)},
     }
     responses = by_shape[tool.shape]
     if tool.shape == Shape.DIRECT:
