@@ -11,7 +11,7 @@
 # the table goes to var/test-logs/faults-results.md instead. PostgreSQL is a cluster of the
 # suite's own (FAULTS_PG_CLUSTER on FAULTS_PG_PORT, created once), since a scenario stops and
 # restarts it; without root it is the local one on 5432. ATELIER_SKIP_POSTGRES=1 or
-# ATELIER_SKIP_SQLITE=1 leaves a database out.
+# ATELIER_SKIP_SQLITE=1 leaves a database out; FAULTS_SIDE_BY_SIDE=1 runs the two at once.
 #
 # Sizes (the numbers by default):
 #   FAULTS_PARTNERS=200 FAULTS_SECONDS=120 FAULTS_BACKLOG=10000
@@ -45,15 +45,7 @@ private_postgres() {
   export DATABASE_URL="postgres://postgres:postgres@127.0.0.1:$port/atelier"
 }
 
-sqlite_rc=skipped
-postgres_rc=skipped
-if [ -z "${ATELIER_SKIP_SQLITE:-}" ]; then
-  say "Reliability suite on SQLite"
-  sqlite_rc=0
-  (unset DATABASE_URL; "$PY" -m pytest tests/faults tests/load -s --timeout=1200 "$@") ||
-    sqlite_rc=$?
-fi
-if [ -z "${ATELIER_SKIP_POSTGRES:-}" ]; then
+postgres_env() {
   if [ "$(id -u)" = "0" ]; then
     command -v pg_createcluster >/dev/null 2>&1 || ensure_postgres
     private_postgres
@@ -62,15 +54,49 @@ if [ -z "${ATELIER_SKIP_POSTGRES:-}" ]; then
     export FAULTS_PG_CLUSTER=main
     export DATABASE_URL="${TEST_POSTGRES_URL:-postgres://postgres:postgres@127.0.0.1:5432/atelier}"
   fi
-  say "Reliability suite on PostgreSQL"
-  postgres_rc=0
-  "$PY" -m pytest tests/faults tests/load -s --timeout=1200 "$@" || postgres_rc=$?
+}
+
+suite() { "$PY" -m pytest tests/faults tests/load -s --timeout=1200 "$@"; }
+
+sqlite_rc=skipped
+postgres_rc=skipped
+how="one after the other"
+if [ -n "${FAULTS_SIDE_BY_SIDE:-}" ] && [ -z "${ATELIER_SKIP_SQLITE:-}" ] &&
+   [ -z "${ATELIER_SKIP_POSTGRES:-}" ]; then
+  # Both databases at once (about half the time; the two runs share the cores, so latencies
+  # and drain rates are lower than alone). The PostgreSQL run gets a Redis of its own.
+  how="side by side"
+  postgres_env
+  logs="var/test-logs/faults${ATELIER_TEST_ID:-}"
+  say "Reliability suite on SQLite and PostgreSQL side by side ($logs-*.log)"
+  (unset DATABASE_URL; suite "$@") >"$logs-sqlite.log" 2>&1 &
+  sqlite_pid=$!
+  (export ATELIER_TEST_REDIS_PORT="${FAULTS_PG_REDIS_PORT:-$(( ${ATELIER_TEST_REDIS_PORT:-6390} + 100 ))}"
+   suite "$@") >"$logs-postgresql.log" 2>&1 &
+  postgres_pid=$!
+  sqlite_rc=0; wait "$sqlite_pid" || sqlite_rc=$?
+  postgres_rc=0; wait "$postgres_pid" || postgres_rc=$?
+  for db in sqlite postgresql; do
+    say "$db"; sed -n '/reliability figures/,$p' "$logs-$db.log"
+  done
+else
+  if [ -z "${ATELIER_SKIP_SQLITE:-}" ]; then
+    say "Reliability suite on SQLite"
+    sqlite_rc=0
+    (unset DATABASE_URL; suite "$@") || sqlite_rc=$?
+  fi
+  if [ -z "${ATELIER_SKIP_POSTGRES:-}" ]; then
+    postgres_env
+    say "Reliability suite on PostgreSQL"
+    postgres_rc=0
+    suite "$@" || postgres_rc=$?
+  fi
 fi
 
 out=tests/faults/RESULTS.md
 if [ "$#" -gt 0 ]; then out="var/test-logs/faults-results${ATELIER_TEST_ID:-}.md"; fi
 "$PY" tests/faults/results.py --out "$out" --seconds "$(( $(date +%s) - started ))" \
-  --outcome "sqlite=$sqlite_rc" --outcome "postgresql=$postgres_rc" \
+  --outcome "sqlite=$sqlite_rc" --outcome "postgresql=$postgres_rc" --databases "$how" \
   "$report_base-sqlite.jsonl" "$report_base-postgresql.jsonl"
 say "Figures written to $out"
 [ "$sqlite_rc" = 0 ] || [ "$sqlite_rc" = skipped ] || exit "$sqlite_rc"

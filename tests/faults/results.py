@@ -52,7 +52,7 @@ def _notes(notes: dict[str, Any]) -> str:
 
 
 def render(records: list[dict[str, Any]], *, seconds: float, outcomes: dict[str, str],
-           stamp: str, commit: str) -> str:
+           stamp: str, commit: str, databases: str = "one after the other") -> str:
     tallies = [r for r in records if "scenario" in r]
     lines = [r for r in records if "scenario" not in r]
     sizes = " ".join(f"{k}={v}" for k, v in sorted(os.environ.items())
@@ -63,7 +63,7 @@ def render(records: list[dict[str, Any]], *, seconds: float, outcomes: dict[str,
         "# Reliability figures",
         "",
         f"Written by `make faults` on {stamp}, commit {commit}; the run took "
-        f"{seconds / 60:.1f} min ({ran}). "
+        f"{seconds / 60:.1f} min ({ran}; the databases' runs {databases}). "
         f"Sizes: {sizes or 'the defaults of deploy/local/faults.sh'}.",
         "",
         "Counted by effects, where they happen: engine runs per job (the diagnostic engine's "
@@ -108,6 +108,8 @@ def main() -> None:
     parser.add_argument("reports", nargs="*", type=Path)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--seconds", type=float, default=0.0)
+    parser.add_argument("--databases", default="one after the other",
+                        help="how the databases' runs ran: one after the other, side by side")
     parser.add_argument("--outcome", action="append", default=[],
                         help="database=exit status of its run (or skipped)")
     args = parser.parse_args()
@@ -115,7 +117,7 @@ def main() -> None:
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(render(_read(args.reports), seconds=args.seconds, outcomes=outcomes,
-                               stamp=stamp, commit=_commit()))
+                               stamp=stamp, commit=_commit(), databases=args.databases))
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 
+import config.settings as product
 from jobs.models import Job
 from jobs.services import job_submit
 from tests.faults.effects import new_mark
@@ -80,8 +81,11 @@ def test_drivesync_worker_sigkilled_mid_delivery(procs: list[Any], fake_google: 
     folder_id = google_output_folder(fake_google, user.organization)
     jobs = succeeded_recolors(user, count=env_int("FAULTS_DELIVERY_JOBS", 4), outputs=3)
     writes = LOGS / f"drive-writes-{uuid.uuid4().hex[:8]}.log"
+    # A delivery holds its job for DELIVERY_LEASE_SECONDS (600 s in production: the task's
+    # time limit), a killed one too: a short lease here, so the takeover is seen in minutes.
+    lease = env_int("FAULTS_DELIVERY_LEASE_SECONDS", 15)
     env = {"FAULTS_GOOGLE_URL": fake_google.base_url, "FAULTS_DRIVE_WRITE_DELAY": "1.0",
-           "FAULTS_DRIVE_WRITES": str(writes)}
+           "FAULTS_DRIVE_WRITES": str(writes), "DELIVERY_LEASE_SECONDS": str(lease)}
     first = start_fault_worker("drivesync", concurrency=1, env=env)
     procs.append(first)
     for job in jobs:
@@ -107,7 +111,8 @@ def test_drivesync_worker_sigkilled_mid_delivery(procs: list[Any], fake_google: 
     tally.doubled = sum(n - 1 for n in keys.values() if n > 1)
     tally.recovery_s = recovery
     tally.notes["recovery"] = "kill -> every output delivered"
-    tally.notes.update(files_before_kill=before, files=sum(keys.values()))
+    tally.notes.update(files_before_kill=before, files=sum(keys.values()),
+                       delivery_lease_s=f"{lease} (production: {product.DELIVERY_LEASE_SECONDS})")
     # the output rows point at files that exist
     for out in JobOutput.objects.filter(job__in=jobs):
         assert out.drive_file_id in fake_google.files
