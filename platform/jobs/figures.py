@@ -48,6 +48,10 @@ RUN_WINDOW = 20
 DONE_TTL_SECONDS = 600
 # The rebuild reads queued jobs this many at a time.
 HEAL_BATCH = 5000
+# A queue whose figures differ from the database's counts by a few jobs is rebuilt when they
+# differ this many ticks in a row; by more than HEAL_AT_ONCE jobs (or 1 %), at once.
+HEAL_AFTER_TICKS = 3
+HEAL_AT_ONCE = 5
 # Exact pricing of the jobs ahead goes this deep; past it, the queue's mix prices the rest.
 FRONT = 50
 
@@ -344,8 +348,9 @@ class HealReport:
 
 def figures_heal(*, tools: Iterable[str] = ()) -> HealReport:
     """Compare every queue's figures with indexed counts and rebuild a queue whose figures
-    drifted; seed the run times of the given tools that have none from their last runs.
-    Costs an indexed count per queue and status when nothing drifted."""
+    drifted (a few jobs off for HEAL_AFTER_TICKS ticks in a row, or many at once); seed the
+    run times of the given tools that have none from their last runs. Costs an indexed count
+    per queue and status when nothing drifted."""
     from jobs.models import Job, JobStatus
 
     report = HealReport()
@@ -361,10 +366,22 @@ def figures_heal(*, tools: Iterable[str] = ()) -> HealReport:
         pipe.hlen(_k(queue, "running"))
     held = pipe.execute()
     for i, queue in enumerate(_queues()):
-        queued, running = held[2 * i], held[2 * i + 1]
-        if (queued, running) != (counts.get((queue, JobStatus.QUEUED), 0),
-                                 counts.get((queue, JobStatus.RUNNING), 0)):
+        expected = (counts.get((queue, JobStatus.QUEUED), 0),
+                    counts.get((queue, JobStatus.RUNNING), 0))
+        off = abs(held[2 * i] - expected[0]) + abs(held[2 * i + 1] - expected[1])
+        if not off:
+            client.delete(_k(queue, "drift"))
+            continue
+        # Under load the two reads often straddle a job that moves (its figures follow a
+        # moment after its commit): a small difference must hold for a few ticks in a row
+        # before the queue is rebuilt; a large one (Redis restarted empty) is rebuilt at once.
+        pipe = client.pipeline(transaction=False)
+        pipe.incr(_k(queue, "drift"))
+        pipe.expire(_k(queue, "drift"), 600)
+        seen = pipe.execute()[0]
+        if seen >= HEAL_AFTER_TICKS or off > max(HEAL_AT_ONCE, sum(expected) // 100):
             _rebuild(queue)
+            client.delete(_k(queue, "drift"))
             report.rebuilt.append(queue)
     names = list(dict.fromkeys(tools))
     if names:
