@@ -24,6 +24,7 @@ ensure_dev_venv
 ensure_redis_binary
 export ATELIER_FAULTS=1
 started="$(date +%s)"
+mkdir -p var/test-logs
 report_base="var/test-logs/faults-report${ATELIER_TEST_ID:-}"
 rm -f "$report_base-sqlite.jsonl" "$report_base-postgresql.jsonl"
 
@@ -67,7 +68,7 @@ if [ -n "${FAULTS_SIDE_BY_SIDE:-}" ] && [ -z "${ATELIER_SKIP_SQLITE:-}" ] &&
   # and drain rates are lower than alone). The PostgreSQL run gets a Redis of its own.
   how="side by side"
   postgres_env
-  logs="var/test-logs/faults${ATELIER_TEST_ID:-}"
+  logs="var/test-logs/faults-run${ATELIER_TEST_ID:-}"
   say "Reliability suite on SQLite and PostgreSQL side by side ($logs-*.log)"
   (unset DATABASE_URL; suite "$@") >"$logs-sqlite.log" 2>&1 &
   sqlite_pid=$!
