@@ -1,5 +1,6 @@
 import { catalogue } from '@/testing/catalogue';
-import { type MockResponse, type MockRoutes, signedIn } from '@/testing/mock-fetch';
+import { type MockResponse, type MockRoutes, mockFetch, signedIn } from '@/testing/mock-fetch';
+import { renderApp } from '@/testing/render-app';
 import type { Drive, Job, JobStatus } from '@/types/api';
 
 const drive = (tool: string, role: Drive['role'], category: Drive['category'] = null): Drive => ({
@@ -31,6 +32,13 @@ export function toolPageRoutes(extra: MockRoutes = {}): MockRoutes {
     ...Object.fromEntries(catalogue().map((tool) => [`GET /api/activity/?tool=${tool.slug}&limit=5`, { body: [] }])),
     ...extra,
   };
+}
+
+/** Opens a tool page at `path` with what every tool page asks for and the test's own routes; the calls made. */
+export function renderTool(path: string, extra: MockRoutes = {}) {
+  const calls = mockFetch(toolPageRoutes(extra));
+  renderApp(path);
+  return calls;
 }
 
 export function makeJob(id: string, status: JobStatus, figures: Partial<Job> = {}): Job {

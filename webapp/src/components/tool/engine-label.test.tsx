@@ -5,9 +5,7 @@ import { EngineLabel, LOCAL_PREVIEW, answerJobId, engineLabelText } from '@/comp
 import { BatchProgressView } from '@/components/tool/batch-progress';
 import { DirectResult } from '@/components/tool/job-result';
 import { RecentJobsTable } from '@/components/tool/job-log';
-import { mockFetch } from '@/testing/mock-fetch';
-import { renderApp } from '@/testing/render-app';
-import { makeJob, toolPageRoutes } from '@/testing/tool-mocks';
+import { makeJob, renderTool } from '@/testing/tool-mocks';
 import type { JobOutput } from '@/types/api';
 
 test.each([
@@ -69,14 +67,11 @@ test('a direct result, a batch row and a recent job carry the label', () => {
 
 test("a studio tool's results carry the label of the job its answer names", async () => {
   const PIXEL = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
-  mockFetch(
-    toolPageRoutes({
-      'GET /api/camera-templates/': { body: [] },
-      'POST /api/editorial/generate': { body: { result1: PIXEL, job_id: 'e1' } },
-      'GET /api/jobs/e1/': { body: makeJob('e1', 'succeeded', { tool: 'editorial', engine: 'openai:gpt-image-1', tier: 'studio' }) },
-    }),
-  );
-  renderApp('/editorial');
+  renderTool('/editorial', {
+    'GET /api/camera-templates/': { body: [] },
+    'POST /api/editorial/generate': { body: { result1: PIXEL, job_id: 'e1' } },
+    'GET /api/jobs/e1/': { body: makeJob('e1', 'succeeded', { tool: 'editorial', engine: 'openai:gpt-image-1', tier: 'studio' }) },
+  });
   await userEvent.type(await screen.findByLabelText('Catalog Image URL'), 'https://cdn.example/look.png');
   await userEvent.click(screen.getByRole('button', { name: 'Process Editorial' }));
   const results = await screen.findByRole('region', { name: /Results/ });

@@ -1,9 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
-import { mockFetch } from '@/testing/mock-fetch';
-import { renderApp } from '@/testing/render-app';
-import { accepted, batchList, batchUrl, bodyOf, toolPageRoutes } from '@/testing/tool-mocks';
+import { accepted, batchList, batchUrl, bodyOf, renderTool } from '@/testing/tool-mocks';
 
 // Typing two bags' worth of fields takes a while on a busy machine.
 jest.setTimeout(20000);
@@ -20,10 +18,7 @@ async function fillBag(card: HTMLElement, url: string, [w, h, d]: string[], gend
 }
 
 test('only ready bags are sent; Process Bags waits for one; Invalid image URL; Start New Session', async () => {
-  const calls = mockFetch(
-    toolPageRoutes({ 'POST /api/bag-holder/process': accepted({ batch_id: 'b1', count: 1, jobs: [] }), [batchUrl()]: batchList([]) }),
-  );
-  renderApp('/bag-holder');
+  const calls = renderTool('/bag-holder', { 'POST /api/bag-holder/process': accepted({ batch_id: 'b1', count: 1, jobs: [] }), [batchUrl()]: batchList([]) });
   const process = await screen.findByRole('button', { name: 'Process Bags' }, PAGE_LOAD);
   expect(process).toBeDisabled();
 
@@ -46,13 +41,10 @@ test('only ready bags are sent; Process Bags waits for one; Invalid image URL; S
 });
 
 test('failures use the Baghold texts', async () => {
-  mockFetch(
-    toolPageRoutes({
-      'GET /api/bag-holder/urls': { status: 503, body: { error: 'drive_unavailable', message: 'down' } },
-      'POST /api/bag-holder/process': { status: 400, body: { error: 'invalid', message: 'Your model library has no male model.' } },
-    }),
-  );
-  renderApp('/bag-holder');
+  renderTool('/bag-holder', {
+    'GET /api/bag-holder/urls': { status: 503, body: { error: 'drive_unavailable', message: 'down' } },
+    'POST /api/bag-holder/process': { status: 400, body: { error: 'invalid', message: 'Your model library has no male model.' } },
+  });
   await userEvent.click(await screen.findByRole('button', { name: 'Get URLs' }, PAGE_LOAD));
   expect(await screen.findByRole('alert')).toHaveTextContent('❌ Failed to Fetch URLsFailed to fetch URLs: Service Unavailable');
 

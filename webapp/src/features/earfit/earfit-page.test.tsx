@@ -1,13 +1,10 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
-import { mockFetch } from '@/testing/mock-fetch';
-import { renderApp } from '@/testing/render-app';
-import { batchRun, bodyOf, makeJob, toolPageRoutes } from '@/testing/tool-mocks';
+import { batchRun, bodyOf, makeJob, renderTool } from '@/testing/tool-mocks';
 
 test('height outside 0.5–10 shows the message and the card is not valid', async () => {
-  const calls = mockFetch(toolPageRoutes());
-  renderApp('/earring-catalog');
+  const calls = renderTool('/earring-catalog');
   await userEvent.type((await screen.findAllByLabelText('Ring Image URL'))[0], 'https://cdn.example/ring.png');
   await userEvent.clear(screen.getAllByLabelText('Ring Height (inches)')[0]);
   await userEvent.type(screen.getAllByLabelText('Ring Height (inches)')[0], '12');
@@ -23,10 +20,7 @@ test('height outside 0.5–10 shows the message and the card is not valid', asyn
 
 test('the add tile counts cards out of 20; valid cards are sent with their heights; Start New Earfit resets', async () => {
   const jobs = [makeJob('e1', 'running', { tool: 'earfit', progress: 40, input: { ring_image: 'https://cdn.example/ring.png', model_name: 'Ana' } })];
-  const calls = mockFetch(
-    toolPageRoutes(batchRun('/api/earring-catalog/process', jobs)),
-  );
-  renderApp('/earring-catalog');
+  const calls = renderTool('/earring-catalog', batchRun('/api/earring-catalog/process', jobs));
   expect(await screen.findByRole('button', { name: /Add Card/ })).toHaveTextContent('3/20');
   // a fresh page offers the spec's three default heights
   expect(screen.getAllByLabelText('Ring Height (inches)').map((input) => (input as HTMLInputElement).value)).toEqual(['1.2', '1.5', '2']);
@@ -45,8 +39,7 @@ test('the add tile counts cards out of 20; valid cards are sent with their heigh
 });
 
 test('a network failure says the earring catalog data could not be generated', async () => {
-  mockFetch(toolPageRoutes());
-  renderApp('/earring-catalog');
+  renderTool('/earring-catalog');
   await userEvent.type((await screen.findAllByLabelText('Ring Image URL'))[2], 'https://cdn.example/ring.png');
 
   await userEvent.click(screen.getByRole('button', { name: 'Generate Earfit' }));
@@ -55,8 +48,7 @@ test('a network failure says the earring catalog data could not be generated', a
 });
 
 test('an empty model library is explained', async () => {
-  mockFetch(toolPageRoutes({ 'GET /api/models/': { body: [] } }));
-  renderApp('/earring-catalog');
+  renderTool('/earring-catalog', { 'GET /api/models/': { body: [] } });
 
   expect(await screen.findByText(/Your model library is empty: ask Atelier to add your models\./)).toBeInTheDocument();
 });

@@ -1,8 +1,6 @@
 import { fireEvent, screen } from '@testing-library/react';
 
-import { mockFetch } from '@/testing/mock-fetch';
-import { renderApp } from '@/testing/render-app';
-import { toolPageRoutes } from '@/testing/tool-mocks';
+import { renderTool } from '@/testing/tool-mocks';
 
 beforeEach(() => {
   // jsdom has no 2D context; the page draws only when it gets one.
@@ -10,8 +8,7 @@ beforeEach(() => {
 });
 
 test('counters, ratio options, presets filling the description, the upload limit and Generate gating', async () => {
-  mockFetch(toolPageRoutes({ 'GET /api/photo-presets/': { body: [{ title: 'Minimalist White', sentence: 'Clean white seamless studio.' }] } }));
-  renderApp('/editorial-product');
+  renderTool('/editorial-product', { 'GET /api/photo-presets/': { body: [{ title: 'Minimalist White', sentence: 'Clean white seamless studio.' }] } });
   expect(await screen.findByText('Images 0/10')).toBeInTheDocument();
   expect(screen.getByText('Ratio 1:1')).toBeInTheDocument();
   expect(screen.getByText('Estimated time: ~30 seconds')).toBeInTheDocument();

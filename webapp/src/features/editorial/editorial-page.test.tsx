@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { fill } from '@/testing/fill';
 import { mockFetch } from '@/testing/mock-fetch';
 import { renderApp } from '@/testing/render-app';
-import { bodyOf, toolPageRoutes } from '@/testing/tool-mocks';
+import { bodyOf, renderTool, toolPageRoutes } from '@/testing/tool-mocks';
 
 const TEMPLATES = [
   { title: 'Custom', camera_details: '' },
@@ -118,13 +118,10 @@ test('processing: validation, the countdown, the call body and three padded resu
 });
 
 test('Tonelab: its own messages and body (reference passed on)', async () => {
-  const calls = mockFetch(
-    toolPageRoutes({
-      'GET /api/camera-templates/': { body: TEMPLATES },
-      'POST /api/tonelab/generate': { status: 422, body: { error: 'job_failed', message: 'The model refused.' } },
-    }),
-  );
-  renderApp('/tonelab');
+  const calls = renderTool('/tonelab', {
+    'GET /api/camera-templates/': { body: TEMPLATES },
+    'POST /api/tonelab/generate': { status: 422, body: { error: 'job_failed', message: 'The model refused.' } },
+  });
   expect(await screen.findByText('Base Editorial Image URL')).toBeInTheDocument();
   expect(screen.queryByText(/Advanced Options/)).toBeNull();
   await userEvent.type(screen.getByLabelText('Base Editorial Image URL'), 'nope');

@@ -1,9 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
-import { mockFetch } from '@/testing/mock-fetch';
-import { renderApp } from '@/testing/render-app';
-import { accepted, batchList, batchUrl, bodyOf, DRIVES, makeJob, toolPageRoutes } from '@/testing/tool-mocks';
+import { accepted, batchList, batchUrl, bodyOf, DRIVES, makeJob, renderTool } from '@/testing/tool-mocks';
 
 const step = (name: string) => screen.getByText(name).closest('li')!;
 
@@ -12,15 +10,12 @@ test('four input drives; Run sends the categories; the steps follow the jobs’ 
   const input = { outfit: 'LOOK01', model: 'ana' };
   const running = [makeJob('f1', 'running', { tool: 'flats', input, progress: 65, eta_seconds: 40 })];
   const done = [makeJob('f1', 'succeeded', { tool: 'flats', input })];
-  const calls = mockFetch(
-    toolPageRoutes({
-      // The API's order: by category name.
-      'GET /api/drives/': { body: [...DRIVES].sort((a, b) => (a.category ?? '').localeCompare(b.category ?? '')) },
-      'POST /api/flats-catalog/sync': accepted({ batch_id: 'b1', count: 1, jobs: [makeJob('f1', 'queued')], skipped: [] }),
-      [batchUrl()]: () => batchList(polls++ < 1 ? running : done),
-    }),
-  );
-  renderApp('/flats-catalog');
+  const calls = renderTool('/flats-catalog', {
+    // The API's order: by category name.
+    'GET /api/drives/': { body: [...DRIVES].sort((a, b) => (a.category ?? '').localeCompare(b.category ?? '')) },
+    'POST /api/flats-catalog/sync': accepted({ batch_id: 'b1', count: 1, jobs: [makeJob('f1', 'queued')], skipped: [] }),
+    [batchUrl()]: () => batchList(polls++ < 1 ? running : done),
+  });
   const drives = await screen.findByRole('navigation', { name: 'Input drives' });
   const links = await within(drives).findAllByRole('link');
   expect(links.map((link) => link.textContent)).toEqual(['SHOES', 'BOTTOM', 'TOP', 'OVERLAYER', 'Output Drive']);
@@ -43,8 +38,7 @@ test('four input drives; Run sends the categories; the steps follow the jobs’ 
 });
 
 test('a failed sync toasts Sync Failed', async () => {
-  mockFetch(toolPageRoutes({ 'POST /api/flats-catalog/sync': { status: 409, body: { error: 'conflict', message: 'A sync is running.' } } }));
-  renderApp('/flats-catalog');
+  renderTool('/flats-catalog', { 'POST /api/flats-catalog/sync': { status: 409, body: { error: 'conflict', message: 'A sync is running.' } } });
   await userEvent.click(await screen.findByRole('button', { name: 'Run' }));
 
   expect(await screen.findByRole('alert')).toHaveTextContent('Sync FailedSync failed: Conflict');
@@ -53,13 +47,10 @@ test('a failed sync toasts Sync Failed', async () => {
 
 test('a look that failed is not Sync complete: the countdown counts the failure and nothing is marked uploaded', async () => {
   const failed = [makeJob('f1', 'failed', { tool: 'flats', input: { outfit: 'LOOK01' }, error: { code: 'no_shoulders', message: 'No shoulders were found on the model.' } })];
-  mockFetch(
-    toolPageRoutes({
-      'POST /api/flats-catalog/sync': accepted({ batch_id: 'b1', count: 1, jobs: [makeJob('f1', 'queued', { tool: 'flats' })], skipped: [] }),
-      [batchUrl()]: batchList(failed),
-    }),
-  );
-  renderApp('/flats-catalog');
+  renderTool('/flats-catalog', {
+    'POST /api/flats-catalog/sync': accepted({ batch_id: 'b1', count: 1, jobs: [makeJob('f1', 'queued', { tool: 'flats' })], skipped: [] }),
+    [batchUrl()]: batchList(failed),
+  });
   await userEvent.click(await screen.findByRole('button', { name: 'Run' }));
 
   expect(await screen.findByText('Sync finished with failures: 0 of 1 done · 1 failed. The reasons are shown below.')).toBeInTheDocument();

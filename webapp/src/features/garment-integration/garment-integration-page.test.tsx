@@ -2,18 +2,13 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 import { fill } from '@/testing/fill';
-import { mockFetch } from '@/testing/mock-fetch';
-import { renderApp } from '@/testing/render-app';
-import { accepted, bodyOf, makeJob, toolPageRoutes } from '@/testing/tool-mocks';
+import { accepted, bodyOf, makeJob, renderTool } from '@/testing/tool-mocks';
 
 test('the full-screen overlay says about 20 seconds and carries the job figures; the body maps product and editorial', async () => {
-  const calls = mockFetch(
-    toolPageRoutes({
-      'POST /api/restyle-editorial/process': accepted(makeJob('g1', 'queued')),
-      'GET /api/jobs/g1/': { body: makeJob('g1', 'queued', { queue_position: 2, eta_seconds: 75 }) },
-    }),
-  );
-  renderApp('/restyle-editorial');
+  const calls = renderTool('/restyle-editorial', {
+    'POST /api/restyle-editorial/process': accepted(makeJob('g1', 'queued')),
+    'GET /api/jobs/g1/': { body: makeJob('g1', 'queued', { queue_position: 2, eta_seconds: 75 }) },
+  });
   await userEvent.click(await screen.findByRole('button', { name: 'Run' }));
   expect(screen.getByText('SYSTEM ALERT: Provide both Editorial Image URL and Product Image URL.')).toBeInTheDocument();
 
@@ -28,8 +23,7 @@ test('the full-screen overlay says about 20 seconds and carries the job figures;
 });
 
 test('Ecommerce Asset: accessory goes as garment_url, model as outfit_url; its own alert', async () => {
-  mockFetch(toolPageRoutes());
-  renderApp('/catalog-asset');
+  renderTool('/catalog-asset');
   await userEvent.type(await screen.findByLabelText('Accessory Image URL'), 'https://cdn.example/ring.jpg');
   await userEvent.click(screen.getByRole('button', { name: 'Run' }));
 

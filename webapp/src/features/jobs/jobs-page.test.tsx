@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 
 import { mockFetch } from '@/testing/mock-fetch';
 import { renderApp } from '@/testing/render-app';
-import { batchList, batchUrl, makeJob, toolPageRoutes } from '@/testing/tool-mocks';
+import { batchList, batchUrl, makeJob, renderTool, toolPageRoutes } from '@/testing/tool-mocks';
 
 const page = (jobs: ReturnType<typeof makeJob>[], count = jobs.length) => ({ body: { count, next: null, previous: null, results: jobs } });
 
@@ -21,8 +21,7 @@ const failed = makeJob('j-failed-1', 'failed', {
 const loose = makeJob('j-loose-1', 'running', { tool: 'earfit', batch_id: null, progress: 30 });
 
 test('the user menu leads to the job history, which lists each job with its reason and outputs', async () => {
-  mockFetch(toolPageRoutes({ 'GET /api/jobs/?limit=50': page([loose, failed, done]) }));
-  renderApp('/');
+  renderTool('/', { 'GET /api/jobs/?limit=50': page([loose, failed, done]) });
 
   await userEvent.click(await screen.findByRole('button', { name: 'ana@maison.example' }));
   await userEvent.click(screen.getByRole('menuitem', { name: 'Job history' }));
@@ -71,17 +70,14 @@ test('a batch shows every item, its failures with reasons, retries the failed on
   let retried = false;
   const queued = { ...failed, status: 'queued' as const, error: null, finished_at: null };
   const batch = () => batchList(retried ? [queued, done] : [failed, done]);
-  const calls = mockFetch(
-    toolPageRoutes({
-      [batchUrl('b1')]: batch,
-      'GET /api/jobs/?batch=b1&limit=50': () => page(retried ? [queued, done] : [failed, done]),
-      'POST /api/batches/b1/retry-failed/': () => {
-        retried = true;
-        return { body: { retried: 1 } };
-      },
-    }),
-  );
-  renderApp('/jobs?batch=b1');
+  const calls = renderTool('/jobs?batch=b1', {
+    [batchUrl('b1')]: batch,
+    'GET /api/jobs/?batch=b1&limit=50': () => page(retried ? [queued, done] : [failed, done]),
+    'POST /api/batches/b1/retry-failed/': () => {
+      retried = true;
+      return { body: { retried: 1 } };
+    },
+  });
 
   const panel = await screen.findByRole('region', { name: 'Batch b1' });
   expect(within(panel).getByRole('status')).toHaveTextContent('1 of 2 done · 1 failed');
@@ -100,15 +96,12 @@ test('a batch shows every item, its failures with reasons, retries the failed on
 });
 
 test('a bad date answer is shown, not swallowed', async () => {
-  mockFetch(
-    toolPageRoutes({
-      'GET /api/jobs/?created_after=soon&limit=50': {
-        status: 400,
-        body: { error: 'invalid', message: 'Enter an ISO date (2026-11-24) or date-time (2026-11-24T18:00:00Z).', fields: {} },
-      },
-    }),
-  );
-  renderApp('/jobs?created_after=soon');
+  renderTool('/jobs?created_after=soon', {
+    'GET /api/jobs/?created_after=soon&limit=50': {
+      status: 400,
+      body: { error: 'invalid', message: 'Enter an ISO date (2026-11-24) or date-time (2026-11-24T18:00:00Z).', fields: {} },
+    },
+  });
 
   expect(await screen.findByRole('alert')).toHaveTextContent('Could not load the jobs: Enter an ISO date');
 });

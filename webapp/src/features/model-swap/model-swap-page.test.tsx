@@ -2,9 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 import { EMPTY_LIBRARY } from '@/components/tool/model-library-notice';
-import { mockFetch } from '@/testing/mock-fetch';
-import { renderApp } from '@/testing/render-app';
-import { accepted, bodyOf, followedJob, makeJob, toolPageRoutes } from '@/testing/tool-mocks';
+import { accepted, bodyOf, followedJob, makeJob, renderTool } from '@/testing/tool-mocks';
 
 jest.setTimeout(15000);
 
@@ -18,16 +16,11 @@ async function fillAndRun(url = 'https://cdn.example/shot.jpg') {
 }
 
 test('Run asks for the job at once, shows its real progress, then the result with Download and New Swap', async () => {
-  const calls = mockFetch(
-    toolPageRoutes(
-      followedJob('/api/model-swap/process', [
-        makeJob('s1', 'queued', { tool: 'model-swap', queue_position: 2, eta_seconds: 40 }),
-        makeJob('s1', 'running', { tool: 'model-swap', progress: 55, eta_seconds: 8 }),
-        makeJob('s1', 'succeeded', { tool: 'model-swap', outputs: [output] }),
-      ]),
-    ),
-  );
-  renderApp('/model-swapper');
+  const calls = renderTool('/model-swapper', followedJob('/api/model-swap/process', [
+      makeJob('s1', 'queued', { tool: 'model-swap', queue_position: 2, eta_seconds: 40 }),
+      makeJob('s1', 'running', { tool: 'model-swap', progress: 55, eta_seconds: 8 }),
+      makeJob('s1', 'succeeded', { tool: 'model-swap', outputs: [output] }),
+    ]),);
   await fillAndRun();
 
   const post = calls.find((call) => call.method === 'POST')!;
@@ -50,8 +43,7 @@ test('Run asks for the job at once, shows its real progress, then the result wit
 });
 
 test('a missing model or a URL that is not http(s) is an alert and sends nothing', async () => {
-  const calls = mockFetch(toolPageRoutes());
-  renderApp('/model-swapper');
+  const calls = renderTool('/model-swapper');
   await userEvent.type(await screen.findByLabelText('Photo URL'), 'https://cdn.example/shot.jpg');
   await userEvent.click(screen.getByRole('button', { name: 'Run' }));
   expect(log()).toHaveTextContent('SYSTEM ALERT: Provide a photo URL and choose a model.');
@@ -65,13 +57,10 @@ test('a missing model or a URL that is not http(s) is an alert and sends nothing
 });
 
 test('a failed job logs its reason and offers New Swap', async () => {
-  mockFetch(
-    toolPageRoutes({
-      'POST /api/model-swap/process': accepted(makeJob('s2', 'queued', { tool: 'model-swap' })),
-      'GET /api/jobs/s2/': { body: makeJob('s2', 'failed', { error: { code: 'no_face', message: 'No face was found in the catalogue photo.' } }) },
-    }),
-  );
-  renderApp('/model-swapper');
+  renderTool('/model-swapper', {
+    'POST /api/model-swap/process': accepted(makeJob('s2', 'queued', { tool: 'model-swap' })),
+    'GET /api/jobs/s2/': { body: makeJob('s2', 'failed', { error: { code: 'no_face', message: 'No face was found in the catalogue photo.' } }) },
+  });
   await fillAndRun();
   expect(await screen.findByText('SYSTEM ERROR: No face was found in the catalogue photo.')).toBeInTheDocument();
   expect(screen.getByRole('button', { name: 'New Swap' })).toBeInTheDocument();
@@ -79,8 +68,7 @@ test('a failed job logs its reason and offers New Swap', async () => {
 });
 
 test('an empty library is explained and Run stays off', async () => {
-  mockFetch(toolPageRoutes({ 'GET /api/models/': { body: [] } }));
-  renderApp('/model-swapper');
+  renderTool('/model-swapper', { 'GET /api/models/': { body: [] } });
   expect(await screen.findByText(new RegExp(EMPTY_LIBRARY.replace(/[.:]/g, '.')))).toBeInTheDocument();
   expect(screen.getByRole('button', { name: 'Run' })).toBeDisabled();
 });

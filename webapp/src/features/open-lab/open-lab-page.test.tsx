@@ -3,13 +3,12 @@ import userEvent from '@testing-library/user-event';
 
 import { mockFetch } from '@/testing/mock-fetch';
 import { renderApp } from '@/testing/render-app';
-import { bodyOf, toolPageRoutes } from '@/testing/tool-mocks';
+import { bodyOf, renderTool, toolPageRoutes } from '@/testing/tool-mocks';
 
 const png = (name: string) => new File(['png'], name, { type: 'image/png' });
 
 test('Shift+Enter adds a newline, Enter sends; results offer Download and Work from this', async () => {
-  const calls = mockFetch(toolPageRoutes({ 'POST /api/open-lab/': { body: { result1: 'AAA', result2: 'data:image/png;base64,BBB' } } }));
-  renderApp('/open-lab');
+  const calls = renderTool('/open-lab', { 'POST /api/open-lab/': { body: { result1: 'AAA', result2: 'data:image/png;base64,BBB' } } });
   const box = await screen.findByRole('textbox', { name: 'Message' });
   await userEvent.type(box, 'a red coat{Shift>}{Enter}{/Shift}on snow');
   expect(box).toHaveValue('a red coat\non snow');
@@ -23,8 +22,7 @@ test('Shift+Enter adds a newline, Enter sends; results offer Download and Work f
 });
 
 test('at most 2 images: extras are dropped and + is disabled; they go as raw base64', async () => {
-  const calls = mockFetch(toolPageRoutes({ 'POST /api/open-lab/': { status: 422, body: { error: 'unsupported', message: 'Open Lab cannot do that.' } } }));
-  renderApp('/open-lab');
+  const calls = renderTool('/open-lab', { 'POST /api/open-lab/': { status: 422, body: { error: 'unsupported', message: 'Open Lab cannot do that.' } } });
   const add = await screen.findByRole('button', { name: 'Add image' });
   fireEvent.change(screen.getByTestId('open-lab-files'), { target: { files: [png('a.png'), png('b.png'), png('c.png')] } });
   await waitFor(() => expect(screen.getAllByRole('img', { name: /Attachment/ })).toHaveLength(2));
@@ -63,8 +61,7 @@ test('the conversation scrolls to its end again once a result picture has loaded
   // jsdom has no scrolling: watch the calls
   const scrollIntoView = jest.fn();
   Element.prototype.scrollIntoView = scrollIntoView;
-  mockFetch(toolPageRoutes({ 'POST /api/open-lab/': { body: { result1: 'AAA', result2: 'BBB' } } }));
-  renderApp('/open-lab');
+  renderTool('/open-lab', { 'POST /api/open-lab/': { body: { result1: 'AAA', result2: 'BBB' } } });
   await userEvent.type(await screen.findByRole('textbox', { name: 'Message' }), 'recolour to navy{Enter}');
   const result = await screen.findByRole('img', { name: 'Result 2' });
   scrollIntoView.mockClear();

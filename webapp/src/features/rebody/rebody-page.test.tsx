@@ -2,21 +2,16 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 import { fill } from '@/testing/fill';
-import { mockFetch } from '@/testing/mock-fetch';
-import { renderApp } from '@/testing/render-app';
-import { accepted, bodyOf, makeJob, toolPageRoutes } from '@/testing/tool-mocks';
+import { accepted, bodyOf, makeJob, renderTool } from '@/testing/tool-mocks';
 
 const video = { index: 0, filename: 'rebody.mp4', content_type: 'video/mp4', size: 1, sha256: '', url: '/api/jobs/rb1/outputs/0.mp4' };
 
 test('runs by itself when the URL and body type are in the query string; overlay, then original and video result', async () => {
   let polls = 0;
-  const calls = mockFetch(
-    toolPageRoutes({
-      'POST /api/rebody/process': accepted(makeJob('rb1', 'queued', { tool: 'rebody' })),
-      'GET /api/jobs/rb1/': () => ({ body: polls++ === 0 ? makeJob('rb1', 'running', { progress: 55, eta_seconds: 20 }) : makeJob('rb1', 'succeeded', { outputs: [video] }) }),
-    }),
-  );
-  renderApp('/rebody?image_url=https://cdn.example/look.jpg&target_bodytype=Curvy%20Fit');
+  const calls = renderTool('/rebody?image_url=https://cdn.example/look.jpg&target_bodytype=Curvy%20Fit', {
+    'POST /api/rebody/process': accepted(makeJob('rb1', 'queued', { tool: 'rebody' })),
+    'GET /api/jobs/rb1/': () => ({ body: polls++ === 0 ? makeJob('rb1', 'running', { progress: 55, eta_seconds: 20 }) : makeJob('rb1', 'succeeded', { outputs: [video] }) }),
+  });
 
   const overlay = await screen.findByRole('dialog', { name: 'Processing Your Rebody Request' });
   expect(overlay).toHaveTextContent('This usually takes about 15 seconds.');
@@ -32,8 +27,7 @@ test('runs by itself when the URL and body type are in the query string; overlay
 });
 
 test('missing input and a bad URL log alerts; a refusal logs SYSTEM ERROR with the message', async () => {
-  mockFetch(toolPageRoutes({ 'POST /api/rebody/process': { status: 400, body: { error: 'invalid', message: 'Unknown body type.' } } }));
-  renderApp('/rebody');
+  renderTool('/rebody', { 'POST /api/rebody/process': { status: 400, body: { error: 'invalid', message: 'Unknown body type.' } } });
   await userEvent.click(await screen.findByRole('button', { name: 'Run' }));
   expect(screen.getByText('SYSTEM ALERT: Provide both Full Body Look Image URL and Body Type.')).toBeInTheDocument();
 

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 
 import { mockFetch } from '@/testing/mock-fetch';
 import { renderApp } from '@/testing/render-app';
-import { accepted, batchList, batchUrl, bodyOf, makeJob, recentJobs, recentJobsUrl, toolPageRoutes } from '@/testing/tool-mocks';
+import { accepted, batchList, batchUrl, bodyOf, makeJob, recentJobs, recentJobsUrl, renderTool, toolPageRoutes } from '@/testing/tool-mocks';
 
 const URL_A = 'https://cdn.example/look-a.jpg';
 
@@ -13,8 +13,7 @@ async function fillCard(url: string, garment = 'polo') {
 }
 
 test('Run with no complete card: No Valid Cards and the spec message, no request', async () => {
-  const calls = mockFetch(toolPageRoutes());
-  renderApp('/recoloring');
+  const calls = renderTool('/recoloring');
   await userEvent.type(await screen.findByLabelText('Image URL'), URL_A); // no garment type
 
   await userEvent.click(screen.getByRole('button', { name: 'Run' }));
@@ -31,13 +30,10 @@ test('Run sends the complete cards, shows the overlays, then the batch progress 
     makeJob('j2', 'failed', { input: { image_url: 'https://cdn.example/b.png' }, error: { code: 'bad_image', message: 'The image could not be read.' } }),
     makeJob('j3', 'queued', { input: { image_url: 'https://cdn.example/c.png' }, queue_position: 2, eta_seconds: 150 }),
   ];
-  const calls = mockFetch(
-    toolPageRoutes({
-      'POST /api/recoloring/recolor': () => accepted({ batch_id: 'b1', count: 3, jobs: jobs.map((job) => ({ ...job, status: 'queued' })) }),
-      [batchUrl()]: batchList(jobs),
-    }),
-  );
-  renderApp('/recoloring');
+  const calls = renderTool('/recoloring', {
+    'POST /api/recoloring/recolor': () => accepted({ batch_id: 'b1', count: 3, jobs: jobs.map((job) => ({ ...job, status: 'queued' })) }),
+    [batchUrl()]: batchList(jobs),
+  });
   await fillCard(URL_A);
   await userEvent.clear(screen.getByLabelText('Target Color'));
   await userEvent.type(screen.getByLabelText('Target Color'), '#C5B299');
@@ -71,13 +67,10 @@ test('a batch whose every job was refused says so, with each reason, never Succe
   const jobs = [
     makeJob('j1', 'failed', { input: { image_url: URL_A }, error: { code: 'image_too_small', message: 'The garment photo is 150x200 px; its shorter side must be at least 256 px. Send a larger photo.' } }),
   ];
-  mockFetch(
-    toolPageRoutes({
-      'POST /api/recoloring/recolor': () => accepted({ batch_id: 'b1', count: 1, jobs: jobs.map((job) => ({ ...job, status: 'queued', error: null })) }),
-      [batchUrl()]: batchList(jobs),
-    }),
-  );
-  renderApp('/recoloring');
+  renderTool('/recoloring', {
+    'POST /api/recoloring/recolor': () => accepted({ batch_id: 'b1', count: 1, jobs: jobs.map((job) => ({ ...job, status: 'queued', error: null })) }),
+    [batchUrl()]: batchList(jobs),
+  });
   await fillCard(URL_A);
 
   await userEvent.click(screen.getByRole('button', { name: 'Run' }));
@@ -113,19 +106,16 @@ test('the processing overlay shows while the request is out', async () => {
 });
 
 test('a 400 shows ❌ Generation Failed with the HTTP status, the server message and the card error', async () => {
-  mockFetch(
-    toolPageRoutes({
-      'POST /api/recoloring/recolor': {
-        status: 400,
-        body: {
-          error: 'invalid',
-          message: 'Card 1, image_url: The URL must point to an image (jpg, jpeg, png, gif, bmp, webp or svg).',
-          fields: { 'cards.0.image_url': ['The URL must point to an image (jpg, jpeg, png, gif, bmp, webp or svg).'] },
-        },
+  renderTool('/recoloring', {
+    'POST /api/recoloring/recolor': {
+      status: 400,
+      body: {
+        error: 'invalid',
+        message: 'Card 1, image_url: The URL must point to an image (jpg, jpeg, png, gif, bmp, webp or svg).',
+        fields: { 'cards.0.image_url': ['The URL must point to an image (jpg, jpeg, png, gif, bmp, webp or svg).'] },
       },
-    }),
-  );
-  renderApp('/recoloring');
+    },
+  });
   await fillCard('https://cdn.example/page.html');
 
   await userEvent.click(screen.getByRole('button', { name: 'Run' }));
@@ -140,8 +130,7 @@ test('a 400 shows ❌ Generation Failed with the HTTP status, the server message
 });
 
 test('Get URLs makes one card per URL and says so', async () => {
-  mockFetch(toolPageRoutes({ 'GET /api/recoloring/urls': { body: [{ img_url: 'https://d/a.jpg' }, { img_url: 'https://d/b.jpg' }] } }));
-  renderApp('/recoloring');
+  renderTool('/recoloring', { 'GET /api/recoloring/urls': { body: [{ img_url: 'https://d/a.jpg' }, { img_url: 'https://d/b.jpg' }] } });
 
   await userEvent.click(await screen.findByRole('button', { name: 'Get URLs' }));
 
@@ -152,8 +141,7 @@ test('Get URLs makes one card per URL and says so', async () => {
 });
 
 test('Get URLs failure: ❌ Failed to Fetch URLs / Could not retrieve URLs from backend', async () => {
-  mockFetch(toolPageRoutes({ 'GET /api/recoloring/urls': { status: 503, body: { error: 'drive_unavailable', message: 'Drive down' } } }));
-  renderApp('/recoloring');
+  renderTool('/recoloring', { 'GET /api/recoloring/urls': { status: 503, body: { error: 'drive_unavailable', message: 'Drive down' } } });
 
   await userEvent.click(await screen.findByRole('button', { name: 'Get URLs' }));
 
@@ -164,8 +152,7 @@ test('Get URLs failure: ❌ Failed to Fetch URLs / Could not retrieve URLs from 
 });
 
 test('the colour picker falls back to #dac9b9 when the text is not a 3 or 6 digit hex', async () => {
-  mockFetch(toolPageRoutes());
-  renderApp('/recoloring');
+  renderTool('/recoloring');
   const text = await screen.findByLabelText('Target Color');
   expect(text).toHaveValue('#dac9b9');
 
@@ -178,18 +165,15 @@ test('the colour picker falls back to #dac9b9 when the text is not a 3 or 6 digi
 });
 
 test('after a reload the recent jobs still show a failed job with its reason, and a done one with its output', async () => {
-  mockFetch(
-    toolPageRoutes({
-      [recentJobsUrl('recolor')]: recentJobs([
-        makeJob('j2', 'failed', { input: { image_url: 'https://cdn.example/b.png' }, error: { code: 'bad_image', message: 'The image could not be read.' } }),
-        makeJob('j1', 'succeeded', {
-          input: { image_url: URL_A },
-          outputs: [{ index: 0, filename: 'look-a_recolor.png', content_type: 'image/png', size: 1, sha256: '', url: '/api/jobs/j1/outputs/0' }],
-        }),
-      ]),
-    }),
-  );
-  renderApp('/recoloring');
+  renderTool('/recoloring', {
+    [recentJobsUrl('recolor')]: recentJobs([
+      makeJob('j2', 'failed', { input: { image_url: 'https://cdn.example/b.png' }, error: { code: 'bad_image', message: 'The image could not be read.' } }),
+      makeJob('j1', 'succeeded', {
+        input: { image_url: URL_A },
+        outputs: [{ index: 0, filename: 'look-a_recolor.png', content_type: 'image/png', size: 1, sha256: '', url: '/api/jobs/j1/outputs/0' }],
+      }),
+    ]),
+  });
 
   const log = await screen.findByRole('region', { name: 'Recent jobs' });
   const [failed, done] = (await within(log).findAllByRole('row')).slice(1);

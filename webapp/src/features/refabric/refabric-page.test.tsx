@@ -2,13 +2,10 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 import { fill } from '@/testing/fill';
-import { mockFetch } from '@/testing/mock-fetch';
-import { renderApp } from '@/testing/render-app';
-import { batchRun, bodyOf, toolPageRoutes } from '@/testing/tool-mocks';
+import { batchRun, bodyOf, renderTool } from '@/testing/tool-mocks';
 
 test('Run is disabled until a card has a URL and a fabric; an incomplete card gives the spec message', async () => {
-  const calls = mockFetch(toolPageRoutes());
-  renderApp('/refabric');
+  const calls = renderTool('/refabric');
   const run = await screen.findByRole('button', { name: 'Run' });
   expect(run).toBeDisabled();
 
@@ -26,8 +23,7 @@ test('Run is disabled until a card has a URL and a fabric; an incomplete card gi
 });
 
 test('a complete card is sent with the spec field names', async () => {
-  const calls = mockFetch(toolPageRoutes(batchRun('/api/refabricing/refabric')));
-  renderApp('/refabric');
+  const calls = renderTool('/refabric', batchRun('/api/refabricing/refabric'));
   await fill({ 'Image URL': ' https://cdn.example/a.jpg ', 'Fabric Type': 'velvet', 'Material Finish': 'matte', 'Garment Type': 'outerwear' });
 
   await userEvent.click(screen.getByRole('button', { name: 'Run' }));

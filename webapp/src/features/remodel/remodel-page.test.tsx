@@ -1,9 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
-import { mockFetch } from '@/testing/mock-fetch';
-import { renderApp } from '@/testing/render-app';
-import { accepted, batchList, batchUrl, bodyOf, makeJob, toolPageRoutes } from '@/testing/tool-mocks';
+import { accepted, batchList, batchUrl, bodyOf, makeJob, renderTool } from '@/testing/tool-mocks';
 
 const statusBar = () => screen.getByRole('group', { name: 'Tool status' });
 
@@ -11,13 +9,10 @@ test('Run needs a model; it sends the chosen one, toasts Generation Started! and
   let polls = 0;
   const running = [makeJob('m1', 'running', { tool: 'remodel', progress: 30, eta_seconds: 12 })];
   const done = [makeJob('m1', 'succeeded', { tool: 'remodel' })];
-  const calls = mockFetch(
-    toolPageRoutes({
-      'POST /api/remodel/process': accepted({ batch_id: 'b1', count: 1, jobs: running, skipped: [] }),
-      [batchUrl()]: () => batchList(polls++ < 1 ? running : done),
-    }),
-  );
-  renderApp('/remodel');
+  const calls = renderTool('/remodel', {
+    'POST /api/remodel/process': accepted({ batch_id: 'b1', count: 1, jobs: running, skipped: [] }),
+    [batchUrl()]: () => batchList(polls++ < 1 ? running : done),
+  });
   const run = await screen.findByRole('button', { name: 'Run' });
   expect(run).toBeDisabled();
 
@@ -39,8 +34,7 @@ test('Run needs a model; it sends the chosen one, toasts Generation Started! and
 });
 
 test('an empty library is explained and Run stays disabled', async () => {
-  mockFetch(toolPageRoutes({ 'GET /api/models/': { body: [] } }));
-  renderApp('/remodel');
+  renderTool('/remodel', { 'GET /api/models/': { body: [] } });
 
   expect(await screen.findByText(/Your model library is empty: ask Atelier to add your models\./)).toBeInTheDocument();
   expect(screen.getByRole('button', { name: 'Run' })).toBeDisabled();
@@ -48,13 +42,10 @@ test('an empty library is explained and Run stays disabled', async () => {
 
 test('a job that failed never ends on Complete: the bar says Failed and the list gives the reason', async () => {
   const failed = [makeJob('m1', 'failed', { tool: 'remodel', error: { code: 'no_face', message: 'No face was found in the catalogue photo.' } })];
-  mockFetch(
-    toolPageRoutes({
-      'POST /api/remodel/process': accepted({ batch_id: 'b1', count: 1, jobs: [makeJob('m1', 'queued', { tool: 'remodel' })], skipped: [] }),
-      [batchUrl()]: batchList(failed),
-    }),
-  );
-  renderApp('/remodel');
+  renderTool('/remodel', {
+    'POST /api/remodel/process': accepted({ batch_id: 'b1', count: 1, jobs: [makeJob('m1', 'queued', { tool: 'remodel' })], skipped: [] }),
+    [batchUrl()]: batchList(failed),
+  });
   await userEvent.click(await screen.findByRole('radio', { name: 'Ana' }));
   await userEvent.click(screen.getByRole('button', { name: 'Run' }));
 

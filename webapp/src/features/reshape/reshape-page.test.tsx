@@ -2,13 +2,10 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 import { fill } from '@/testing/fill';
-import { mockFetch } from '@/testing/mock-fetch';
-import { renderApp } from '@/testing/render-app';
-import { batchRun, bodyOf, toolPageRoutes } from '@/testing/tool-mocks';
+import { batchRun, bodyOf, renderTool } from '@/testing/tool-mocks';
 
 test('a card without a complete change is not valid', async () => {
-  mockFetch(toolPageRoutes());
-  renderApp('/reshaping');
+  renderTool('/reshaping');
   await fill({ 'Image URL': 'https://cdn.example/a.jpg', 'Target Garment': 'Dress' });
   await userEvent.selectOptions(screen.getByLabelText('Area of change 1'), 'hem'); // no instruction
 
@@ -20,8 +17,7 @@ test('a card without a complete change is not valid', async () => {
 });
 
 test('only complete changes are sent, and the garment lower-cased', async () => {
-  const calls = mockFetch(toolPageRoutes(batchRun('/api/reshaping/reshape')));
-  renderApp('/reshaping');
+  const calls = renderTool('/reshaping', batchRun('/api/reshaping/reshape'));
   await fill({ 'Image URL': 'https://cdn.example/a.jpg', 'Target Garment': 'Trousers / Pants', 'Area of change 1': 'hem', 'Instruction 1': ' crop to the ankle ' });
   await userEvent.click(screen.getByRole('button', { name: /Add Change/ }));
   await userEvent.selectOptions(screen.getByLabelText('Area of change 2'), 'waist'); // incomplete

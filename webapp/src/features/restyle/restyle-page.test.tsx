@@ -2,20 +2,15 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 import { fill } from '@/testing/fill';
-import { mockFetch } from '@/testing/mock-fetch';
-import { renderApp } from '@/testing/render-app';
-import { accepted, bodyOf, makeJob, recentJobs, recentJobsUrl, toolPageRoutes } from '@/testing/tool-mocks';
+import { accepted, bodyOf, makeJob, recentJobs, recentJobsUrl, renderTool } from '@/testing/tool-mocks';
 
 const output = { index: 0, filename: 'restyle.png', content_type: 'image/png', size: 1, sha256: '', url: '/api/jobs/r1/outputs/0' };
 
 test('Run Restyle waits for both URLs, sends them trimmed and toasts the outcome', async () => {
-  const calls = mockFetch(
-    toolPageRoutes({
-      'POST /api/restyle/garment-restyle': accepted(makeJob('r1', 'queued', { tool: 'restyle' })),
-      'GET /api/jobs/r1/': { body: makeJob('r1', 'succeeded', { tool: 'restyle', outputs: [output] }) },
-    }),
-  );
-  renderApp('/restyle-tool');
+  const calls = renderTool('/restyle-tool', {
+    'POST /api/restyle/garment-restyle': accepted(makeJob('r1', 'queued', { tool: 'restyle' })),
+    'GET /api/jobs/r1/': { body: makeJob('r1', 'succeeded', { tool: 'restyle', outputs: [output] }) },
+  });
   const run = await screen.findByRole('button', { name: 'Run Restyle' });
   expect(run).toBeDisabled();
   await userEvent.type(screen.getByLabelText('Full Body Outfit'), ' https://cdn.example/look.jpg');
@@ -33,8 +28,7 @@ test('Run Restyle waits for both URLs, sends them trimmed and toasts the outcome
 });
 
 test('a refused request: ❌ Restyle Failed with the status text', async () => {
-  mockFetch(toolPageRoutes({ 'POST /api/restyle/garment-restyle': { status: 429, body: { error: 'throttled', message: 'Slow down' } } }));
-  renderApp('/restyle-tool');
+  renderTool('/restyle-tool', { 'POST /api/restyle/garment-restyle': { status: 429, body: { error: 'throttled', message: 'Slow down' } } });
   await fill({ 'Full Body Outfit': 'https://cdn.example/look.jpg', 'Garment Shot': 'https://cdn.example/shirt.jpg' });
 
   await userEvent.click(screen.getByRole('button', { name: 'Run Restyle' }));
@@ -43,18 +37,15 @@ test('a refused request: ❌ Restyle Failed with the status text', async () => {
 });
 
 test('after a reload the recent jobs show the failed restyle with its reason', async () => {
-  mockFetch(
-    toolPageRoutes({
-      [recentJobsUrl('restyle')]: recentJobs([
-        makeJob('r2', 'failed', {
-          tool: 'restyle',
-          input: { outfit_url: 'https://cdn.example/look.jpg', garment_url: 'https://cdn.example/notes.jpg' },
-          error: { code: 'unsupported_image', message: 'The garment shot is not an image.' },
-        }),
-      ]),
-    }),
-  );
-  renderApp('/restyle-tool');
+  renderTool('/restyle-tool', {
+    [recentJobsUrl('restyle')]: recentJobs([
+      makeJob('r2', 'failed', {
+        tool: 'restyle',
+        input: { outfit_url: 'https://cdn.example/look.jpg', garment_url: 'https://cdn.example/notes.jpg' },
+        error: { code: 'unsupported_image', message: 'The garment shot is not an image.' },
+      }),
+    ]),
+  });
 
   const log = await screen.findByRole('region', { name: 'Recent jobs' });
   const row = (await within(log).findAllByRole('row'))[1];

@@ -3,9 +3,7 @@ import userEvent from '@testing-library/user-event';
 
 import { SPINVIEW_RESET_MS } from '@/features/spinview/spinview-page';
 import { queueRow } from '@/testing/catalogue';
-import { mockFetch } from '@/testing/mock-fetch';
-import { renderApp } from '@/testing/render-app';
-import { accepted, batchList, batchUrl, bodyOf, makeJob, toolPageRoutes } from '@/testing/tool-mocks';
+import { accepted, batchList, batchUrl, bodyOf, makeJob, renderTool } from '@/testing/tool-mocks';
 
 const activity = [
   { id: 1, timestamp: '2025-05-01T10:00:00Z', tool: 'spinview', action: 'Sync Started', status: 'Success', details: 'ok', job_id: null, engine: '', tier: '' },
@@ -15,16 +13,13 @@ const statusBar = () => screen.getByRole('group', { name: 'Tool status' });
 
 test('Run sync: the sync call, the queued videos and skipped files, the toast, the activity log, then idle after 3 s', async () => {
   const jobs = [makeJob('s1', 'queued', { tool: 'spinview', input: { code: 'SKU1' } })];
-  const calls = mockFetch(
-    toolPageRoutes({
-      // the video made from the sync is still in the queue when the status goes back to idle
-      'GET /api/queues/': { body: [queueRow('spinview', { queue: 'video', queued: 1 })] },
-      'POST /api/catalog-video/sync': accepted({ batch_id: 'b1', count: 1, jobs, skipped: [{ name: 'notes.txt', reason: 'not an image' }] }),
-      [batchUrl()]: batchList(jobs),
-      'GET /api/activity/?tool=spinview&limit=5': { body: activity },
-    }),
-  );
-  renderApp('/catalog-video');
+  const calls = renderTool('/catalog-video', {
+    // the video made from the sync is still in the queue when the status goes back to idle
+    'GET /api/queues/': { body: [queueRow('spinview', { queue: 'video', queued: 1 })] },
+    'POST /api/catalog-video/sync': accepted({ batch_id: 'b1', count: 1, jobs, skipped: [{ name: 'notes.txt', reason: 'not an image' }] }),
+    [batchUrl()]: batchList(jobs),
+    'GET /api/activity/?tool=spinview&limit=5': { body: activity },
+  });
   expect(await screen.findByRole('link', { name: 'Input Drive' })).toHaveAttribute('href', '/drives/spinview-input');
   expect(screen.getByRole('link', { name: 'Output Drive' })).toHaveAttribute('href', '/drives/spinview-output');
   expect(await screen.findByText('Sync Started')).toBeInTheDocument();
@@ -54,8 +49,7 @@ test('Run sync: the sync call, the queued videos and skipped files, the toast, t
 }, 15000);
 
 test('a failed sync: ❌ Sync Failed with the status text', async () => {
-  mockFetch(toolPageRoutes({ 'POST /api/catalog-video/sync': { status: 503, body: { error: 'drive_unavailable', message: 'The input drive does not answer.' } } }));
-  renderApp('/catalog-video');
+  renderTool('/catalog-video', { 'POST /api/catalog-video/sync': { status: 503, body: { error: 'drive_unavailable', message: 'The input drive does not answer.' } } });
 
   await userEvent.click(await screen.findByRole('button', { name: 'Run sync' }));
 

@@ -1,18 +1,13 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
-import { mockFetch } from '@/testing/mock-fetch';
-import { renderApp } from '@/testing/render-app';
-import { bodyOf, toolPageRoutes } from '@/testing/tool-mocks';
+import { bodyOf, renderTool } from '@/testing/tool-mocks';
 
 test('step gating, the lock overlay, markdown with Edit/Done, step 2 and Work from this', async () => {
-  const calls = mockFetch(
-    toolPageRoutes({
-      'POST /api/tech-pack/description': { body: { description: '## Overview\n- **Fabric:** linen' } },
-      'POST /api/tech-pack/process': { body: { image: 'RESULT' } },
-    }),
-  );
-  renderApp('/tech-pack');
+  const calls = renderTool('/tech-pack', {
+    'POST /api/tech-pack/description': { body: { description: '## Overview\n- **Fabric:** linen' } },
+    'POST /api/tech-pack/process': { body: { image: 'RESULT' } },
+  });
   expect(await screen.findByText('Transform garment descriptions and images into detailed tech packs.')).toBeInTheDocument();
   const process = screen.getByRole('button', { name: 'Process Tech Pack' });
   expect(process).toBeDisabled();
@@ -54,8 +49,7 @@ test('step gating, the lock overlay, markdown with Edit/Done, step 2 and Work fr
 });
 
 test('a failed step 1 shows the spec toast and allows a retry', async () => {
-  mockFetch(toolPageRoutes({ 'POST /api/tech-pack/description': { status: 500, body: {} } }));
-  renderApp('/tech-pack');
+  renderTool('/tech-pack', { 'POST /api/tech-pack/description': { status: 500, body: {} } });
   await userEvent.type(await screen.findByLabelText('Description (Required)'), 'coat');
   await userEvent.click(screen.getByRole('button', { name: 'Get Tech Pack Description' }));
   expect(await screen.findByText('❌ Generation Failed')).toBeInTheDocument();

@@ -2,9 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 import { fill } from '@/testing/fill';
-import { mockFetch } from '@/testing/mock-fetch';
-import { renderApp } from '@/testing/render-app';
-import { accepted, bodyOf, followedJob, makeJob, toolPageRoutes } from '@/testing/tool-mocks';
+import { accepted, bodyOf, followedJob, makeJob, renderTool } from '@/testing/tool-mocks';
 
 jest.setTimeout(15000);
 
@@ -12,8 +10,7 @@ const log = () => screen.getByRole('log', { name: 'System log' });
 const output = { index: 0, filename: 'try-on.png', content_type: 'image/png', size: 10, sha256: '', url: 'http://testserver/api/jobs/t1/outputs/0' };
 
 test('a missing URL logs the spec alert and sends nothing', async () => {
-  const calls = mockFetch(toolPageRoutes());
-  renderApp('/virtual-try-on');
+  const calls = renderTool('/virtual-try-on');
   expect(await screen.findByText('SYSTEM LOG: Waiting for input URLs…')).toBeInTheDocument();
   await userEvent.type(screen.getByLabelText('Base Image URL'), 'https://cdn.example/model.jpg');
 
@@ -24,16 +21,11 @@ test('a missing URL logs the spec alert and sends nothing', async () => {
 });
 
 test('Run asks for the job at once and shows its real progress, queue position, then the result', async () => {
-  const calls = mockFetch(
-    toolPageRoutes(
-      followedJob('/api/try-on', [
-        makeJob('t1', 'queued', { tool: 'virtual-try-on', queue_position: 3, eta_seconds: 100 }),
-        makeJob('t1', 'running', { tool: 'virtual-try-on', progress: 40, eta_seconds: 30 }),
-        makeJob('t1', 'succeeded', { tool: 'virtual-try-on', outputs: [output] }),
-      ]),
-    ),
-  );
-  renderApp('/virtual-try-on');
+  const calls = renderTool('/virtual-try-on', followedJob('/api/try-on', [
+      makeJob('t1', 'queued', { tool: 'virtual-try-on', queue_position: 3, eta_seconds: 100 }),
+      makeJob('t1', 'running', { tool: 'virtual-try-on', progress: 40, eta_seconds: 30 }),
+      makeJob('t1', 'succeeded', { tool: 'virtual-try-on', outputs: [output] }),
+    ]),);
   await fill({ 'Base Image URL': ' https://cdn.example/model.jpg ', 'Desired Garment Image URL': 'https://cdn.example/dress.jpg' });
 
   await userEvent.click(screen.getByRole('button', { name: 'Run' }));
@@ -62,13 +54,10 @@ test('Run asks for the job at once and shows its real progress, queue position, 
 });
 
 test('a failed job logs SYSTEM ERROR with its reason', async () => {
-  mockFetch(
-    toolPageRoutes({
-      'POST /api/try-on': accepted(makeJob('t2', 'queued')),
-      'GET /api/jobs/t2/': { body: makeJob('t2', 'failed', { error: { code: 'no_person', message: 'No person found in the base image.' } }) },
-    }),
-  );
-  renderApp('/virtual-try-on');
+  renderTool('/virtual-try-on', {
+    'POST /api/try-on': accepted(makeJob('t2', 'queued')),
+    'GET /api/jobs/t2/': { body: makeJob('t2', 'failed', { error: { code: 'no_person', message: 'No person found in the base image.' } }) },
+  });
   await fill({ 'Base Image URL': 'https://cdn.example/model.jpg', 'Desired Garment Image URL': 'https://cdn.example/dress.jpg' });
 
   await userEvent.click(screen.getByRole('button', { name: 'Run' }));
@@ -78,8 +67,7 @@ test('a failed job logs SYSTEM ERROR with its reason', async () => {
 });
 
 test('a server error logs the network line', async () => {
-  mockFetch(toolPageRoutes({ 'POST /api/try-on': { status: 503, body: { error: 'broker_down', message: 'Queue unavailable' } } }));
-  renderApp('/virtual-try-on');
+  renderTool('/virtual-try-on', { 'POST /api/try-on': { status: 503, body: { error: 'broker_down', message: 'Queue unavailable' } } });
   await fill({ 'Base Image URL': 'https://cdn.example/model.jpg', 'Desired Garment Image URL': 'https://cdn.example/dress.jpg' });
 
   await userEvent.click(screen.getByRole('button', { name: 'Run' }));
