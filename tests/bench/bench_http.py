@@ -35,7 +35,7 @@ import requests
 from django.db import connection
 
 from accounts.services import api_token_create
-from tests.bench.production import database_label, start_web
+from tests.bench.production import database_label, load, start_web
 from tests.support.factories import UserFactory
 
 SECONDS = float(os.environ.get("BENCH_HTTP_SECONDS", "10"))
@@ -155,7 +155,7 @@ def bench_http_fixed_rates(capsys: Any) -> None:
         print(f"\n[bench] entrypoint.sh web (gunicorn gthread 2 workers x 8 threads, "
               f"config.settings, DEBUG off) on {database_label()}; hey at fixed rates for "
               f"{SECONDS:g} s each, {PER_CONNECTION:g} req/s per connection; polled job has "
-              f"{BACKLOG} queued jobs ahead")
+              f"{BACKLOG} queued jobs ahead; load average {load()}")
         print(f"[bench] {'':30} {'req/s':>5} {'sent/s':>7} {'p50 ms':>8} {'p99 ms':>8} "
               f"{'2xx':>6} {'4xx':>5} {'5xx':>5} {'none':>5}")
         for label, runs, _, _ in rows:

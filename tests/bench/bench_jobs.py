@@ -27,7 +27,7 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from jobs.models import Job, JobStatus
-from tests.bench.production import database_label, purge, start_worker
+from tests.bench.production import database_label, load, purge, start_worker
 from tests.support.processes import wait_for
 from workers.tasks.diagnostics import noop
 
@@ -113,7 +113,8 @@ def bench_drain_against_raw_celery(staff_api: APIClient, capsys: Any) -> None:
     with capsys.disabled():
         print(f"\n[bench] drain of {N} queued jobs/tasks, database {database_label()}, broker "
               f"Redis, one worker (entrypoint.sh worker {queue}, production settings, "
-              f"prefork concurrency {CONCURRENCY}), {ROUNDS} rounds each, alternated")
+              f"prefork concurrency {CONCURRENCY}), {ROUNDS} rounds each, alternated; load "
+              f"average {load()}")
         for label, values in rates.items():
             each = ", ".join(f"{v:.0f}" for v in values)
             print(f"[bench] {label:18} {mean[label]:8.1f} jobs/s   (rounds: {each})")

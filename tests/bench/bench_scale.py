@@ -40,7 +40,7 @@ from webhooks.models import Webhook, WebhookDelivery
 from config.celery_app import app
 from jobs.models import Activity, Job, JobOutput, JobStatus
 from jobs.services import job_cancel
-from tests.bench.production import purge
+from tests.bench.production import load, purge
 from tests.support.factories import OrganizationFactory, UserFactory
 from tests.support.processes import REPO
 from tools.registry import TOOLS
@@ -374,7 +374,7 @@ def bench_costs_flat_in_history(staff: Any, staff_api: APIClient, settings: Any,
         fill = ", ".join(f"{s:,} in {t:.0f} s" for s, t in fills.items() if t)
         print(f"\n[bench] PostgreSQL, median of {REPEAT} calls in ms, {BACKLOG} jobs queued; "
               f"history inserted: {fill or 'none'}; {ORGS} organisations, the caller's "
-              f"holding half")
+              f"holding half; load average {load()}")
         print(f"[bench] {'':24} " + " ".join(f"{c:>10}" for c in columns)
               + f" {'ratio':>6}  bar ≤ {BAR}x at {big} vs 0")
         for label in results[columns[0]][0]:

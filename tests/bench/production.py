@@ -36,6 +36,11 @@ def database_url() -> str:
     raise RuntimeError(f"no DATABASE_URL for {connection.vendor}")
 
 
+def load() -> str:
+    """The machine's load average (1, 5, 15 min): how much else ran beside a measurement."""
+    return " ".join(f"{v:.1f}" for v in os.getloadavg())
+
+
 def database_label() -> str:
     return {"postgresql": "PostgreSQL", "sqlite": "SQLite"}.get(connection.vendor,
                                                                 connection.vendor)
