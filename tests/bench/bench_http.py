@@ -38,7 +38,7 @@ from accounts.services import api_token_create
 from tests.bench.production import database_label, load, start_web
 from tests.support.factories import UserFactory
 
-SECONDS = float(os.environ.get("BENCH_HTTP_SECONDS", "10"))
+SECONDS = float(os.environ.get("BENCH_HTTP_SECONDS", "8"))
 RATES = tuple(int(r) for r in os.environ.get("BENCH_HTTP_RATES", "50,100,200").split(","))
 BACKLOG = int(os.environ.get("BENCH_HTTP_BACKLOG", "200"))
 # hey's connections: each sends PER_CONNECTION requests a second at most, so one slow answer

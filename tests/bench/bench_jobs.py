@@ -31,7 +31,7 @@ from tests.bench.production import database_label, load, purge, start_worker
 from tests.support.processes import wait_for
 from workers.tasks.diagnostics import noop
 
-N = int(os.environ.get("BENCH_JOBS", "600"))
+N = int(os.environ.get("BENCH_JOBS", "400"))
 ROUNDS = int(os.environ.get("BENCH_JOBS_ROUNDS", "2"))
 CONCURRENCY = int(os.environ.get("BENCH_JOBS_CONCURRENCY", "2"))
 BAR = 0.8
