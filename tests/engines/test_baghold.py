@@ -121,16 +121,9 @@ def test_sample_portrait_with_a_strap_is_carried_on_the_shoulder() -> None:
     assert fid._num(row["border_gap_px"]) > 0
 
 
-@pytest.mark.parametrize(
-    "label",
-    [
-        "half length, hands at the bottom edge",
-        "sample portrait (astronaut), no strap",
-        "sample portrait (Grace Hopper), strap 20 cm",
-    ],
-)
-def test_no_carry_that_fits_is_refused_with_the_reason(label: str) -> None:
-    case = _case(label)
+@pytest.mark.parametrize("case", [c for c in fid.CASES if c.expect == "refuse"],
+                         ids=lambda c: c.label)
+def test_no_carry_that_fits_is_refused_with_the_reason(case: fid.Case) -> None:
     with pytest.raises(EngineError) as err:
         baghold.place_bag(fid.model_photo(case), fid.tote(), None,
                           {"gender": "Female", "model_name": "Ines", **case.params})
