@@ -9,6 +9,7 @@ import { ToolPage } from '@/components/tool/tool-page';
 import { type ToastInput, useToast } from '@/components/ui/toast';
 import { ApiError } from '@/lib/api-client';
 import { type ProgressTicker, TRY_ON_TICKER, useDirectJob } from '@/lib/direct-jobs';
+import { retryingText } from '@/lib/jobs';
 import type { Job } from '@/types/api';
 
 import COPY from '@/components/tool/direct-tools.json';
@@ -155,6 +156,7 @@ export function DirectToolPage({ slug, ticker = TRY_ON_TICKER, toasts }: DirectT
           progress={direct.progress}
           queuePosition={direct.job?.status === 'queued' ? direct.job.queue_position : null}
           etaSeconds={direct.job?.eta_seconds ?? null}
+          retrying={direct.job ? retryingText(direct.job) : null}
         />
       ) : null}
     </ToolPage>

@@ -9,7 +9,9 @@ import { renderComponent } from '@/testing/render-app';
 const output: Drive = { tool: 'recolor', role: 'output', category: null, label: 'Output Drive', folder: 'f-out', kind: 'local', url: '/drives/f-out' };
 
 test('processing overlay is a labelled busy dialog that shows the job figures', () => {
-  renderComponent(<ProcessingOverlay title="Processing Your Rebody Request" message="About 15 seconds." progress={40} queuePosition={2} etaSeconds={75} />);
+  renderComponent(
+    <ProcessingOverlay title="Processing Your Rebody Request" message="About 15 seconds." progress={40} queuePosition={2} etaSeconds={75} retrying="retrying (attempt 2)" />,
+  );
 
   const dialog = screen.getByRole('dialog', { name: 'Processing Your Rebody Request' });
   expect(dialog).toHaveAttribute('aria-modal', 'true');
@@ -17,6 +19,7 @@ test('processing overlay is a labelled busy dialog that shows the job figures', 
   expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '40');
   expect(dialog).toHaveTextContent('Position in queue: 2');
   expect(dialog).toHaveTextContent('ETA ~1m');
+  expect(dialog).toHaveTextContent('Retrying (attempt 2)');
 });
 
 function Flow() {

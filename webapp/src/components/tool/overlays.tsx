@@ -17,10 +17,12 @@ type ProcessingOverlayProps = {
   progress?: number | null;
   queuePosition?: number | null;
   etaSeconds?: number | null;
+  /** 'retrying (attempt 2)' when the job runs again after a lost worker. */
+  retrying?: string | null;
 };
 
 /** Full-screen overlay while a request runs. Not dismissable: the work goes on regardless. */
-export function ProcessingOverlay({ title, message, progress, queuePosition, etaSeconds }: ProcessingOverlayProps) {
+export function ProcessingOverlay({ title, message, progress, queuePosition, etaSeconds, retrying }: ProcessingOverlayProps) {
   return (
     <Dialog title={title} className="processing-overlay" busy>
       <Spinner />
@@ -28,6 +30,7 @@ export function ProcessingOverlay({ title, message, progress, queuePosition, eta
       {typeof progress === 'number' ? <ProgressBar value={progress} /> : null}
       {queuePosition ? <p className="small">Position in queue: {queuePosition}</p> : null}
       {typeof etaSeconds === 'number' ? <p className="small">ETA {formatEta(etaSeconds)}</p> : null}
+      {retrying ? <p className="small">{retrying[0].toUpperCase() + retrying.slice(1)}</p> : null}
     </Dialog>
   );
 }

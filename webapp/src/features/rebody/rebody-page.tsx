@@ -11,6 +11,7 @@ import { type LogLine, SystemLog } from '@/components/tool/system-log';
 import { ToolPage } from '@/components/tool/tool-page';
 import { TRY_ON_TICKER, useDirectJob } from '@/lib/direct-jobs';
 import { formatEta } from '@/lib/format';
+import { retryingText } from '@/lib/jobs';
 import { useToolChoices } from '@/lib/tools';
 
 export const REBODY_MISSING = 'Provide both Full Body Look Image URL and Body Type.';
@@ -150,6 +151,7 @@ export function RebodyPage() {
           progress={direct.progress}
           queuePosition={direct.job?.status === 'queued' ? direct.job.queue_position : null}
           etaSeconds={direct.job?.eta_seconds ?? null}
+          retrying={direct.job ? retryingText(direct.job) : null}
         />
       ) : null}
     </ToolPage>
