@@ -13,6 +13,7 @@ from django.core.files.storage import default_storage
 
 from drives.models import DriveFolder
 from drives.services import drive_client, drive_file_from_url, folder_locator
+from drivesync.errors import DriveError
 from workers.engines.base import EngineError
 
 
@@ -23,7 +24,7 @@ def _read(ref: Any) -> bytes:
         ours = drive_file_from_url(str(ref["url"]))
         if ours is not None:
             folder, file_id = ours
-            return bytes(drive_client(folder).read(folder_locator(folder), file_id))
+            return _drive_read(folder, file_id)
         from workers.fetch import fetch_image
 
         return fetch_image(str(ref["url"]), allow=settings.OUTBOUND_ALLOW).data
@@ -31,7 +32,7 @@ def _read(ref: Any) -> bytes:
         source = DriveFolder.objects.filter(pk=ref["drive"]["folder"]).first()
         if source is None:
             raise EngineError("input_missing", "The input drive folder no longer exists.")
-        return bytes(drive_client(source).read(folder_locator(source), ref["drive"]["file"]))
+        return _drive_read(source, ref["drive"]["file"])
     if "storage" in ref:
         try:
             with default_storage.open(ref["storage"], "rb") as handle:
@@ -39,6 +40,16 @@ def _read(ref: Any) -> bytes:
         except FileNotFoundError as exc:
             raise EngineError("input_missing", "A library photo is missing.") from exc
     raise EngineError("bad_input", "Unknown input reference.")
+
+
+def _drive_read(folder: DriveFolder, file_id: str) -> bytes:
+    """A drive file's bytes; a drive that refuses (an organisation's bucket gone, its key
+    revoked) fails the job with the drive's own words."""
+    try:
+        return bytes(drive_client(folder).read(folder_locator(folder), file_id))
+    except DriveError as exc:
+        raise EngineError("input_missing", f"The input could not be read from its drive: "
+                                           f"{exc.message}") from exc
 
 
 def _resolve(value: Any) -> Any:

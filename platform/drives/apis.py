@@ -56,6 +56,12 @@ def _drive_call(call: Any, *args: Any, **kwargs: Any) -> Any:
         raise ServiceUnavailable(f"The drive is not answering: {exc}") from exc
 
 
+def _client(folder: DriveFolder) -> Any:
+    """The folder's client; one that cannot be made (an admin's credentials no secret can
+    read any more) is the drive's failure too."""
+    return _drive_call(drive_client, folder)
+
+
 class DriveFileSerializer(serializers.Serializer):
     id = serializers.CharField()
     name = serializers.CharField()
@@ -219,7 +225,7 @@ class DriveFilesApi(APIView):
     @extend_schema(responses=DriveFileSerializer(many=True))
     def get(self, request: Request, folder_id: Any) -> Response:
         folder = folder_or_404(request, folder_id)
-        client = drive_client(folder)
+        client = _client(folder)
         files = _drive_call(lambda: list(client.list(folder_locator(folder))))
         files.sort(key=lambda f: f.name.lower())
         return Response(DriveFileSerializer(file_rows(request, folder, files), many=True).data)
@@ -274,7 +280,7 @@ class DriveFilesApi(APIView):
         if upload.size is None or upload.size > settings.DRIVE_UPLOAD_MAX_BYTES:
             limit = settings.DRIVE_UPLOAD_MAX_BYTES // (1024 * 1024)
             raise ValidationError({"file": [f"A file may be at most {limit} MB."]})
-        client = drive_client(folder)
+        client = _client(folder)
         written = _drive_call(client.write, folder_locator(folder), upload.name or "upload",
                               upload.read(), upload.content_type or "application/octet-stream")
         row = file_rows(request, folder, [written])[0]
@@ -288,7 +294,7 @@ class DriveFilesApi(APIView):
         written: list[Any] = []
         names: set[str] = set()
         total = 0
-        client = drive_client(folder)
+        client = _client(folder)
         locator = folder_locator(folder)
         for candidate in self._candidates(uploads, limits, skipped):
             if len(written) >= limits.files:
@@ -353,7 +359,7 @@ class DriveFileApi(APIView):
     @extend_schema(responses={204: None})
     def delete(self, request: Request, folder_id: Any, file_id: str) -> Response:
         folder = folder_or_404(request, folder_id)
-        _drive_call(drive_client(folder).delete, folder_locator(folder), file_id)
+        _drive_call(_client(folder).delete, folder_locator(folder), file_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -370,7 +376,7 @@ class DriveSignedFileApi(APIView):
         if found is None:
             raise NotFound("This link is not valid or has expired.")
         folder, file_id = found
-        client = drive_client(folder)
+        client = _client(folder)
         data = _drive_call(client.read, folder_locator(folder), file_id)
         content_type = mimetypes.guess_type(file_id)[0] or "application/octet-stream"
         resp = HttpResponse(data, content_type=content_type)
@@ -392,7 +398,7 @@ class ToolInputUrlsApi(APIView):
         drive_folders_ensure(org=request_org(request))
         folder = DriveFolder.objects.get(organization=request_org(request), tool=self.tool,
                                          role=DriveRole.INPUT, category="")
-        client = drive_client(folder)
+        client = _client(folder)
         files = _drive_call(lambda: list(client.list(folder_locator(folder))))
         images = sorted((f for f in files if f.name.lower().endswith(IMAGE_EXTENSIONS)),
                         key=lambda f: f.name.lower())

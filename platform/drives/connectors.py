@@ -21,7 +21,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.db import transaction
 from studio.crypto import KeyUnreadable, key_decrypt, key_encrypt, key_rotate
 from webhooks.sending import DestinationRefused, destination_check
 
@@ -291,7 +290,12 @@ def describe(folder: DriveFolder) -> str:
 def connector_set(*, folder: DriveFolder, kind: str, fields: dict[str, Any]) -> DriveFolder:
     """Point the folder at an S3 bucket or a Google Drive folder, once a probe went through.
     Credentials left out are kept when the folder already holds some of that kind."""
-    kept = credentials_of(folder) if folder.kind == kind else {}
+    kept: dict[str, Any] = {}
+    if folder.kind == kind:
+        try:
+            kept = credentials_of(folder)
+        except DriveRefused:
+            pass  # unreadable (the secret changed): the admin enters them again
     candidate = DriveFolder(pk=folder.pk, organization_id=folder.organization_id,
                             tool=folder.tool, role=folder.role, category=folder.category,
                             watch=folder.watch, kind=kind)
@@ -322,12 +326,11 @@ def connector_set(*, folder: DriveFolder, kind: str, fields: dict[str, Any]) -> 
         raise _invalid("kind", "Connect an S3 bucket (s3) or a Google Drive folder (google).")
     candidate.credentials_encrypted = key_encrypt(json.dumps(secret))
     connection_probe(candidate)  # raises ConnectorRefused with the drive's reason
-    with transaction.atomic():
-        DriveFolder.objects.filter(pk=folder.pk).update(
-            kind=candidate.kind, locator=candidate.locator, web_url=candidate.web_url,
-            endpoint_url=candidate.endpoint_url, region=candidate.region,
-            credentials_encrypted=candidate.credentials_encrypted,
-            credentials_hint=candidate.credentials_hint)
+    DriveFolder.objects.filter(pk=folder.pk).update(
+        kind=candidate.kind, locator=candidate.locator, web_url=candidate.web_url,
+        endpoint_url=candidate.endpoint_url, region=candidate.region,
+        credentials_encrypted=candidate.credentials_encrypted,
+        credentials_hint=candidate.credentials_hint)
     folder.refresh_from_db()
     return folder
 

@@ -15,6 +15,7 @@ from accounts.models import Organization, User
 from drives.grouping import Found, Group, SyncRefused, product_code
 from drives.models import DriveRole, LedgerEntry
 from drives.services import IMAGE_EXTENSIONS, drive_client, drive_folders_ensure, folder_locator
+from drivesync.errors import DriveError
 from jobs.models import ActivityStatus, Job
 from jobs.services import activity_record, job_submit
 
@@ -66,6 +67,10 @@ def drive_sync(*, org: Organization, user: User | None, tool: Tool,
     except SyncRefused as exc:
         _activity_done(activity.pk, ActivityStatus.ERROR, str(exc))
         raise
+    except DriveError as exc:  # an organisation's bucket or folder that refuses or is gone
+        message = f"The input drive answered: {exc.message}"
+        _activity_done(activity.pk, ActivityStatus.ERROR, message)
+        raise SyncRefused(message) from exc
     except Exception as exc:
         logger.exception("sync of %s failed", tool.slug)
         _activity_done(activity.pk, ActivityStatus.ERROR, f"Sync failed: {exc}")
@@ -107,13 +112,18 @@ def drive_inputs_delete(*, org: Organization, tool: str, codes: list[str]) -> di
     """The Clean Input step: remove the named products' files from the tool's input folder."""
     folder = next(f for f in drive_folders_ensure(org=org)
                   if f.tool == tool and f.role == DriveRole.INPUT)
-    client = drive_client(folder)
     wanted = {c.strip() for c in codes if c.strip()}
     removed, found_codes = [], set()
-    for file in list(client.list(folder_locator(folder))):
-        code = product_code(posixpath.splitext(file.name)[0])
-        if code in wanted:
-            client.delete(folder_locator(folder), file.id)
-            removed.append(file.name)
-            found_codes.add(code)
+    try:
+        client = drive_client(folder)
+        for file in list(client.list(folder_locator(folder))):
+            code = product_code(posixpath.splitext(file.name)[0])
+            if code in wanted:
+                client.delete(folder_locator(folder), file.id)
+                removed.append(file.name)
+                found_codes.add(code)
+    except DriveError as exc:
+        raise SyncRefused(f"The input drive answered: {exc.message}"
+                          + (f" ({len(removed)} file(s) removed before)" if removed else "")
+                          ) from exc
     return {"removed": sorted(removed), "unknown_codes": sorted(wanted - found_codes)}

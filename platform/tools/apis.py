@@ -373,11 +373,14 @@ class ToolInputsDeleteApi(ToolApi):
 
     @extend_schema(request=CodesInput, responses={200: OpenApiTypes.OBJECT})
     def delete(self, request: Request) -> Response:
-        from drives.sync import drive_inputs_delete
+        from drives.sync import SyncRefused, drive_inputs_delete
 
         data = CodesInput.validated(request.data)
-        return Response(drive_inputs_delete(org=request_org(request), tool=self.tool.slug,
-                                            codes=data["codes"]))
+        try:
+            return Response(drive_inputs_delete(org=request_org(request), tool=self.tool.slug,
+                                                codes=data["codes"]))
+        except SyncRefused as exc:  # the input drive refused (an admin's bucket gone...)
+            raise ValidationError({"non_field_errors": [str(exc)]}) from exc
 
 
 def inputs_delete_view(tool: Tool) -> Any:

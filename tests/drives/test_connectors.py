@@ -278,3 +278,42 @@ def test_a_secret_rotation_keeps_the_folders_credentials_readable(
     settings.PROVIDER_KEYS_SECRET = ["new secret, long enough to be random"]
 
     assert admin_api.post(f"/api/drives/{folder}/connector/test").json()["ok"] is True
+
+
+def test_credentials_no_secret_can_read_are_entered_again_not_a_500(
+        admin_api: APIClient, moto_endpoint: str, bucket: Any, s3_keys: dict[str, str],
+        settings: Any) -> None:
+    settings.PROVIDER_KEYS_SECRET = ["a secret that is then lost, long enough to be random"]
+    folder = folder_id(admin_api, "recolor", "input")
+    admin_api.put(f"/api/drives/{folder}/connector", s3_body(moto_endpoint, bucket, s3_keys),
+                  format="json")
+    settings.PROVIDER_KEYS_SECRET = ["another secret, long enough to be random"]
+    without_keys = {k: v for k, v in s3_body(moto_endpoint, bucket, s3_keys).items()
+                    if k not in s3_keys}
+
+    tested = admin_api.post(f"/api/drives/{folder}/connector/test")
+    kept = admin_api.put(f"/api/drives/{folder}/connector", without_keys, format="json")
+    listed = admin_api.get(f"/api/drives/{folder}/files")
+    entered = admin_api.put(f"/api/drives/{folder}/connector",
+                            s3_body(moto_endpoint, bucket, s3_keys), format="json")
+
+    assert tested.status_code == 400 and "enter them again" in tested.json()["message"]
+    assert kept.status_code == 400 and "access_key_id" in kept.json()["fields"]
+    assert listed.status_code == 400 and "enter them again" in listed.json()["message"]
+    assert entered.status_code == 200
+
+
+def test_a_bucket_gone_since_it_was_connected_is_a_400_everywhere_it_is_read(
+        admin_api: APIClient, moto_endpoint: str, bucket: Any, s3_keys: dict[str, str]) -> None:
+    """Sync, Clean Input and the drive browser say what the drive answered."""
+    folder = folder_id(admin_api, "spinview", "input")
+    assert admin_api.put(f"/api/drives/{folder}/connector", s3_body(
+        moto_endpoint, bucket, s3_keys), format="json").status_code == 200
+    bucket.delete_bucket(Bucket=bucket.name)
+
+    answers = [admin_api.post("/api/catalog-video/sync", {}, format="json"),
+               admin_api.delete("/api/catalog-video/inputs", {"codes": ["SKU1"]}, format="json"),
+               admin_api.get(f"/api/drives/{folder}/files")]
+
+    assert [a.status_code for a in answers] == [400, 400, 404], [a.json() for a in answers]
+    assert all("bucket does not exist" in a.json()["message"] for a in answers)
