@@ -2,9 +2,7 @@ import { screen, within } from '@testing-library/react';
 
 import { TOOL_PAGES } from '@/lib/tools';
 import { catalogue } from '@/testing/catalogue';
-import { mockFetch } from '@/testing/mock-fetch';
-import { renderApp } from '@/testing/render-app';
-import { makeJob, recentJobs, recentJobsUrl, toolPageRoutes } from '@/testing/tool-mocks';
+import { makeJob, recentJobs, recentJobsUrl, renderTool } from '@/testing/tool-mocks';
 
 // Every page mounts, lazily, with its own queries: give the slowest machine room.
 jest.setTimeout(60000);
@@ -28,8 +26,7 @@ test.each(pages.map((tool) => [tool.slug, tool.route!] as const))(
       makeJob('j1', 'succeeded', { tool: slug, outputs: [{ index: 0, filename: 'result-0.png', content_type: 'image/png', size: 10, sha256: '', url: '/api/jobs/j1/outputs/0' }] }),
       makeJob('j2', 'failed', { tool: `${slug}.generate`, error: { code: 'fetch_failed', message: REASON } }),
     ];
-    mockFetch(toolPageRoutes({ [recentJobsUrl(slug)]: recentJobs(jobs) }));
-    renderApp(route);
+    renderTool(route, { [recentJobsUrl(slug)]: recentJobs(jobs) });
 
     const log = await screen.findByRole('region', { name: 'Recent jobs' }, { timeout: 10000 });
     const table = await within(log).findByRole('table', { name: 'Recent jobs' });
