@@ -317,3 +317,21 @@ def test_a_bucket_gone_since_it_was_connected_is_a_400_everywhere_it_is_read(
 
     assert [a.status_code for a in answers] == [400, 400, 404], [a.json() for a in answers]
     assert all("bucket does not exist" in a.json()["message"] for a in answers)
+
+
+def test_a_job_whose_input_drive_refuses_fails_with_the_drive_words(
+        admin_api: APIClient, moto_endpoint: str, bucket: Any, s3_keys: dict[str, str]) -> None:
+    from workers.engines.base import EngineError
+    from workers.inputs import inputs_resolve
+
+    folder = folder_id(admin_api, "spinview", "input")
+    admin_api.put(f"/api/drives/{folder}/connector", s3_body(moto_endpoint, bucket, s3_keys),
+                  format="json")
+    bucket.delete_bucket(Bucket=bucket.name)
+
+    with pytest.raises(EngineError) as refused:
+        inputs_resolve({"_sources": {"image": {"drive": {"folder": folder, "file": "a.png"}}}},
+                       url_inputs={})
+
+    assert refused.value.code == "input_missing"
+    assert "bucket does not exist" in refused.value.message
