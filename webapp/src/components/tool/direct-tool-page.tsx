@@ -4,7 +4,7 @@ import { ImageUrlInput } from '@/components/tool/image-url-input';
 import { JobLog } from '@/components/tool/job-log';
 import { DirectResult, JobProgress } from '@/components/tool/job-result';
 import { ProcessingOverlay } from '@/components/tool/overlays';
-import { type LogLine, SystemLog } from '@/components/tool/system-log';
+import { type LogLine, SystemLog, useSystemLog } from '@/components/tool/system-log';
 import { ToolPage } from '@/components/tool/tool-page';
 import { type ToastInput, useToast } from '@/components/ui/toast';
 import { ApiError } from '@/lib/api-client';
@@ -77,7 +77,7 @@ export function DirectToolPage({ slug, ticker = TRY_ON_TICKER, toasts }: DirectT
   const { toast } = useToast();
   const [first, setFirst] = useState('');
   const [second, setSecond] = useState('');
-  const [lines, setLines] = useState<LogLine[]>([{ level: 'log', text: WAITING_LINE }]);
+  const log = useSystemLog([{ level: 'log', text: WAITING_LINE }]);
   const direct = useDirectJob(endpoint, ticker);
   const settled = useRef<string | null>(null);
   const running = direct.phase === 'running';
@@ -89,22 +89,22 @@ export function DirectToolPage({ slug, ticker = TRY_ON_TICKER, toasts }: DirectT
     if ((direct.phase !== 'done' && direct.phase !== 'failed') || settled.current === key) return;
     settled.current = key;
     if (direct.phase === 'done') {
-      setLines((current) => [...current, { level: 'log', text: readyLine }]);
+      log.add({ level: 'log', text: readyLine });
       if (toasts) toast(toasts.complete);
     } else {
       const failure = failureLines(direct.requestError, direct.job, exceptionLine);
-      setLines((current) => [...current, ...failure]);
+      log.add(...failure);
       if (toasts) toast({ ...toasts.failed(failure.at(-1)?.text ?? GENERATION_FAILED_LINE, direct.requestError), variant: 'destructive' });
     }
   }, [direct.phase, direct.job, direct.requestError, readyLine, exceptionLine, toasts, toast]);
 
   const run = () => {
     if (!bothGiven) {
-      if (missingMessage) setLines((current) => [...current, { level: 'alert', text: missingMessage }]);
+      if (missingMessage) log.alert(missingMessage);
       return;
     }
     settled.current = null;
-    setLines([
+    log.restart([
       { level: 'log', text: GENERATING_LINE },
       { level: 'log', text: REQUEST_SENT_LINE },
     ]);
@@ -116,7 +116,7 @@ export function DirectToolPage({ slug, ticker = TRY_ON_TICKER, toasts }: DirectT
     settled.current = null;
     setFirst('');
     setSecond('');
-    setLines([{ level: 'log', text: WAITING_LINE }]);
+    log.restart([{ level: 'log', text: WAITING_LINE }]);
   };
 
   return (
@@ -135,7 +135,7 @@ export function DirectToolPage({ slug, ticker = TRY_ON_TICKER, toasts }: DirectT
               </button>
             </div>
             {running || direct.phase === 'done' ? <JobProgress progress={direct.progress} job={direct.job} /> : null}
-            {toasts ? null : <SystemLog lines={lines} />}
+            {toasts ? null : <SystemLog lines={log.lines} />}
           </section>
           <DirectResult
             className="direct-result"

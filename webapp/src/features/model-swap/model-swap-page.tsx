@@ -5,7 +5,7 @@ import { ImageUrlInput } from '@/components/tool/image-url-input';
 import { JobLog } from '@/components/tool/job-log';
 import { DirectResult, JobProgress } from '@/components/tool/job-result';
 import { EMPTY_LIBRARY, ModelLibraryNotice, RunBlockedReason } from '@/components/tool/model-library-notice';
-import { type LogLine, SystemLog } from '@/components/tool/system-log';
+import { type LogLine, SystemLog, useSystemLog } from '@/components/tool/system-log';
 import { ToolPage } from '@/components/tool/tool-page';
 import { useDirectJob } from '@/lib/direct-jobs';
 import { isHttpUrl } from '@/lib/editorial';
@@ -22,7 +22,7 @@ export function ModelSwapperPage() {
   const models = useLibraryModels();
   const [imageUrl, setImageUrl] = useState('');
   const [modelId, setModelId] = useState('');
-  const [lines, setLines] = useState<LogLine[]>([]);
+  const log = useSystemLog();
   const direct = useDirectJob('/api/model-swap/process');
   const settled = useRef<string | null>(null);
   const running = direct.phase === 'running';
@@ -40,21 +40,21 @@ export function ModelSwapperPage() {
     settled.current = key;
     const more: LogLine[] =
       direct.phase === 'done' ? [{ level: 'log', text: SWAP_READY }] : failureLines(direct.requestError, direct.job, 'The swap threw an exception.');
-    setLines((current) => [...current, ...more]);
+    log.add(...more);
   }, [direct.phase, direct.job, direct.requestError]);
 
   const run = () => {
     const url = imageUrl.trim();
     if (!url || !modelId) {
-      setLines((current) => [...current, { level: 'alert', text: SWAP_MISSING }]);
+      log.alert(SWAP_MISSING);
       return;
     }
     if (!isHttpUrl(url)) {
-      setLines((current) => [...current, { level: 'alert', text: SWAP_BAD_URL }]);
+      log.alert(SWAP_BAD_URL);
       return;
     }
     settled.current = null;
-    setLines([{ level: 'log', text: SWAP_SENT }]);
+    log.restart([{ level: 'log', text: SWAP_SENT }]);
     void direct.run({ image_url: url, modelId });
   };
 
@@ -63,7 +63,7 @@ export function ModelSwapperPage() {
     settled.current = null;
     setImageUrl('');
     setModelId('');
-    setLines([]);
+    log.restart([]);
   };
 
   return (
@@ -112,7 +112,7 @@ export function ModelSwapperPage() {
             <RunBlockedReason id="swap-blocked" reason={blocked} />
           </div>
           {running || direct.phase === 'done' ? <JobProgress progress={direct.progress} job={direct.job} /> : null}
-          {lines.length ? <SystemLog lines={lines} /> : null}
+          {log.lines.length ? <SystemLog lines={log.lines} /> : null}
         </section>
         <DirectResult
           className="studio-section"

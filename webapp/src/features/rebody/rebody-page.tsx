@@ -7,7 +7,7 @@ import { JobLog } from '@/components/tool/job-log';
 import { DownloadLink, OutputMedia, ResultEngine } from '@/components/tool/job-result';
 import { ProcessingOverlay } from '@/components/tool/overlays';
 import { StatusBar } from '@/components/tool/status-bar';
-import { type LogLine, SystemLog } from '@/components/tool/system-log';
+import { SystemLog, useSystemLog } from '@/components/tool/system-log';
 import { ToolPage } from '@/components/tool/tool-page';
 import { TRY_ON_TICKER, useDirectJob } from '@/lib/direct-jobs';
 import { formatEta } from '@/lib/format';
@@ -47,7 +47,7 @@ export function RebodyPage() {
     return bodyTypes.find((type) => type.toLowerCase() === asked.trim().toLowerCase()) ?? '';
   });
   const [submittedUrl, setSubmittedUrl] = useState('');
-  const [lines, setLines] = useState<LogLine[]>([]);
+  const log = useSystemLog();
   const direct = useDirectJob('/api/rebody/process', TRY_ON_TICKER);
   const running = direct.phase === 'running';
   const reported = useRef<string | null>(null);
@@ -56,16 +56,16 @@ export function RebodyPage() {
   const run = (url = imageUrl, type = bodyType) => {
     const trimmed = url.trim();
     if (!trimmed || !type) {
-      setLines((current) => [...current, { level: 'alert', text: REBODY_MISSING }]);
+      log.alert(REBODY_MISSING);
       return;
     }
     if (!isRebodyImageUrl(trimmed)) {
-      setLines((current) => [...current, { level: 'alert', text: REBODY_BAD_URL }]);
+      log.alert(REBODY_BAD_URL);
       return;
     }
     reported.current = null;
     setSubmittedUrl(trimmed);
-    setLines([{ level: 'log', text: 'Request sent. Waiting for result…' }]);
+    log.restart([{ level: 'log', text: 'Request sent. Waiting for result…' }]);
     void direct.run({ image_url: trimmed, target_bodytype: type, specs: '' });
   };
 
@@ -82,10 +82,10 @@ export function RebodyPage() {
     if ((direct.phase !== 'done' && direct.phase !== 'failed') || reported.current === key) return;
     reported.current = key;
     if (direct.phase === 'done') {
-      setLines((current) => [...current, { level: 'log', text: direct.output ? 'Result ready.' : 'Request sent. Response: no output.' }]);
+      log.add({ level: 'log', text: direct.output ? 'Result ready.' : 'Request sent. Response: no output.' });
     } else {
       const message = direct.job?.error?.message || (direct.requestError instanceof Error ? direct.requestError.message : '') || 'Unknown error';
-      setLines((current) => [...current, { level: 'error', text: message }]);
+      log.add({ level: 'error', text: message });
     }
   }, [direct.phase, direct.job, direct.output, direct.requestError]);
 
@@ -124,7 +124,7 @@ export function RebodyPage() {
               Run
             </button>
           </div>
-          {lines.length ? <SystemLog lines={lines} /> : null}
+          {log.lines.length ? <SystemLog lines={log.lines} /> : null}
         </section>
         <section className="rebody-results" aria-label="Results">
           <figure className="result-panel">
