@@ -33,12 +33,13 @@ def sleep(params: dict[str, Any], progress: Progress) -> Iterable[EngineOutput]:
             break
         try:
             time.sleep(min(0.1, deadline - now))
+            if seconds:
+                progress(min(99.0, 100.0 * (time.monotonic() - started) / seconds))
         except BaseException as exc:
+            # the limit lands wherever the run is: in the sleep or in the progress write
             if params.get("ignore_soft_limit") and type(exc).__name__ == SOFT_LIMIT:
                 continue
             raise
-        if seconds:
-            progress(min(99.0, 100.0 * (time.monotonic() - started) / seconds))
     if params.get("fail"):
         raise EngineError("diagnostic_failure", "The diagnostic job failed as asked.")
     report = {"slept_seconds": round(time.monotonic() - started, 3)}
