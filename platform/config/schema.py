@@ -51,6 +51,19 @@ class AutoSchema(BaseAutoSchema):
             body.update(minItems=1, maxItems=MAX_CARDS)  # tools.serializers.CardList
         return operation
 
+    def _map_basic_serializer(self, serializer: Any, direction: Any) -> dict[str, Any]:
+        """In an answer every field is there (a model field with a default is not optional
+        there, as it is in a request), but for those a serializer declares required=False (and
+        not read-only)."""
+        schema = dict(super()._map_basic_serializer(serializer, direction))
+        if direction == "response" and schema.get("properties"):
+            declared = getattr(serializer, "_declared_fields", {})
+            schema["required"] = sorted(
+                name for name, field in serializer.fields.items()
+                if name in schema["properties"] and not field.write_only
+                and (field.required or field.read_only or name not in declared))
+        return schema
+
     def _map_serializer_field(self, field: Any, direction: Any,
                               bypass_extensions: bool = False) -> dict[str, Any]:
         """What DRF's own field checks refuse, said in the request schema: an empty list
@@ -262,7 +275,7 @@ def paginated(serializer_class: type[serializers.Serializer]) -> type[serializer
     """The page a LimitOffsetPagination answers, around `serializer_class`: for the
     extend_schema of a list view that paginates by hand (an APIView has no paginator the
     schema generator could read)."""
-    name = serializer_class.__name__
+    name = serializer_class.__name__.removesuffix("Serializer")
     return type(f"Paginated{name}List", (serializers.Serializer,), {
         "__module__": serializer_class.__module__,
         "count": serializers.IntegerField(help_text="Items in the whole list."),

@@ -8,7 +8,6 @@ from typing import Any
 from django.conf import settings
 from django.core import signing
 from django.urls import reverse
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -58,16 +57,25 @@ class JobSerializer(serializers.ModelSerializer):
         data["queue_position"], data["eta_seconds"] = figures.position_and_eta(instance)
         return data
 
+    @extend_schema_field({"type": "object", "nullable": True,
+                          "properties": {"code": {"type": "string"},
+                                         "message": {"type": "string"}},
+                          "required": ["code", "message"],
+                          "description": "Why the job failed; null unless it did."})
     def get_error(self, obj: Job) -> dict[str, str] | None:
         if not obj.error_code:
             return None
         return {"code": obj.error_code, "message": obj.error_message}
 
-    @extend_schema_field(OpenApiTypes.INT)
+    @extend_schema_field({"type": "integer", "nullable": True,
+                          "description": "Jobs queued ahead of it in its queue (0 when "
+                                         "running); null once finished."})
     def get_queue_position(self, obj: Job) -> int | None:
         return None  # filled in by to_representation
 
-    @extend_schema_field(OpenApiTypes.FLOAT)
+    @extend_schema_field({"type": "number", "nullable": True,
+                          "description": "Estimated seconds until the result; null once "
+                                         "finished."})
     def get_eta_seconds(self, obj: Job) -> float | None:
         return None  # filled in by to_representation
 
