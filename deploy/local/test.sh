@@ -5,7 +5,8 @@ source "$(dirname "$0")/lib.sh"
 ensure_suite_deps
 if [ -z "${ATELIER_SKIP_POSTGRES:-}" ]; then ensure_postgres; fi
 
-say "Web app: type check and jest"
+say "Web app: API types as the OpenAPI schema generates them, type check and jest"
+npm run --silent api:check
 npm run --silent typecheck
 npm test --silent -- --ci
 

@@ -1,14 +1,12 @@
-export type Organization = {
-  id: number;
-  name: string;
-};
+import type { components } from './openapi';
+
+/** The OpenAPI schema's component `name` (./openapi.d.ts, generated: npm run api:types). */
+type Schema<name extends keyof components['schemas']> = components['schemas'][name];
+
+export type Organization = Schema<'Organization'>;
 
 /** Body of GET /api/me/ for a signed-in user. */
-export type Me = {
-  email: string;
-  organization: Organization | null;
-  is_staff: boolean;
-};
+export type Me = Schema<'MeOutput'>;
 
 /** Error body shape shared by every backend endpoint. */
 export type ApiErrorBody = {
@@ -45,51 +43,19 @@ export type Tool = {
   choices: Record<string, string[]>;
 };
 
-export type ToolExample = { src: string; alt: string };
+export type ToolExample = Schema<'Example'>;
 
 /** One entry of GET /api/queues/. */
-export type ToolQueue = {
-  tool: string;
-  queue: string;
-  queued: number;
-  running: number;
-  /** Jobs ahead of our oldest queued job of the tool (its job's queue_position); null when none waits. */
-  queue_position: number | null;
-  avg_seconds: number;
-  eta_seconds: number;
-};
+export type ToolQueue = Schema<'QueueListOutput'>;
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
 
-export type JobOutput = {
-  index: number;
-  filename: string;
-  content_type: string;
-  size: number;
-  sha256: string;
-  url: string;
-};
+export type JobOutput = Schema<'JobOutput'>;
 
-/** GET /api/jobs/{id}/. */
-export type Job = {
-  id: string;
-  tool: string;
-  status: JobStatus;
-  progress: number;
-  queue_position: number | null;
-  eta_seconds: number | null;
-  input: unknown;
-  error: { code: string; message: string } | null;
-  attempts: number;
-  batch_id: string | null;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  /** Which engine made the result: `local`, `fashn:tryon-v1.6`, `openai:gpt-image-1`, …; empty until the job has run. */
-  engine: string;
+/** GET /api/jobs/{id}/ (the schema's `tier` is text: here, its three values). */
+export type Job = Omit<Schema<'Job'>, 'tier'> & {
   /** `studio` for a provider, `preview` for the local engine of a generative tool, '' for a classical tool. */
-  tier: JobTier;
-  outputs: JobOutput[];
+  readonly tier: JobTier;
 };
 
 export type JobTier = 'studio' | 'preview' | '';
@@ -126,11 +92,4 @@ export type Drive = {
 };
 
 /** One entry of GET /api/drives/{folder}/files. */
-export type DriveFile = {
-  id: string;
-  name: string;
-  size: number;
-  content_type: string;
-  modified_at: string;
-  url: string;
-};
+export type DriveFile = Schema<'DriveFile'>;
