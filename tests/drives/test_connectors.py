@@ -44,6 +44,15 @@ def folder_id(api: APIClient, tool: str, role: str) -> str:
     return next(r["folder"] for r in rows if r["tool"] == tool and r["role"] == role)
 
 
+def connected(api: APIClient, tool: str, role: str, endpoint: str, s3: Any,
+              keys: dict[str, str]) -> str:
+    """The tool's folder, connected to the bucket's looks/in prefix."""
+    folder = folder_id(api, tool, role)
+    resp = api.put(f"/api/drives/{folder}/connector", s3_body(endpoint, s3, keys), format="json")
+    assert resp.status_code == 200, resp.json()
+    return folder
+
+
 def keys_in(bucket: Any) -> list[str]:
     return sorted(o["Key"] for o in bucket.list_objects_v2(Bucket=bucket.name).get(
         "Contents", []))
@@ -173,9 +182,7 @@ def test_refused_google_credentials_are_a_400_with_the_drive_reason(
 
 def test_test_connection_says_what_the_drive_answers_now(
         admin_api: APIClient, moto_endpoint: str, bucket: Any, s3_keys: dict[str, str]) -> None:
-    folder = folder_id(admin_api, "recolor", "output")
-    admin_api.put(f"/api/drives/{folder}/connector", s3_body(moto_endpoint, bucket, s3_keys),
-                  format="json")
+    folder = connected(admin_api, "recolor", "output", moto_endpoint, bucket, s3_keys)
     bucket.put_object(Bucket=bucket.name, Key="looks/in/a.png", Body=png_bytes(1))
 
     ok = admin_api.post(f"/api/drives/{folder}/connector/test")
@@ -194,9 +201,7 @@ def test_test_connection_says_what_the_drive_answers_now(
 def test_an_edit_keeps_the_stored_keys_and_delete_goes_back_to_local(
         admin_api: APIClient, moto_endpoint: str, bucket: Any, s3_keys: dict[str, str],
         settings: Any) -> None:
-    folder = folder_id(admin_api, "recolor", "input")
-    admin_api.put(f"/api/drives/{folder}/connector", s3_body(moto_endpoint, bucket, s3_keys),
-                  format="json")
+    folder = connected(admin_api, "recolor", "input", moto_endpoint, bucket, s3_keys)
     body = {k: v for k, v in s3_body(moto_endpoint, bucket, s3_keys, prefix="looks/v2").items()
             if k not in s3_keys}
 
@@ -268,9 +273,7 @@ def test_a_secret_rotation_keeps_the_folders_credentials_readable(
         admin_api: APIClient, moto_endpoint: str, bucket: Any, s3_keys: dict[str, str],
         settings: Any) -> None:
     settings.PROVIDER_KEYS_SECRET = ["old secret, long enough to be random"]
-    folder = folder_id(admin_api, "recolor", "input")
-    admin_api.put(f"/api/drives/{folder}/connector", s3_body(moto_endpoint, bucket, s3_keys),
-                  format="json")
+    folder = connected(admin_api, "recolor", "input", moto_endpoint, bucket, s3_keys)
 
     settings.PROVIDER_KEYS_SECRET = ["new secret, long enough to be random",
                                      "old secret, long enough to be random"]
@@ -284,9 +287,7 @@ def test_credentials_no_secret_can_read_are_entered_again_not_a_500(
         admin_api: APIClient, moto_endpoint: str, bucket: Any, s3_keys: dict[str, str],
         settings: Any) -> None:
     settings.PROVIDER_KEYS_SECRET = ["a secret that is then lost, long enough to be random"]
-    folder = folder_id(admin_api, "recolor", "input")
-    admin_api.put(f"/api/drives/{folder}/connector", s3_body(moto_endpoint, bucket, s3_keys),
-                  format="json")
+    folder = connected(admin_api, "recolor", "input", moto_endpoint, bucket, s3_keys)
     settings.PROVIDER_KEYS_SECRET = ["another secret, long enough to be random"]
     without_keys = {k: v for k, v in s3_body(moto_endpoint, bucket, s3_keys).items()
                     if k not in s3_keys}
@@ -306,9 +307,7 @@ def test_credentials_no_secret_can_read_are_entered_again_not_a_500(
 def test_a_bucket_gone_since_it_was_connected_is_a_400_everywhere_it_is_read(
         admin_api: APIClient, moto_endpoint: str, bucket: Any, s3_keys: dict[str, str]) -> None:
     """Sync, Clean Input and the drive browser say what the drive answered."""
-    folder = folder_id(admin_api, "spinview", "input")
-    assert admin_api.put(f"/api/drives/{folder}/connector", s3_body(
-        moto_endpoint, bucket, s3_keys), format="json").status_code == 200
+    folder = connected(admin_api, "spinview", "input", moto_endpoint, bucket, s3_keys)
     bucket.delete_bucket(Bucket=bucket.name)
 
     answers = [admin_api.post("/api/catalog-video/sync", {}, format="json"),
@@ -324,9 +323,7 @@ def test_a_job_whose_input_drive_refuses_fails_with_the_drive_words(
     from workers.engines.base import EngineError
     from workers.inputs import inputs_resolve
 
-    folder = folder_id(admin_api, "spinview", "input")
-    admin_api.put(f"/api/drives/{folder}/connector", s3_body(moto_endpoint, bucket, s3_keys),
-                  format="json")
+    folder = connected(admin_api, "spinview", "input", moto_endpoint, bucket, s3_keys)
     bucket.delete_bucket(Bucket=bucket.name)
 
     with pytest.raises(EngineError) as refused:
