@@ -3,13 +3,12 @@ import { useEffect, useRef, useState } from 'react';
 import { ImageUrlInput } from '@/components/tool/image-url-input';
 import { JobLog } from '@/components/tool/job-log';
 import { DirectResult, JobProgress } from '@/components/tool/job-result';
-import { ProcessingOverlay } from '@/components/tool/overlays';
+import { JobOverlay } from '@/components/tool/overlays';
 import { type LogLine, SystemLog, useSystemLog } from '@/components/tool/system-log';
 import { ToolPage } from '@/components/tool/tool-page';
 import { type ToastInput, useToast } from '@/components/ui/toast';
 import { ApiError } from '@/lib/api-client';
 import { type ProgressTicker, TRY_ON_TICKER, useDirectJob } from '@/lib/direct-jobs';
-import { retryingText } from '@/lib/jobs';
 import type { Job } from '@/types/api';
 
 import COPY from '@/components/tool/direct-tools.json';
@@ -150,14 +149,7 @@ export function DirectToolPage({ slug, ticker = TRY_ON_TICKER, toasts }: DirectT
         <JobLog tool={slug} />
       </div>
       {overlay && running ? (
-        <ProcessingOverlay
-          title={overlay.title}
-          message={overlay.message}
-          progress={direct.progress}
-          queuePosition={direct.job?.status === 'queued' ? direct.job.queue_position : null}
-          etaSeconds={direct.job?.eta_seconds ?? null}
-          retrying={direct.job ? retryingText(direct.job) : null}
-        />
+        <JobOverlay title={overlay.title} message={overlay.message} progress={direct.progress} job={direct.job} />
       ) : null}
     </ToolPage>
   );

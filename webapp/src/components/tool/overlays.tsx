@@ -6,7 +6,8 @@ import { ProgressBar } from '@/components/ui/progress-bar';
 import { Spinner } from '@/components/ui/spinner';
 import type { BatchSummary } from '@/lib/batches';
 import { formatEta } from '@/lib/format';
-import type { Drive } from '@/types/api';
+import { retryingText } from '@/lib/jobs';
+import type { Drive, Job } from '@/types/api';
 
 type ProcessingOverlayProps = {
   /** e.g. 'Processing Your Rebody Request'. */
@@ -32,6 +33,20 @@ export function ProcessingOverlay({ title, message, progress, queuePosition, eta
       {typeof etaSeconds === 'number' ? <p className="small">ETA {formatEta(etaSeconds)}</p> : null}
       {retrying ? <p className="small">{retrying[0].toUpperCase() + retrying.slice(1)}</p> : null}
     </Dialog>
+  );
+}
+
+/** The processing overlay of one direct job, with its progress, queue position, ETA and retry. */
+export function JobOverlay({ title, message, progress, job }: { title: string; message?: string; progress: number; job?: Job }) {
+  return (
+    <ProcessingOverlay
+      title={title}
+      message={message}
+      progress={progress}
+      queuePosition={job?.status === 'queued' ? job.queue_position : null}
+      etaSeconds={job?.eta_seconds ?? null}
+      retrying={job ? retryingText(job) : null}
+    />
   );
 }
 

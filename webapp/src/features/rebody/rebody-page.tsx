@@ -5,13 +5,12 @@ import { SelectField } from '@/components/tool/card-tool-page';
 import { ImageUrlInput } from '@/components/tool/image-url-input';
 import { JobLog } from '@/components/tool/job-log';
 import { DownloadLink, OutputMedia, ResultEngine } from '@/components/tool/job-result';
-import { ProcessingOverlay } from '@/components/tool/overlays';
+import { JobOverlay } from '@/components/tool/overlays';
 import { StatusBar } from '@/components/tool/status-bar';
 import { SystemLog, useSystemLog } from '@/components/tool/system-log';
 import { ToolPage } from '@/components/tool/tool-page';
 import { TRY_ON_TICKER, useDirectJob } from '@/lib/direct-jobs';
 import { formatEta } from '@/lib/format';
-import { retryingText } from '@/lib/jobs';
 import { useToolChoices } from '@/lib/tools';
 
 export const REBODY_MISSING = 'Provide both Full Body Look Image URL and Body Type.';
@@ -145,14 +144,7 @@ export function RebodyPage() {
       </div>
       <JobLog tool="rebody" />
       {running ? (
-        <ProcessingOverlay
-          title={REBODY_OVERLAY}
-          message="This usually takes about 15 seconds."
-          progress={direct.progress}
-          queuePosition={direct.job?.status === 'queued' ? direct.job.queue_position : null}
-          etaSeconds={direct.job?.eta_seconds ?? null}
-          retrying={direct.job ? retryingText(direct.job) : null}
-        />
+        <JobOverlay title={REBODY_OVERLAY} message="This usually takes about 15 seconds." progress={direct.progress} job={direct.job} />
       ) : null}
     </ToolPage>
   );
