@@ -210,12 +210,14 @@ def test_progress_never_goes_back_not_even_when_a_lost_run_is_retried(page: Any)
     try:
         wait_for(lambda: min(j.progress for j in Job.objects.filter(batch_id=batch.batch_id))
                  >= 30, 60, what="both jobs a third done")
-        shown = page.evaluate("Math.max(...window.__bar)")
     finally:
         worker.kill()
-    wait_for(lambda: jobs_reconcile().requeued_stale > 0 or not Job.objects.filter(
-        batch_id=batch.batch_id, status=JobStatus.RUNNING).exists(), 30, interval=0.5,
-        what="the lost runs requeued")
+    def requeued() -> bool:
+        jobs_reconcile()
+        return not Job.objects.filter(batch_id=batch.batch_id,
+                                      status=JobStatus.RUNNING).exists()
+
+    wait_for(requeued, 30, interval=0.5, what="the lost runs requeued")
     requeued = list(Job.objects.filter(batch_id=batch.batch_id))
     assert all(j.status == JobStatus.QUEUED and j.attempts == 1 for j in requeued)
     page.get_by_text("retrying (attempt 2)").first.wait_for()
@@ -230,7 +232,8 @@ def test_progress_never_goes_back_not_even_when_a_lost_run_is_retried(page: Any)
     items = page.evaluate("window.__items")
     print("batch bar:", bar)
     assert bar[-1] == 100
-    assert shown > 0
+    # the lost runs' progress was shown (it holds while the jobs wait for their second run)
+    assert any(0 < value < 100 for value in bar), bar
     assert all(a <= b for a, b in zip(bar, bar[1:], strict=False)), bar
     assert any("retrying (attempt 2)" in text for text in items), items
     assert [j.attempts for j in Job.objects.filter(batch_id=batch.batch_id)] == [2, 2]
