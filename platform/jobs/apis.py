@@ -116,6 +116,7 @@ class JobPagination(LimitOffsetPagination):
 # The schema of the filters' query parameters, as the FilterSerializers read them.
 TOOL_FILTER = {"type": "string", "minLength": 1, "maxLength": 64,
                "pattern": r"^[^\x00]*\S[^\x00]*$"}
+MAX_OFFSET = 2**31 - 1
 DATE_OR_DATETIME = {"anyOf": [{"type": "string", "format": "date"},
                               {"type": "string", "format": "date-time"}]}
 
@@ -128,7 +129,8 @@ class JobListApi(APIView):
         created_after = DateOrDateTimeField(required=False)
         created_before = DateOrDateTimeField(required=False, end_of_day=True)
         limit = serializers.IntegerField(required=False, min_value=1, max_value=500)
-        offset = serializers.IntegerField(required=False, min_value=0)
+        # (bounded: a 40-digit offset overflowed the database's integer, a 500)
+        offset = serializers.IntegerField(required=False, min_value=0, max_value=MAX_OFFSET)
 
     @extend_schema(
         parameters=[
@@ -147,7 +149,8 @@ class JobListApi(APIView):
                             "this ISO date."),
             OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 500},
                              description="Jobs per page (50 when absent)."),
-            OpenApiParameter("offset", {"type": "integer", "minimum": 0}),
+            OpenApiParameter("offset", {"type": "integer", "minimum": 0,
+                                        "maximum": MAX_OFFSET}),
         ],
         responses=paginated(JobSerializer), operation_id="api_jobs_list",
     )
