@@ -45,12 +45,9 @@ export function ModelSwapperPage() {
 
   const run = () => {
     const url = imageUrl.trim();
-    if (!url || !modelId) {
-      log.alert(SWAP_MISSING);
-      return;
-    }
-    if (!isHttpUrl(url)) {
-      log.alert(SWAP_BAD_URL);
+    const refusal = !url || !modelId ? SWAP_MISSING : isHttpUrl(url) ? null : SWAP_BAD_URL;
+    if (refusal) {
+      log.alert(refusal);
       return;
     }
     settled.current = null;

@@ -54,12 +54,9 @@ export function RebodyPage() {
 
   const run = (url = imageUrl, type = bodyType) => {
     const trimmed = url.trim();
-    if (!trimmed || !type) {
-      log.alert(REBODY_MISSING);
-      return;
-    }
-    if (!isRebodyImageUrl(trimmed)) {
-      log.alert(REBODY_BAD_URL);
+    const refusal = !trimmed || !type ? REBODY_MISSING : isRebodyImageUrl(trimmed) ? null : REBODY_BAD_URL;
+    if (refusal) {
+      log.alert(refusal);
       return;
     }
     reported.current = null;
