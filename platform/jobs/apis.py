@@ -134,9 +134,7 @@ class JobListApi(APIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("tool", TOOL_FILTER,
-                             description="A tool's jobs, its steps' jobs included (editorial: "
-                                         "editorial.analyze and editorial.generate too)."),
+            OpenApiParameter("tool", TOOL_FILTER),
             OpenApiParameter("status", str, enum=JobStatus.values),
             OpenApiParameter("batch", OpenApiTypes.UUID),
             OpenApiParameter(
