@@ -89,3 +89,22 @@ def test_a_job_the_reconciler_requeues_goes_to_the_front_of_its_queue(
     # then its message is the next one out of the queue, ahead of the newer jobs'
     waiting = [task_id.split(".")[0] for task_id in broker_queue(SLEEP.queue)]
     assert waiting == [str(lost.pk), *(str(j.pk) for j in newer)]
+
+
+def test_a_connection_broken_before_the_take_is_replaced(partner: Any) -> None:
+    """The job's task skips the per-task health check (a round trip per job): its take
+    replaces a connection that a database restart broke, as the check would have."""
+    from django.db import close_old_connections, connection
+
+    from workers.tasks.jobs import run_job
+
+    if connection.vendor != "postgresql":
+        pytest.skip("a PostgreSQL connection: SQLite's has nothing to break")
+    job = submit(partner)
+    connection.ensure_connection()
+    close_old_connections()  # the task's prerun: it would health-check the next query
+    connection.connection.close()  # the server went away under the kept connection
+
+    assert run_job(str(job.pk)) == "succeeded"
+    job.refresh_from_db()
+    assert (job.status, job.attempts) == (JobStatus.SUCCEEDED, 1)
