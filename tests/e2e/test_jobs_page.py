@@ -34,6 +34,17 @@ def no_sideways_scroll(page: Any) -> bool:
         "document.documentElement.scrollWidth <= document.documentElement.clientWidth"))
 
 
+def history_after_reload(page: Any, email: str, reason: str) -> Any:
+    """Open /jobs from the user menu, reload it, and wait for REASON in its table."""
+    page.get_by_role("button", name=email).click()
+    page.get_by_role("menuitem", name="Job history").click()
+    page.wait_for_url("**/jobs")
+    page.reload()
+    table = page.get_by_role("table", name="Jobs")
+    table.get_by_text(reason).wait_for()
+    return table
+
+
 def test_a_failed_batch_item_is_on_the_job_history_and_goes_back_to_the_queue(
         page: Any) -> None:
     sign_in(page, "/", EMAIL, "Maison History")
@@ -54,12 +65,7 @@ def test_a_failed_batch_item_is_on_the_job_history_and_goes_back_to_the_queue(
     failed = ended[1]
 
     # From the user menu to the history; the failure is there after a reload too.
-    page.get_by_role("button", name=EMAIL).click()
-    page.get_by_role("menuitem", name="Job history").click()
-    page.wait_for_url("**/jobs")
-    page.reload()
-    table = page.get_by_role("table", name="Jobs")
-    table.get_by_text(REASON).wait_for()
+    table = history_after_reload(page, EMAIL, REASON)
     assert page.title() == "Jobs · Atelier"
     assert table.get_by_text("Failed", exact=True).count() == 1
     assert table.get_by_text("Succeeded", exact=True).count() == 2
@@ -156,12 +162,7 @@ def test_a_failed_card_shows_in_the_overlay_the_recent_jobs_and_the_history_afte
     shot(page, "recolor-failed-card-reloaded")
 
     # ...and so does the job history, its batch view and its retry.
-    page.get_by_role("button", name=email).click()
-    page.get_by_role("menuitem", name="Job history").click()
-    page.wait_for_url("**/jobs")
-    page.reload()
-    history = page.get_by_role("table", name="Jobs")
-    history.get_by_text(TOO_SMALL).wait_for()
+    history = history_after_reload(page, email, TOO_SMALL)
     batch_id = str(Job.objects.get(error_code__gt="").batch_id)
     history.get_by_role("link", name=f"Batch {batch_id[:8]}").first.click()
     panel = page.get_by_role("region", name=f"Batch {batch_id[:8]}")
