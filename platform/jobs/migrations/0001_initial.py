@@ -11,7 +11,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('accounts', '0001_initial'),
+        ('accounts', '0001_squashed_0004_user_is_org_admin'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

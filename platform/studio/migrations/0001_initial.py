@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('accounts', '0004_user_is_org_admin'),
+        ('accounts', '0001_squashed_0004_user_is_org_admin'),
     ]
 
     operations = [
