@@ -152,7 +152,7 @@ def table(report: str) -> str:
 
     bookkeeping = next((int(c) / r for db, r, c in drains if db == "PostgreSQL" and r), None)
     fleet: list[str] = []
-    if parts_used:
+    if len(parts_used) == len(MIX) and codec and bookkeeping:
         per_image = weighted + (codec[0] if codec else 0.0) + (bookkeeping or 0.0)
         average = IMAGES_PER_DAY * per_image / 86_400
         cores = average * PEAK / BUSY
@@ -168,12 +168,12 @@ def table(report: str) -> str:
     out = [BEGIN, "", f"From `make bench` ({head.strip()}).", "",
            "| work | figure | baseline in the same run | measured or quoted | bench |",
            "|---|---|---|---|---|", *rows, ""]
-    if parts_used:
+    if len(parts_used) == len(MIX):
         out += ["Weighted engine time of the mix below, from these figures: "
                 + " + ".join(parts_used) + f" = **{weighted:.2f} core-seconds per image**"
                 + (f" (plus decode and encode, {codec[0]:.2f} s at 1024 px)" if codec else "")
                 + ".", ""]
-    out += fleet
+    out += fleet or ["No fleet arithmetic: this report lacks some of its figures.", ""]
     out += [f"Note: {n}." for n in notes]
     out += [END]
     return "\n".join(out) + "\n"
