@@ -109,7 +109,7 @@ def table(report: str) -> str:
     cols = re.findall(r"0 again|\d[\d,]*", header.split("ratio")[0]) if header else []
     for line in scale:
         numbers = r"((?:\s+[\d.]+){" + str(len(cols)) + "})"
-        m = re.match(r"^\[bench\] (.+?)" + numbers + r"\s+([\d.]+|inf)\s+(bar met|NOT MET)$",
+        m = re.match(r"^\[bench\] (.+?)" + numbers + r"\s+([\d.]+|inf)\s+(bar met|NOT MET)(?: \(.*\))?$",
                      line) if cols else None
         if not m:
             continue
