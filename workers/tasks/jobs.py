@@ -65,9 +65,9 @@ def run_job(job_id: str) -> str:
 
 # One task name per tool (jobs.run.<tool>, see jobs.services.run_task_name) so Flower shows
 # runs by tool, and the generic jobs.run for jobs of a tool no longer declared. Time limits
-# are set per job when it is enqueued. Nothing to retry here: the reconciler requeues a job
-# whose worker died, up to JOB_MAX_ATTEMPTS, and a duplicate delivery finds the job taken and
-# does nothing.
+# are set per job when it is enqueued. A pool child lost mid-run is retried at the queue's
+# front (JobTask); a whole worker or host lost is the reconciler's, which requeues the job up
+# to JOB_MAX_ATTEMPTS; a duplicate delivery finds the job taken and does nothing.
 RUN_TASKS = {
     name: app.task(base=JobTask, name=name, acks_late=True, reject_on_worker_lost=True,
                    ignore_result=True)(run_job)
