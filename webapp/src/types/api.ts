@@ -1,7 +1,7 @@
 import type { components } from './openapi';
 
 /** The OpenAPI schema's component `name` (./openapi.d.ts, generated: npm run api:types). */
-type Schema<name extends keyof components['schemas']> = components['schemas'][name];
+export type Schema<name extends keyof components['schemas']> = components['schemas'][name];
 
 export type Organization = Schema<'Organization'>;
 

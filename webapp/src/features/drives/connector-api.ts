@@ -2,22 +2,11 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 
 import { apiClient } from '@/lib/api-client';
 import { driveKeys } from '@/lib/drives';
-import type { DriveKind } from '@/types/api';
+import type { Schema } from '@/types/api';
 
-/** A drive folder's connector. Credentials never come back: `credentials` is their masked hint. */
-export type DriveConnector = {
-  folder: string;
-  kind: DriveKind;
-  /** The folder's drive, in words ("s3://bucket/prefix/ at host", "the local folder"). */
-  where: string;
-  bucket: string;
-  prefix: string;
-  endpoint_url: string;
-  region: string;
-  folder_id: string;
-  credentials: string;
-  can_manage: boolean;
-};
+/** A drive folder's connector (the schema's `Connector`). Credentials never come back:
+ * `credentials` is their masked hint. */
+export type DriveConnector = Schema<'Connector'>;
 
 export type S3ConnectorInput = {
   kind: 's3';
@@ -31,7 +20,7 @@ export type S3ConnectorInput = {
 };
 export type GoogleConnectorInput = { kind: 'google'; folder_id: string; service_account?: string };
 export type ConnectorInput = S3ConnectorInput | GoogleConnectorInput;
-export type ConnectorTestAnswer = { ok: boolean; message: string; files: number };
+export type ConnectorTestAnswer = Schema<'DriveConnectionAnswer'>;
 
 export const connectorKeys = {
   all: [...driveKeys.all, 'connector'] as const,
