@@ -11,7 +11,7 @@ from redis.exceptions import LockError
 from webhooks.services import deliveries_due, events_dispatch
 
 from config.celery_app import app
-from jobs.figures import figures_heal
+from jobs.figures import figures_heal, redis_client
 from jobs.kinds import job_catalogue
 from jobs.services import jobs_reconcile, outputs_cleanup
 from workers.tasks.drives import deliveries_reconcile
@@ -28,8 +28,7 @@ RECONCILE_LOCK_SECONDS = 150
 def reconcile() -> dict[str, int]:
     """One reconcile tick. Any number of beats or workers may start it: a Redis lock with a
     TTL lets one tick work at a time, and a tick that finds it held does nothing."""
-    client = redis.Redis.from_url(settings.REDIS_URL)
-    lock = client.lock(RECONCILE_LOCK, timeout=RECONCILE_LOCK_SECONDS, blocking=False)
+    lock = redis_client().lock(RECONCILE_LOCK, timeout=RECONCILE_LOCK_SECONDS, blocking=False)
     if not lock.acquire():
         logger.info("jobs.reconcile: another tick holds the lock; skipped")
         return {"skipped_locked": 1}
