@@ -109,13 +109,13 @@ def table(report: str) -> str:
     cols = re.findall(r"0 again|\d[\d,]*", header.split("ratio")[0]) if header else []
     for line in scale:
         numbers = r"((?:\s+[\d.]+){" + str(len(cols)) + "})"
-        m = re.match(r"^\[bench\] (.+?)" + numbers + r"\s+([\d.]+|inf)\s+(bar met|NOT MET)(?: \(.*\))?$",
+        m = re.match(r"^\[bench\] (.+?)" + numbers + r"\s+([\d.]+|inf)\s+(bar met|NOT MET)(?: \([^)]*\))?(?:; .*)?$",
                      line) if cols else None
         if not m:
             continue
         values = dict(zip(cols, m.group(2).split(), strict=True))
         shown = ", ".join(f"{values[c]} ms at {c}" for c in cols)
-        rows.append(f"| {m.group(1).strip()} with history | {shown} | itself at 0: "
+        rows.append(f"| {m.group(1).strip()} with history (fastest call) | {shown} | itself at 0: "
                     f"**{m.group(3)}×** ({m.group(4)}) | measured | bench_scale |")
 
     engines: dict[tuple[str, str], float] = {}
