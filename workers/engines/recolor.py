@@ -136,7 +136,9 @@ def recolor_image(
     weight = share[idx] * soft[idx]
     # The broad sheen (drape, large highlights), which alone is compressed under white.
     coarse, _ = matte.spread(lab_full[..., 0], share * interior, 5.0 * scale)
-    new = _shift(lab, shading[idx], base, target, coarse[idx])
+    L_base, relief = _tone(lab[:, 0], shading[idx], base, target, coarse[idx])
+    gain = _relief_gain(L_base, relief, idx, scale)
+    new = _colour(lab, L_base + relief * gain, base, target)
     blended = lab + (new - lab) * weight[:, None]
     lin = oklab_to_linear(gamut_map_oklab(blended))
     out = rgb.copy()
@@ -397,18 +399,35 @@ def _dist(lab: np.ndarray, centres: np.ndarray) -> np.ndarray:
 # --- the shift --------------------------------------------------------------------------------
 
 
-def _shift(lab: np.ndarray, shading: np.ndarray, base: np.ndarray,
-           target: np.ndarray, coarse: np.ndarray | None = None) -> np.ndarray:
-    """Each pixel's colour when the base becomes the target, shading and texture kept.
+# The lightness (OKLab) a highlight's relief is fitted under, place by place, by lowering the
+# relief around it (`_relief_gain`); the final soft clip at CLIP_HI with a narrow knee is only a
+# guard. A wide knee there (it was 0.06) flattened every sheen ridge from about CIELab L* 90 up.
+L_CEILING = 0.985
+CLIP_HI = 0.98
+CLIP_KNEE = 0.03
+# Least share of its relief a highlight keeps under the ceiling (below it, folds would go flat).
+MIN_RELIEF_GAIN = 0.25
+# Share of the luminance between the target and white that the broad sheen may use.
+SHEEN_HEADROOM = 0.36
+# Reach (px at 512) of a ridge's lowered relief over its flanks and the shadows beside it.
+RELIEF_RADIUS = 3.0
 
-    The lightness is split in two. The shading (the base's lightness smoothed over a few
-    pixels: folds, drape, sheen) is mapped in linear light as a ratio to the base, so a fold
-    that held half the light on the old colour holds about half on the new one; above the base
-    a shoulder rolls the ratio off towards (never onto) white, so a bright target on a dark
-    base keeps its highlights as highlights instead of burning them flat. The shoulder acts on
-    the broad sheen (`coarse`) only; the shading's finer relief rides on it uncompressed. The detail (weave,
-    knit, heathering, JPEG grain) rides on top with a gain kept near one, so it is neither
-    lost on a dark target nor blown up into grain on a bright one.
+
+def _tone(L: np.ndarray, shading: np.ndarray, base: np.ndarray, target: np.ndarray,
+          coarse: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each pixel's new lightness when the base becomes the target, in two layers: the broad
+    sheen (drape, large highlights) and the relief riding on it (fine folds, narrow sheen
+    ridges, weave, knit, heathering, JPEG grain).
+
+    The shading (the base's lightness smoothed over a few pixels) is mapped in linear light as
+    a ratio to the base, so a fold that held half the light on the old colour holds about half
+    on the new one. The broad sheen (`coarse`, the shading smoothed further) has a shoulder
+    above the base that rolls the ratio off towards (never onto) white, so a bright target on a
+    dark base keeps its highlights as highlights instead of burning them flat. The finer relief
+    is the ratio mapping's own difference between the shading and the broad sheen, plus the
+    detail with a gain kept near one, so it is neither lost on a dark target nor blown up into
+    grain on a bright one. How much of the relief fits under white is decided per place, by
+    `_relief_gain`.
     """
     lb, lt = max(float(base[0]), 0.02), max(float(target[0]), 0.02)
     yt = lt**3
@@ -416,7 +435,7 @@ def _shift(lab: np.ndarray, shading: np.ndarray, base: np.ndarray,
     # lightness changes a lot, so a black tee turned pale does not come out too contrasty
     # and a white one turned navy keeps visible folds.
     gamma = float(np.clip((lb / lt) ** (0.6 if lt > lb else 0.8), 0.45, 2.5))
-    ceiling = yt + 0.36 * (1.0 - yt)
+    ceiling = yt + SHEEN_HEADROOM * (1.0 - yt)
     head = ceiling - yt
 
     def ratio_mapped(s: np.ndarray) -> np.ndarray:  # lightness, before the shoulder
@@ -429,17 +448,41 @@ def _shift(lab: np.ndarray, shading: np.ndarray, base: np.ndarray,
             y[hi] = yt + head * (1.0 - np.exp(-(y[hi] - yt) / head))
         return np.cbrt(y)
 
-    # The shoulder compresses only the broad sheen (the shading smoothed further): a narrow
-    # sheen ridge on a bright target keeps its own local contrast on top of it, as a retoucher's
-    # local tone mapping does, instead of being flattened into a plateau under white.
-    if coarse is None:
-        L_shade = shouldered(shading)
-    else:
-        L_shade = shouldered(coarse) + ratio_mapped(shading) - ratio_mapped(coarse)
     detail_gain = float(np.clip((lt / lb) ** 0.25, 0.9, 1.15))
-    L = L_shade + (lab[:, 0] - shading) * detail_gain
-    L = soft_clip(L, 0.03, 0.98, knee=0.06)
+    relief = ratio_mapped(shading) - ratio_mapped(coarse) + (L - shading) * detail_gain
+    return shouldered(coarse), relief
 
+
+def _relief_gain(L_base: np.ndarray, relief: np.ndarray, idx: np.ndarray,
+                 scale: float) -> np.ndarray:
+    """How much of its relief each pixel keeps so that no highlight passes `L_CEILING`.
+
+    A ridge that would rise above the ceiling keeps just the share of its relief that fits its
+    crest under it, and that share is spread smoothly over the ridge's flanks and the shadows
+    beside it (never more than a pixel's own share): the ridge keeps its shape and its place in
+    the shading, only lower, as a retoucher's local tone mapping does, instead of being clipped
+    into a flat plateau with posterised contours. A smoothed share rather than the local
+    minimum: on a heather the light flecks are everywhere, and a minimum would lower the whole
+    knit's contrast for its brightest fleck. Everywhere else the relief is kept whole.
+    """
+    room = np.maximum(L_CEILING - L_base, 1e-3)
+    need = np.ones(len(relief), np.float32)
+    over = relief > room
+    need[over] = np.maximum(room[over] / relief[over], MIN_RELIEF_GAIN)
+    if not over.any():
+        return need
+    h, w = idx.shape
+    img = np.ones((h, w), np.float32)
+    img[idx] = need
+    img = cv2.GaussianBlur(img, (0, 0), max(1.0, RELIEF_RADIUS * scale))
+    return np.minimum(img[idx], need)
+
+
+def _colour(lab: np.ndarray, L: np.ndarray, base: np.ndarray, target: np.ndarray) -> np.ndarray:
+    """The new OKLab colour at lightness `L`: the target's hue, its chroma following the light,
+    plus a share of the fabric's own chromatic texture."""
+    L = soft_clip(L, 0.03, CLIP_HI, knee=CLIP_KNEE)
+    lt = max(float(target[0]), 0.02)
     target_chroma = float(np.hypot(target[1], target[2]))
     # Shaded parts of a dyed cloth lose chroma with lightness; highlights gain a little.
     chroma_gain = np.clip(L / max(lt, 1e-3), 0.55, 1.25) if target_chroma > 0 else 1.0
@@ -450,6 +493,3 @@ def _shift(lab: np.ndarray, shading: np.ndarray, base: np.ndarray,
     out[:, 0] = L
     out[:, 1:] = ab
     return out
-
-
-
