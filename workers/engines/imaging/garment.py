@@ -262,9 +262,12 @@ def skin_probability(
     # Skin in shade keeps its hue but loses lightness; very dark or white pixels are not skin.
     p[(lab[..., 0] < 0.25) | (lab[..., 0] > 0.97)] = 0.0
     if not_like is not None and len(not_like):
-        d_garment = np.sqrt(
-            ((lab[:, :, None, 1:] - not_like[None, None, :, 1:]) ** 2).sum(-1)
-        ).min(-1)
+        ones = np.ones(2, np.float32)
+        ab = lab[..., 1:]
+        d2 = _weighted_d2(ab, np.asarray(not_like[0, 1:], np.float32), ones)
+        for c in not_like[1:]:
+            np.minimum(d2, _weighted_d2(ab, np.asarray(c[1:], np.float32), ones), out=d2)
+        d_garment = np.sqrt(d2)
         p[d_garment < d_skin] = 0.0
     return p.astype(np.float32)
 
@@ -277,20 +280,40 @@ def _generic_skin(lab: np.ndarray) -> np.ndarray:
     return (hue > 25) & (hue < 80) & (chroma > 0.03) & (chroma < 0.16) & (lab[..., 0] > 0.3)
 
 
-def worn_mask(
+@dataclass(frozen=True)
+class WornOutfit:
+    """What a worn outfit's masks share whichever part is asked for: the body's landmarks,
+    the photo in OKLab, the head, the seed boxes, the top's and the bottom's colours and the
+    skin. Read once per photo (``worn_outfit``); each region's mask is a cheap step on it."""
+
+    lm: dict[str, float]
+    lab: np.ndarray
+    torso: float
+    neck_y: int
+    top_seed: np.ndarray
+    bottom_seed: np.ndarray
+    top_c: np.ndarray | None
+    bottom_c: np.ndarray | None
+    skin: np.ndarray
+    clothed: np.ndarray
+
+
+def worn_outfit(
     rgb: np.ndarray,
-    region: Region,
     pose: Any | None,
     person: np.ndarray,
     faces: list[tuple[int, int, int, int]],
-) -> tuple[np.ndarray, np.ndarray]:
-    """(garment mask, skin probability) on the working copy of a worn outfit."""
+    *,
+    lab: np.ndarray | None = None,
+) -> WornOutfit:
+    """The region-independent part of ``worn_mask`` (``lab``: ``rgb`` in OKLab, when known)."""
     h, w = rgb.shape[:2]
     body = person > 0.5
     if body.sum() < 0.01 * h * w:
         raise EngineError("garment_not_found", "No person was found wearing the garment.")
     lm = _landmarks(pose, body)
-    lab = srgb8_to_oklab(rgb)
+    if lab is None:
+        lab = srgb8_to_oklab(rgb)
     torso = max(lm["hip_y"] - lm["shoulder_y"], 0.1 * h)
 
     head = np.zeros((h, w), bool)
@@ -316,6 +339,27 @@ def worn_mask(
     skin = skin_probability(rgb, faces, not_like=seen, lab=lab,
                             sample_from=candidates & ~top_seed & ~bottom_seed)
     clothed = candidates & (skin < 0.5)
+    return WornOutfit(lm, lab, torso, neck_y, top_seed, bottom_seed, top_c, bottom_c, skin,
+                      clothed)
+
+
+def worn_mask(
+    rgb: np.ndarray,
+    region: Region,
+    pose: Any | None,
+    person: np.ndarray,
+    faces: list[tuple[int, int, int, int]],
+    *,
+    outfit: WornOutfit | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(garment mask, skin probability) on the working copy of a worn outfit. ``outfit``:
+    ``worn_outfit`` of the same photo, when another region's mask already read it."""
+    h, w = rgb.shape[:2]
+    if outfit is None:
+        outfit = worn_outfit(rgb, pose, person, faces)
+    lm, lab, torso, neck_y = outfit.lm, outfit.lab, outfit.torso, outfit.neck_y
+    top_seed, bottom_seed = outfit.top_seed, outfit.bottom_seed
+    top_c, bottom_c, skin, clothed = outfit.top_c, outfit.bottom_c, outfit.skin, outfit.clothed
 
     ankle_y = lm.get("ankle_y")
     floor = h if ankle_y is None else min(h, int(ankle_y + 0.02 * h))
@@ -471,9 +515,26 @@ def _merge(a: np.ndarray | None, b: np.ndarray | None) -> np.ndarray | None:
 
 def _nearest(lab: np.ndarray, centres: np.ndarray) -> np.ndarray:
     # Lightness counts half: shading and folds move L far more than they move hue.
+    # One centre at a time, the nearest kept in place: no (H, W, K, 3) temporaries, the same
+    # figures (the square root is monotonic, so it is taken once, at the end).
     wts = np.array([0.5, 1.0, 1.0], np.float32)
-    diff = (lab[:, :, None, :] - centres[None, None, :, :]) * wts
-    return np.sqrt((diff**2).sum(-1)).min(-1)
+    best: np.ndarray | None = None
+    for c in np.asarray(centres, np.float32):
+        d2 = _weighted_d2(lab, c, wts)
+        best = d2 if best is None else np.minimum(best, d2, out=best)
+    assert best is not None
+    return np.sqrt(best, out=best)
+
+
+def _weighted_d2(lab: np.ndarray, centre: np.ndarray, wts: np.ndarray) -> np.ndarray:
+    """Squared weighted distance of every pixel of ``lab`` (H, W, C) to one colour: the
+    channels' squares added in channel order, as a sum over the last axis adds them."""
+    d = (lab[..., 0] - centre[0]) * wts[0]
+    d2 = d * d
+    for i in range(1, lab.shape[-1]):
+        d = (lab[..., i] - centre[i]) * wts[i]
+        d2 += d * d
+    return d2
 
 
 def _border_connected(mask: np.ndarray) -> np.ndarray:

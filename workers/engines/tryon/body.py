@@ -377,6 +377,15 @@ def torso_sides(body: Body, depth: float) -> tuple[np.ndarray, float, float]:
 # --- masks ----------------------------------------------------------------------------------------
 
 
+def oklab_of(body: Body) -> np.ndarray:
+    """The photo in OKLab (float32), converted once per body."""
+    if "oklab" not in body.extras:
+        from workers.engines.imaging.color import srgb8_to_oklab
+
+        body.extras["oklab"] = srgb8_to_oklab(body.rgb)
+    return body.extras["oklab"]
+
+
 def skin_of(body: Body) -> np.ndarray:
     """Skin probability, seeded from the face (garment.py's model when present)."""
     if "skin" in body.extras:
@@ -385,10 +394,8 @@ def skin_of(body: Body) -> np.ndarray:
     try:
         from workers.engines.imaging.garment import skin_probability
 
-        p = skin_probability(body.rgb, faces)
-        from workers.engines.imaging.color import srgb8_to_oklab
-
-        lab = srgb8_to_oklab(body.rgb)
+        lab = oklab_of(body)
+        p = skin_probability(body.rgb, faces, lab=lab)
         hue = np.degrees(np.arctan2(lab[..., 2], lab[..., 1]))
         chroma = np.hypot(lab[..., 1], lab[..., 2])
         # Whites and greys have no hue to compare: never skin.
@@ -408,9 +415,14 @@ def old_garment(body: Body, category: str) -> np.ndarray:
     region = {warp.UPPER: "upper", warp.LOWER: "lower", warp.ONE_PIECE: "full"}[category]
     faces = [body.face_box] if body.face_box else []
     try:
-        from workers.engines.imaging.garment import worn_mask
+        from workers.engines.imaging.garment import worn_mask, worn_outfit
 
-        m, _ = worn_mask(body.rgb, region, body.pose, body.mask, faces)
+        # The outfit's colours and skin are the same for every part asked: read once.
+        if "worn_outfit" not in body.extras:
+            body.extras["worn_outfit"] = worn_outfit(body.rgb, body.pose, body.mask, faces,
+                                                     lab=oklab_of(body))
+        m, _ = worn_mask(body.rgb, region, body.pose, body.mask, faces,
+                         outfit=body.extras["worn_outfit"])
         old = m > 0.5
     except (ImportError, EngineError):
         old = np.zeros(body.mask.shape, bool)
