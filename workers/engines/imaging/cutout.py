@@ -205,10 +205,16 @@ def _background_distance(rgb: np.ndarray) -> tuple[np.ndarray, float]:
         cv2.KMEANS_PP_CENTERS,
     )
     # The nearest centre by squared distance, one square root at the end (the same figures).
+    # Channel by channel: the same sum in the same order as adding over the last axis, without
+    # a strided reduction over (H, W, 3).
     d2 = np.full((h, w), np.inf, np.float32)
     for c in centers:
-        diff = lab - c
-        np.minimum(d2, np.add.reduce(diff * diff, axis=2), out=d2)
+        diff = lab[..., 0] - c[0]
+        s2 = diff * diff
+        for i in (1, 2):
+            diff = lab[..., i] - c[i]
+            s2 += diff * diff
+        np.minimum(d2, s2, out=d2)
     d = np.sqrt(d2)
     ring_d = np.min(np.linalg.norm(ring[:, None, :] - centers[None], axis=2), axis=1)
     # Sensor noise and JPEG ringing on the sweep set the floor; 10 Lab units is already a
