@@ -231,16 +231,26 @@ def limbs_of(body: Body) -> dict[str, Limb]:
     return limbs
 
 
-def _guided(guide: np.ndarray, p: np.ndarray, r: int, eps: float = 2e-3) -> np.ndarray:
-    """He's guided filter (grey guide): ``p`` with its edges moved onto the photo's edges."""
+def _guided(guide: np.ndarray, p: np.ndarray, r: int, eps: float = 2e-3,
+            guide_stats: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """He's guided filter (grey guide): ``p`` with its edges moved onto the photo's edges.
+    ``guide_stats``: ``_guide_stats(guide, r)``, when already worked out."""
     k = (2 * r + 1, 2 * r + 1)
-    mean_i = cv2.boxFilter(guide, -1, k)
+    mean_i, var = guide_stats if guide_stats is not None else _guide_stats(guide, r)
     mean_p = cv2.boxFilter(p, -1, k)
     cov = cv2.boxFilter(guide * p, -1, k) - mean_i * mean_p
-    var = cv2.boxFilter(guide * guide, -1, k) - mean_i * mean_i
     a = cov / (var + eps)
     b = mean_p - a * mean_i
     return cv2.boxFilter(a, -1, k) * guide + cv2.boxFilter(b, -1, k)
+
+
+def _guide_stats(guide: np.ndarray, r: int) -> tuple[np.ndarray, np.ndarray]:
+    """The guide's local mean and variance over (2r+1)² windows: what the guided filter needs
+    of the guide alone."""
+    k = (2 * r + 1, 2 * r + 1)
+    mean_i = cv2.boxFilter(guide, -1, k)
+    var = cv2.boxFilter(guide * guide, -1, k) - mean_i * mean_i
+    return mean_i, var
 
 
 def _gray01(body: Body) -> np.ndarray:
@@ -252,7 +262,12 @@ def _gray01(body: Body) -> np.ndarray:
 def _refine(body: Body, m: np.ndarray) -> np.ndarray:
     """A hard mask made soft along the photo's own edges (hair, fingers, arm outlines)."""
     r = max(2, int(0.012 * body.shoulder_width + 1))
-    return np.clip(_guided(_gray01(body), m.astype(np.float32), r), 0.0, 1.0)
+    # Every mask of the body is refined on the same photo: its statistics are worked out once.
+    key = f"guide_stats_{r}"
+    if key not in body.extras:
+        body.extras[key] = _guide_stats(_gray01(body), r)
+    return np.clip(_guided(_gray01(body), m.astype(np.float32), r,
+                           guide_stats=body.extras[key]), 0.0, 1.0)
 
 
 def arms_mask(body: Body, starts: dict[str, float], category: str) -> np.ndarray:

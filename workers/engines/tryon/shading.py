@@ -25,9 +25,7 @@ def cloth_shading(body: Body, region: np.ndarray) -> np.ndarray:
     ones = np.ones((h, w), np.float32)
     if sel.sum() < 200:
         return ones
-    lab = cv2.cvtColor(body.rgb, cv2.COLOR_RGB2LAB).astype(np.float32)
-    lab[..., 0] *= 100.0 / 255.0
-    lab[..., 1:] -= 128.0
+    lab, gray, grad = _shading_inputs(body)
     px = lab[sel]
     rng = np.random.default_rng(0)
     sample = px[rng.choice(len(px), size=min(len(px), 12000), replace=False)]
@@ -48,7 +46,6 @@ def cloth_shading(body: Body, region: np.ndarray) -> np.ndarray:
     d = ((px[:, None, :] - centres[None, :, :]) ** 2).sum(-1)
     labels = np.full((h, w), -1, np.int32)
     labels[sel] = np.array(group)[d.argmin(1)]
-    gray = cv2.cvtColor(body.rgb, cv2.COLOR_RGB2GRAY).astype(np.float32)
     ratio = np.ones((h, w), np.float32)
     weight = np.zeros((h, w), np.float32)
     for gid in set(group):
@@ -66,8 +63,6 @@ def cloth_shading(body: Body, region: np.ndarray) -> np.ndarray:
     weight[seams] = 0.0
     # Steps in lightness sharper than any fold are print edges too (black on white has no hue
     # to tell it from shade).
-    soft = wide_blur(gray, 0.8)
-    grad = np.hypot(cv2.Sobel(soft, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(soft, cv2.CV_32F, 0, 1, ksize=3)) / 8.0
     weight *= np.clip(1.0 - grad / 12.0, 0.0, 1.0)
     sigma = max(1.0, 0.01 * sw)
     num = wide_blur(ratio * weight, sigma)
@@ -89,6 +84,22 @@ def cloth_shading(body: Body, region: np.ndarray) -> np.ndarray:
     shade = shade ** 0.85
     inside = wide_blur(sel.astype(np.float32), max(1.0, 0.03 * sw))
     return (shade * inside + (1.0 - inside)).astype(np.float32)
+
+
+def _shading_inputs(body: Body) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What ``cloth_shading`` reads of the photo whatever the region: CIELab (L 0..100, a/b
+    around 0), the grey level and its gradient. The same for every garment dressed on the
+    body, so worked out once."""
+    if "shading_inputs" not in body.extras:
+        lab = cv2.cvtColor(body.rgb, cv2.COLOR_RGB2LAB).astype(np.float32)
+        lab[..., 0] *= 100.0 / 255.0
+        lab[..., 1:] -= 128.0
+        gray = cv2.cvtColor(body.rgb, cv2.COLOR_RGB2GRAY).astype(np.float32)
+        soft = wide_blur(gray, 0.8)
+        grad = np.hypot(cv2.Sobel(soft, cv2.CV_32F, 1, 0, ksize=3),
+                        cv2.Sobel(soft, cv2.CV_32F, 0, 1, ksize=3)) / 8.0
+        body.extras["shading_inputs"] = (lab, gray, grad)
+    return body.extras["shading_inputs"]
 
 
 def rounding(alpha: np.ndarray, sw: float) -> np.ndarray:
