@@ -23,6 +23,8 @@ from workers.engines.imaging.resize import limit_side
 # Pixels above which we refuse to decode: far below Pillow's bomb limit, far above any photo
 # a catalogue sends us (a 24 MP camera frame).
 MAX_PIXELS = 40_000_000
+# The long side of the working copy GrabCut runs on (see _matte_from_background).
+CUT_SIDE = 480.0
 
 
 @dataclass(frozen=True)
@@ -117,15 +119,17 @@ def _encode_with_pillow(rgb: np.ndarray, alpha: np.ndarray | None, fmt: str, **k
 # --- cut-out ---------------------------------------------------------------------------------
 
 
-def cut_out(rgb: np.ndarray, alpha: np.ndarray | None = None, *, what: str = "product") -> Cutout:
-    """The object on a plain background, cropped, with a soft alpha matte.
+def cut_out(rgb: np.ndarray, alpha: np.ndarray | None = None, *, what: str = "product",
+            work_side: float = CUT_SIDE) -> Cutout:
+    """The object on a plain background, cropped, with a soft alpha matte (GrabCut on a
+    ``work_side`` px working copy, the soft edge at full resolution).
 
     An input that already carries real transparency (a PNG cut-out) is trusted as is.
     """
     if alpha is not None and float((alpha < 0.5).mean()) > 0.01:
         matte = alpha.astype(np.float32)
     else:
-        matte = _matte_from_background(rgb)
+        matte = _matte_from_background(rgb, work_side)
     ys, xs = np.nonzero(matte > 0.02)
     if len(ys) < max(30, 0.001 * matte.size):
         raise EngineError(f"no_{what}", f"No {what} could be separated from the background.")
@@ -135,11 +139,11 @@ def cut_out(rgb: np.ndarray, alpha: np.ndarray | None = None, *, what: str = "pr
     )
 
 
-def _matte_from_background(rgb: np.ndarray) -> np.ndarray:
+def _matte_from_background(rgb: np.ndarray, work_side: float = CUT_SIDE) -> np.ndarray:
     h, w = rgb.shape[:2]
     # GrabCut's cost grows with pixels; a 480 px working copy keeps it well under a second and
     # the soft edge is recomputed at full resolution afterwards.
-    small, scale = limit_side(rgb, 480.0, min_side=8)
+    small, scale = limit_side(rgb, work_side, min_side=8)
     dist_small, thr = _background_distance(small)
     sh, sw = small.shape[:2]
     border = max(2, round(0.01 * max(sh, sw)))

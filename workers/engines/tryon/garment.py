@@ -30,6 +30,11 @@ WEAK_OUTLINE = 0.04
 # A garment fills a good part of its own outline's box; a cut that found only the print on a
 # white tee (its letters, a face) is scattered specks.
 MIN_SOLIDITY = 0.45
+# GrabCut's working copy for a garment's product shot (long side, px): a garment is one large
+# smooth shape, whose outline GrabCut finds as well at this size as at the 480 px that thin
+# chains and straps need; the soft edge is recomputed at full resolution either way, and
+# GrabCut is the dearest step of preparing a garment (its cost grows with the pixels).
+GARMENT_CUT_SIDE = 420.0
 
 
 @dataclass
@@ -83,7 +88,7 @@ def prepare_garment_image(rgb: np.ndarray, alpha: np.ndarray | None, category: s
     """The garment of a decoded product shot (a working copy, alpha float32 or None)."""
     has_alpha = alpha is not None and float((alpha < 0.5).mean()) > 0.01
     try:
-        cut = cut_out(rgb, alpha, what="garment")
+        cut = cut_out(rgb, alpha, what="garment", work_side=GARMENT_CUT_SIDE)
     except EngineError as exc:
         if exc.code == "no_garment" and not has_alpha:
             raise _not_separable() from exc
