@@ -296,11 +296,13 @@ def spread_colours(rgb: np.ndarray, solid: np.ndarray) -> np.ndarray:
     if m.sum() < 1:
         return out
     todo = ~solid.astype(bool)
+    weighted = src * m[..., None]
     for sigma in (1.5, 4.0, 12.0, 40.0):
         den = wide_blur(m, sigma)
-        num = wide_blur(src * m[..., None], sigma)
+        num = wide_blur(weighted, sigma)
         ok = todo & (den > 0.02)
-        out[ok] = num[ok] / den[ok][:, None]
+        # In place where ok: the same quotients as gathering and scattering the pixels.
+        np.divide(num, den[..., None], out=out, where=ok[..., None])
         todo &= ~ok
         if not todo.any():
             break
@@ -327,8 +329,14 @@ def refine_matte(
     fg = spread_colours(rgb, inner)
     bg = np.asarray(background, np.float32).reshape(1, 1, 3)
     fb = fg - bg
-    denom = (fb * fb).sum(-1)
-    est = ((rgb.astype(np.float32) - bg) * fb).sum(-1) / np.maximum(denom, 1.0)
+    # Channel by channel: the same sums as over the last axis, in the same order.
+    diff = rgb.astype(np.float32) - bg
+    denom = fb[..., 0] * fb[..., 0]
+    dot = diff[..., 0] * fb[..., 0]
+    for i in (1, 2):
+        denom += fb[..., i] * fb[..., i]
+        dot += diff[..., i] * fb[..., i]
+    est = dot / np.maximum(denom, 1.0)
     est = np.clip(1.25 * est, 0.0, 1.0)
     rim = (alpha > 0) & ~inner & (denom > 30.0**2)
     out = alpha.astype(np.float32).copy()
