@@ -177,18 +177,33 @@ def fill_uncovered(out: np.ndarray, body: Body, uncovered: np.ndarray, under: np
         return out
     m8 = cv2.dilate(uncovered.astype(np.uint8), np.ones((3, 3), np.uint8))
     hole = cv2.dilate(((m8 > 0) | under).astype(np.uint8), np.ones((5, 5), np.uint8))
-    filled = _inpaint(out, hole > 0).astype(np.float32)
+    filled_full = _inpaint(out, hole > 0)
     tone = _skin_colour(body)
-    zone = (m8 > 0) & skin_zone
-    if tone is not None and zone.any():
+    zone_full = (m8 > 0) & skin_zone
+    dt_full = None
+    if tone is not None and zone_full.any():
+        dt_full = cv2.distanceTransform(skin_zone.astype(np.uint8), cv2.DIST_L2, 3)
+    # Only near what is painted over does anything change: the blend's weight (a blur of sigma
+    # 1, 4 px of kernel each side) is exactly 0 further out, where the result is ``out``. The
+    # box leaves 8 px of zeros round it, so the blur sees the same zeros as on the whole frame.
+    ys, xs = np.nonzero(m8)
+    h, w = m8.shape
+    y0, y1 = max(0, int(ys.min()) - 8), min(h, int(ys.max()) + 9)
+    x0, x1 = max(0, int(xs.min()) - 8), min(w, int(xs.max()) + 9)
+    box = (slice(y0, y1), slice(x0, x1))
+    filled = filled_full[box].astype(np.float32)
+    zone = zone_full[box]
+    if tone is not None and dt_full is not None:
         sw = body.shoulder_width
         # Round limbs: a little darker toward their outline.
-        dt = cv2.distanceTransform(skin_zone.astype(np.uint8), cv2.DIST_L2, 3)
-        roll = 0.85 + 0.15 * np.sqrt(np.clip(dt / max(2.0, 0.07 * sw), 0.0, 1.0))
-        skin_fill = tone * roll[..., None]
+        roll = 0.85 + 0.15 * np.sqrt(np.clip(dt_full[box] / max(2.0, 0.07 * sw), 0.0, 1.0))
+        skin_fill = tone[box] * roll[..., None]
         filled = np.where(zone[..., None], skin_fill, filled)
-    a = cv2.GaussianBlur(m8.astype(np.float32), (0, 0), 1.0)[..., None]
-    return np.clip(filled * a + out.astype(np.float32) * (1 - a) + 0.5, 0, 255).astype(np.uint8)
+    a = cv2.GaussianBlur(m8[box].astype(np.float32), (0, 0), 1.0)[..., None]
+    result = out.copy()
+    result[box] = np.clip(filled * a + out[box].astype(np.float32) * (1 - a) + 0.5, 0,
+                          255).astype(np.uint8)
+    return result
 
 
 def continues_below(body: Body, old: np.ndarray, covered: np.ndarray) -> np.ndarray:
