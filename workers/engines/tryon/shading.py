@@ -43,7 +43,16 @@ def cloth_shading(body: Body, region: np.ndarray) -> np.ndarray:
             if dab < 10 and max(lum[i], lum[j]) < 1.8 * min(lum[i], lum[j]):
                 gi, gj = group[i], group[j]
                 group = [gi if g_ == gj else g_ for g_ in group]
-    d = ((px[:, None, :] - centres[None, :, :]) ** 2).sum(-1)
+    # Column by column, channel by channel: the same squared distances as a sum over an
+    # (N, K, 3) array, without building it.
+    d = np.empty((len(px), k), np.float32)
+    for j in range(k):
+        diff = px[:, 0] - centres[j, 0]
+        col = diff * diff
+        for i in (1, 2):
+            diff = px[:, i] - centres[j, i]
+            col += diff * diff
+        d[:, j] = col
     labels = np.full((h, w), -1, np.int32)
     labels[sel] = np.array(group)[d.argmin(1)]
     ratio = np.ones((h, w), np.float32)
