@@ -148,16 +148,32 @@ def dress(
     else:
         shade = cloth_shading(body, covered)
     shade = shade * rounding(a, sw)
-    layer = np.clip(rgb * shade[..., None], 0, 255)
-    out = np.clip(layer * a[..., None] + out.astype(np.float32) * (1 - a[..., None]) + 0.5, 0, 255).astype(np.uint8)
+    # Each blend only where its weight is not 0: elsewhere it gives back ``out`` exactly.
+    box = _nonzero_box(a)
+    if box is not None:
+        ab = a[box][..., None]
+        layer = np.clip(rgb[box] * shade[box][..., None], 0, 255)
+        out[box] = np.clip(layer * ab + out[box].astype(np.float32) * (1 - ab) + 0.5, 0,
+                           255).astype(np.uint8)
     if arms_front is not None and arms_front.any():
-        f = arms_front[..., None]
-        out = np.clip(body.rgb.astype(np.float32) * f + out.astype(np.float32) * (1 - f) + 0.5,
-                      0, 255).astype(np.uint8)
+        fbox = _nonzero_box(arms_front)
+        assert fbox is not None
+        f = arms_front[fbox][..., None]
+        out[fbox] = np.clip(body.rgb[fbox].astype(np.float32) * f
+                            + out[fbox].astype(np.float32) * (1 - f) + 0.5, 0, 255).astype(np.uint8)
         a = a * (1.0 - arms_front)
     info["alpha"] = a
     info["garment_rgb"] = np.clip(rgb, 0, 255).astype(np.uint8)
     return out, info
+
+
+def _nonzero_box(weight: np.ndarray) -> tuple[slice, slice] | None:
+    """The bounding box of a weight map's non-zero pixels (None when there are none)."""
+    rows = np.flatnonzero(weight.any(axis=1))
+    if not len(rows):
+        return None
+    cols = np.flatnonzero(weight.any(axis=0))
+    return slice(int(rows[0]), int(rows[-1]) + 1), slice(int(cols[0]), int(cols[-1]) + 1)
 
 
 def try_on(params: dict[str, Any], progress: Progress, person_key: str, what: str) -> tuple[np.ndarray, Body, Garment, dict[str, Any]]:
