@@ -6,7 +6,6 @@ from typing import Any
 import requests
 from django.conf import settings
 from django.core.cache import cache
-from django.db.models import Q
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
@@ -14,8 +13,18 @@ from accounts.models import ApiToken
 from accounts.oidc import SignInRefused, oidc_enabled, user_from_claims
 from accounts.services import TOKEN_PREFIX, api_token_touch, token_digest
 from config.errors import ServiceUnavailable
+from config.prepared import OneRow
 
 logger = logging.getLogger(__name__)
+
+
+# The token, its user and the user's organisation in one indexed query (the digest is unique),
+# compiled once per process: every API call with a token makes it. Not cached: a revoked
+# token or a deactivated user is refused by the very next request, on every process.
+_TOKEN: OneRow[ApiToken] = OneRow(
+    lambda digest: ApiToken.objects.select_related("user", "user__organization")
+    .filter(digest=digest, revoked_at__isnull=True).order_by()[:1],
+    digest=ApiToken._meta.get_field("digest"))
 
 
 class ApiTokenAuthentication(authentication.BaseAuthentication):
@@ -33,11 +42,7 @@ class ApiTokenAuthentication(authentication.BaseAuthentication):
         raw = parts[1]
         if not raw.startswith(TOKEN_PREFIX):
             return None  # not ours: another bearer scheme (OIDC access token) may take it
-        token = (
-            ApiToken.objects.select_related("user", "user__organization")
-            .filter(Q(digest=token_digest(raw)), revoked_at__isnull=True)
-            .first()
-        )
+        token = _TOKEN.get(digest=token_digest(raw))
         if token is None or not token.user.is_active:
             raise exceptions.AuthenticationFailed("Invalid or revoked token.")
         api_token_touch(token=token)

@@ -17,6 +17,7 @@ from django.db.models import Count, Max, Min, Q, QuerySet, prefetch_related_obje
 from django.utils import timezone
 
 from accounts.models import Organization
+from config.prepared import OneRow
 from jobs import figures
 from jobs.kinds import expected_or_default, job_catalogue
 from jobs.models import Activity, Job, JobOutput, JobStatus
@@ -68,14 +69,23 @@ def job_source(*, job: Job) -> str:
 def job_get(*, org: Organization, job_id: UUID) -> Job | None:
     """The job with its outputs; only a succeeded job has any, so the others cost one query
     (every poll of a queued or running job reads this)."""
-    job = Job.objects.filter(organization=org, pk=job_id).first()
+    job = _JOB_OF_ORG.get(org=org.pk, job=job_id)
     if job is None:
         return None
     if job.status == JobStatus.SUCCEEDED:
         prefetch_related_objects([job], "outputs")
     else:
-        job._prefetched_objects_cache = {"outputs": JobOutput.objects.none()}  # type: ignore[attr-defined]
+        # An empty list already read: serialising it compiles no query either.
+        none = JobOutput.objects.none()
+        none._result_cache = []  # type: ignore[attr-defined]
+        job._prefetched_objects_cache = {"outputs": none}  # type: ignore[attr-defined]
     return job
+
+
+# The poll's read, compiled once per process (config.prepared).
+_JOB_OF_ORG: OneRow[Job] = OneRow(
+    lambda org, job: Job.objects.filter(organization_id=org, pk=job).order_by()[:1],
+    org=Organization._meta.pk, job=Job._meta.pk)
 
 
 # Per process: medians move slowly and every submit and poll asks for them. None: the tool
