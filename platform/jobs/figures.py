@@ -160,19 +160,29 @@ return 1
 """
 
 # What the ETA of one queue needs, in one round trip. ARGV: prefix, queue, score or '', front
-# Returns {ahead, {front tools...}, {tools hash}, {running hash}, {progress hash}}.
+# Returns {ahead, {tool, jobs, ...} of the front, {tools hash}, {running hash},
+# {progress hash}}: the front is counted by tool in Redis, so every poll reads a few pairs
+# instead of FRONT names.
 _AHEAD = """
 local z = ARGV[1]..ARGV[2]..':queued'
-local ahead, front = 0, {}
+local ahead, ids = 0, {}
 if ARGV[3] == '' then
   ahead = redis.call('ZCARD', z)
-  local ids = redis.call('ZRANGE', z, 0, tonumber(ARGV[4]) - 1)
-  if #ids > 0 then front = redis.call('HMGET', ARGV[1]..ARGV[2]..':meta', unpack(ids)) end
+  ids = redis.call('ZRANGE', z, 0, tonumber(ARGV[4]) - 1)
 else
   ahead = redis.call('ZCOUNT', z, '-inf', '('..ARGV[3])
-  local ids = redis.call('ZRANGEBYSCORE', z, '-inf', '('..ARGV[3], 'LIMIT', 0, tonumber(ARGV[4]))
-  if #ids > 0 then front = redis.call('HMGET', ARGV[1]..ARGV[2]..':meta', unpack(ids)) end
+  ids = redis.call('ZRANGEBYSCORE', z, '-inf', '('..ARGV[3], 'LIMIT', 0, tonumber(ARGV[4]))
 end
+local counts, order, front = {}, {}, {}
+if #ids > 0 then
+  for _, tool in ipairs(redis.call('HMGET', ARGV[1]..ARGV[2]..':meta', unpack(ids))) do
+    if tool then
+      if counts[tool] == nil then counts[tool] = 0; order[#order + 1] = tool end
+      counts[tool] = counts[tool] + 1
+    end
+  end
+end
+for _, tool in ipairs(order) do front[#front + 1] = tool; front[#front + 1] = counts[tool] end
 return {ahead, front, redis.call('HGETALL', ARGV[1]..ARGV[2]..':tools'),
         redis.call('HGETALL', ARGV[1]..ARGV[2]..':running'),
         redis.call('HGETALL', ARGV[1]..ARGV[2]..':progress')}
@@ -243,7 +253,7 @@ class QueueState:
     """One queue as the ETA sees it."""
 
     ahead: int
-    front: list[str]  # tools of the first jobs ahead, oldest first (at most FRONT)
+    front: dict[str, int]  # the first jobs ahead (at most FRONT) counted by tool
     queued_by_tool: dict[str, int]
     running: list[tuple[str, str, float, int]] = field(default_factory=list)
     # (job id, tool, started at (epoch), progress)
@@ -275,7 +285,7 @@ def queue_state(*, queue: str, before: datetime | None = None) -> QueueState | N
         except ValueError:
             continue
     return QueueState(
-        ahead=int(ahead), front=[_text(t) for t in front if t is not None],
+        ahead=int(ahead), front={tool: int(n) for tool, n in _pairs(front).items()},
         queued_by_tool={tool: int(n) for tool, n in _pairs(tools).items() if int(n) > 0},
         running=runs,
     )

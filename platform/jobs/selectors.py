@@ -199,9 +199,9 @@ class QueueFigures:
         if state is None:
             return self._db_backlog_seconds(queue=queue, before=before)
         self.avgs([*state.queued_by_tool, *state.front, *(run[1] for run in state.running)])
-        # The first jobs ahead priced one by one; any further ones at the queue's mix.
-        seconds = sum(self.avg(tool) for tool in state.front)
-        rest = state.ahead - len(state.front)
+        # The first jobs ahead priced by their tools; any further ones at the queue's mix.
+        seconds = sum(n * self.avg(tool) for tool, n in state.front.items())
+        rest = state.ahead - sum(state.front.values())
         if rest > 0 and state.queued_by_tool:
             total = sum(state.queued_by_tool.values())
             mix = sum(n * self.avg(t) for t, n in state.queued_by_tool.items()) / total
