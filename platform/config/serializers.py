@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import copy
 from decimal import Decimal
 from typing import Any, ClassVar
 
@@ -107,3 +108,20 @@ class QueryParamsSerializer(StrictSerializer):
     own parsing is the check, so the JSON type check is off."""
 
     strict_types = False
+
+
+class FieldsBuiltOnce(serializers.ModelSerializer):  # type: ignore[type-arg]
+    """A ModelSerializer whose fields are derived from its model once per class, then copied
+    for each instance, as DRF copies declared fields. DRF derives them again for every
+    instance (the model's fields, their kwargs, their validators): on a job poll that was a
+    quarter of the request. The fields depend on the class's Meta only, never on the
+    instance or the context."""
+
+    _built: ClassVar[dict[type, dict[str, serializers.Field]]] = {}
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        cls = type(self)
+        built = FieldsBuiltOnce._built.get(cls)
+        if built is None:
+            built = FieldsBuiltOnce._built[cls] = super().get_fields()
+        return copy.deepcopy(built)

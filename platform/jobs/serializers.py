@@ -11,13 +11,14 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from config.serializers import FieldsBuiltOnce
 from jobs.models import Job, JobOutput
 from jobs.selectors import QueueFigures
 
 OUTPUT_LINK_SALT = "atelier.job-output"
 
 
-class JobOutputSerializer(serializers.ModelSerializer):
+class JobOutputSerializer(FieldsBuiltOnce):
     url = serializers.SerializerMethodField()
 
     class Meta:
@@ -32,7 +33,7 @@ class JobOutputSerializer(serializers.ModelSerializer):
         return request.build_absolute_uri(path) if request else path
 
 
-class JobSerializer(serializers.ModelSerializer):
+class JobSerializer(FieldsBuiltOnce):
     error = serializers.SerializerMethodField()
     queue_position = serializers.SerializerMethodField()
     eta_seconds = serializers.SerializerMethodField()
