@@ -85,12 +85,13 @@ def table(report: str) -> str:
     http = parts.get("bench_http.py (PostgreSQL)", [])
     runs = [m for m in map(HTTP.search, http) if m]
     sat = {m["label"].strip(): int(m["rps"]) for m in map(SATURATION.search, http) if m}
-    base = {m["rate"]: m for m in runs if "healthz" in m["label"]}
+    # A burst row (hey's lockstep) has the burst of /healthz for its baseline.
+    base = {(m["rate"], "burst" in m["label"]): m for m in runs if "healthz" in m["label"]}
     for m in runs:
         label = m["label"].strip()
         if "healthz" in label:
             continue
-        bare = base.get(m["rate"])
+        bare = base.get((m["rate"], "burst" in label))
         baseline = f"/healthz p99 {bare['p99']} ms" if bare else ""
         shortfall = "" if float(m["sent"]) >= 0.95 * int(m["rate"]) else \
             f", only {float(m['sent']):.0f}/s sent (saturated)"
