@@ -119,3 +119,28 @@ def test_gunicorn_refusals_answer_our_json_envelope(tmp_path: Path) -> None:
         assert headers["content-type"] == "application/json"
         answer = json.loads(body)
         assert answer["error"] == error and answer["message"] and answer["fields"] == {}
+
+
+def test_a_worker_freezes_the_loaded_application_out_of_the_collectors_sight() -> None:
+    """post_worker_init (gunicorn calls it once the worker loaded the app) imports every view
+    and freezes what is alive, so no full collection walks the application mid-request."""
+    import gc
+    import logging
+    from types import SimpleNamespace
+
+    from config.gunicorn import post_worker_init
+
+    gc.unfreeze()
+    try:
+        post_worker_init(SimpleNamespace(log=logging.getLogger("gunicorn.error")))
+        assert "jobs.apis" in sys.modules and "tools.apis" in sys.modules
+        frozen = gc.get_freeze_count()
+        assert frozen > 10_000
+        # what is allocated afterwards is collected as before
+        garbage: list[object] = []
+        garbage.append(garbage)
+        del garbage
+        assert gc.collect() >= 1
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()

@@ -101,6 +101,24 @@ logconfig_dict = logging_config()
 accesslog = "-"
 
 
+def post_worker_init(worker: Any) -> None:
+    """The worker has loaded the application: import what its first requests would (every
+    URL's view, serializer and setting), then move everything alive now out of the garbage
+    collector's sight (gc.freeze). A full collection otherwise walks the whole application,
+    150,000 objects, holding the GIL for 40 to 80 ms: every thread of the process stalls, and
+    that was the tail of the API's latency. What requests allocate is collected as before."""
+    import gc
+
+    try:
+        from django.urls import get_resolver
+
+        get_resolver().url_patterns  # noqa: B018 - imports every view module
+    except Exception:  # noqa: BLE001 - a broken URLconf fails its first request, not this
+        worker.log.exception("warming the URLconf failed")
+    gc.collect()
+    gc.freeze()
+
+
 def child_exit(server: Any, worker: Any) -> None:
     """A worker exited: in Prometheus multiprocess mode (PROMETHEUS_MULTIPROC_DIR), its live
     gauges go; its counters stay in the folder and keep counting in every scrape."""
