@@ -24,7 +24,8 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def gunicorn_running(tmp_path: Path, log_format: str = "json") -> Iterator[tuple[int, Path]]:
+def gunicorn_running(tmp_path: Path, log_format: str = "json",
+                     extra: tuple[str, ...] = ()) -> Iterator[tuple[int, Path]]:
     """Gunicorn started as deploy/ starts it: (its port, its stdout file); stopped after."""
     port = free_port()
     out = tmp_path / "access.log"
@@ -33,7 +34,8 @@ def gunicorn_running(tmp_path: Path, log_format: str = "json") -> Iterator[tuple
     with open(out, "w") as stdout, open(tmp_path / "error.log", "w") as stderr:
         proc = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "-c", "python:config.gunicorn", "config.wsgi",
-             "--bind", f"127.0.0.1:{port}", "--workers", "1", "--access-logfile", "-"],
+             "--bind", f"127.0.0.1:{port}", "--workers", "1", "--access-logfile", "-",
+             *extra],
             env=env, cwd=REPO, stdout=stdout, stderr=stderr, start_new_session=True)
     try:
         wait_for(lambda: proc.poll() is None and port_open(port) or proc.poll() is not None,
@@ -144,3 +146,22 @@ def test_a_worker_freezes_the_loaded_application_out_of_the_collectors_sight() -
         assert gc.get_freeze_count() == frozen
     finally:
         gc.unfreeze()
+
+
+def test_connections_that_send_nothing_yet_do_not_hold_the_threads(tmp_path: Path) -> None:
+    """gthread as deployed, with more idle new connections than threads: a request on another
+    connection is answered at once. (A thread used to wait 5 s on each idle connection, so
+    this request waited behind them, past the 3 s it is given here.)"""
+    with gunicorn_running(tmp_path, extra=("--worker-class", "gthread", "--threads", "2")) \
+            as (port, _):
+        idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(4)]
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=3) as resp:
+                assert resp.status == 200
+            # and an idle connection is still served when its request comes
+            idle[0].sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            idle[0].settimeout(10)
+            assert idle[0].recv(100).startswith(b"HTTP/1.1 200")
+        finally:
+            for conn in idle:
+                conn.close()
