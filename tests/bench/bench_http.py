@@ -238,8 +238,9 @@ def bench_http_fixed_rates(capsys: Any) -> None:
                      and run.classes["none"] == 0)
             met = run.p99 < BAR_MS and whole
             why = "" if whole else f" (sent {run.sent:.0f}/s, {run.answered - run.classes['2xx'] + run.classes['none']} not 2xx)"
-            # The bare view at the same rate in the same run: when it misses the bar too,
-            # the machine (whatever else ran on it) stalled the server, not the API's work.
+            # The bare view at the same rate in the same run: when it misses the bar too, what
+            # stalled was not the API's work (the machine's other load, or gunicorn itself:
+            # idle new connections held its threads before config.gunicorn stopped that).
             bare = next((runs.get(BAR_RATE) for label, runs, _, _, _ in rows
                          if "healthz" in label), None)
             beside = (f" (bare /healthz p99 at {BAR_RATE} req/s in this run: {bare.p99:.1f} ms)"
