@@ -146,9 +146,13 @@ end
 return 0
 """
 
-# ARGV: prefix, job, done key, done ttl, queues...
+# Everything a job's end changes, in one round trip: it leaves the queue's sets, its waiters
+# are woken, a successful run's time joins its tool's (when a runs key is given), and a wake
+# key is set unless already there (when one is given: the webhook dispatcher's). Returns 1
+# when the wake key was set by this call. ARGV: prefix, job, done key, done ttl, runs key or
+# '', run seconds, run window, wake key or '', wake ttl, queues...
 _ENDED = _UNQUEUE + """
-for i = 5, #ARGV do
+for i = 10, #ARGV do
   unqueue(ARGV[i], ARGV[2])
   redis.call('HDEL', ARGV[1]..ARGV[i]..':running', ARGV[2])
   redis.call('HDEL', ARGV[1]..ARGV[i]..':progress', ARGV[2])
@@ -156,7 +160,14 @@ end
 redis.call('DEL', ARGV[3])
 redis.call('RPUSH', ARGV[3], '1')
 redis.call('EXPIRE', ARGV[3], ARGV[4])
-return 1
+if ARGV[5] ~= '' then
+  redis.call('LPUSH', ARGV[5], ARGV[6])
+  redis.call('LTRIM', ARGV[5], 0, tonumber(ARGV[7]) - 1)
+end
+if ARGV[8] ~= '' and redis.call('SET', ARGV[8], '1', 'NX', 'EX', ARGV[9]) then
+  return 1
+end
+return 0
 """
 
 # What the ETA of one queue needs, in one round trip. ARGV: prefix, queue, score or '', front
@@ -228,10 +239,21 @@ def job_progressed(*, job_id: Any, percent: int) -> None:
     _quietly("progress", _PROGRESS, [PREFIX, str(job_id), int(percent), *_queues()])
 
 
-def job_ended(*, job_id: Any) -> None:
-    """The job left the queue for good (succeeded, failed, canceled); wakes its waiters."""
-    _quietly("ended", _ENDED, [PREFIX, str(job_id), done_key(job_id), DONE_TTL_SECONDS,
-                               *_queues()])
+def job_ended(*, job_id: Any, run: tuple[str, float] | None = None, wake_key: str = "",
+              wake_seconds: int = 60) -> bool:
+    """The job left the queue for good (succeeded, failed, canceled); wakes its waiters.
+    `run`: a successful run's tool and time, for the tool's median. `wake_key`: set unless
+    it is there (for `wake_seconds`); True when this call set it. One round trip: this runs
+    for every job a worker ends."""
+    tool, seconds = run if run is not None else ("", 0.0)
+    try:
+        return bool(_run(_ENDED, [PREFIX, str(job_id), done_key(job_id), DONE_TTL_SECONDS,
+                                  runs_key(tool) if run is not None else "",
+                                  f"{max(0.0, seconds):.3f}", RUN_WINDOW, wake_key,
+                                  int(wake_seconds), *_queues()]))
+    except redis.RedisError as exc:
+        logger.warning("queue figures: ended not recorded (the reconcile heals it): %s", exc)
+        return False
 
 
 def run_recorded(*, tool: str, seconds: float) -> None:

@@ -13,7 +13,8 @@ import logging
 import os
 import socket
 import uuid
-from collections.abc import Iterable
+import weakref
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -21,9 +22,17 @@ from typing import Any
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
-from django.db import IntegrityError, connection, models, transaction
+from django.db import (
+    DEFAULT_DB_ALIAS,
+    IntegrityError,
+    connection,
+    connections,
+    models,
+    transaction,
+)
 from django.db.models import F, Q
 from django.db.models.functions import Greatest
+from django.db.models.sql import Query
 from django.utils import timezone
 
 from accounts.models import Organization, User
@@ -317,11 +326,35 @@ def _take(job_id: str | uuid.UUID, status: str, lease: uuid.UUID | None = None) 
     if lease is not None:
         sql += " AND lease = %s"
         params.append(prep("lease", lease))
-    taken = list(Job.objects.raw(f"{sql} RETURNING {columns}", params))
-    if taken:
-        figures.job_started(job_id=job_id, queue=taken[0].queue, tool=taken[0].tool,
-                            started_at=now)
-    return taken[0] if taken else None
+    with connection.cursor() as cursor:
+        cursor.execute(f"{sql} RETURNING {columns}", params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    taken = _job_from_row(row)
+    figures.job_started(job_id=job_id, queue=taken.queue, tool=taken.tool, started_at=now)
+    return taken
+
+
+_converters: weakref.WeakKeyDictionary[Any, tuple[Any, dict[int, Any]]] = (
+    weakref.WeakKeyDictionary())
+
+
+def _job_from_row(row: Sequence[Any]) -> Job:
+    """A job from a row of all its columns (in `concrete_fields` order), through the same
+    converters a query would apply; what `Job.objects.raw` does, without building a raw
+    query per call (the take runs for every job)."""
+    meta = Job._meta
+    wrapper = connections[DEFAULT_DB_ALIAS]  # this thread's (`connection` is a proxy to it)
+    known = _converters.get(wrapper)
+    if known is None:
+        compiler = wrapper.ops.compiler("SQLCompiler")(Query(Job), wrapper, DEFAULT_DB_ALIAS)
+        known = _converters[wrapper] = (compiler, compiler.get_converters(
+            [f.get_col(meta.db_table) for f in meta.concrete_fields]))
+    compiler, converters = known
+    if converters:
+        row = next(iter(compiler.apply_converters([row], converters)))
+    return Job.from_db(DEFAULT_DB_ALIAS, [f.attname for f in meta.concrete_fields], list(row))
 
 
 def _pid_alive(pid: int) -> bool:
@@ -370,24 +403,37 @@ def _owned(job_id: Any, lease: uuid.UUID) -> Any:
     return Job.objects.filter(pk=job_id, status=JobStatus.RUNNING, lease=lease)
 
 
-def _after_finish(job_id: Any, status: str) -> None:
+def _after_finish(job_id: Any, status: str, run: tuple[str, float] | None = None) -> None:
     """Inside the transaction that ends a job: its event goes to the outbox (JobEvent) with
     its state, so nothing after the commit, a time limit included, can lose it. The webhook
     dispatcher matches it with subscriptions and checks the job's batch later; the finish
-    itself looks nothing up. After the commit the dispatcher is woken (a Redis key, no SQL)."""
+    itself looks nothing up. After the commit, `_ended`."""
     JobEvent.objects.create(job_id=job_id, event=f"job.{status}")
     # robust: nothing after the commit (a soft time limit included) may undo the job's end
-    transaction.on_commit(_wake_dispatcher, robust=True)
-    transaction.on_commit(lambda: figures.job_ended(job_id=job_id), robust=True)
+    transaction.on_commit(lambda: _ended(job_id, run), robust=True)
 
 
-def _wake_dispatcher() -> None:
-    from webhooks.services import events_wake
-
+def _ended_robustly(job_id: Any, run: tuple[str, float] | None = None) -> None:
+    """`_ended` once the end is committed outside a transaction: as an on_commit hook, nothing
+    it raises (a soft time limit included) may undo the job's end."""
     try:
-        events_wake()
-    except Exception:  # noqa: BLE001 - the reconcile tick dispatches what is left
-        logger.warning("waking the webhook dispatcher failed", exc_info=True)
+        _ended(job_id, run)
+    except Exception:  # noqa: BLE001 - the reconcile tick heals the figures
+        logger.exception("the end of job %s was committed; what follows it failed", job_id)
+
+
+def _ended(job_id: Any, run: tuple[str, float] | None = None) -> None:
+    """After the commit that ended a job: its queue figures, its run time (`run`: tool and
+    seconds) and the webhook dispatcher's wake key, in one Redis round trip; the dispatch
+    is sent only by the end that set the key (a Redis key, no SQL)."""
+    from webhooks.services import DISPATCH_WAKE_KEY, events_wake_seconds, events_wake_send
+
+    if figures.job_ended(job_id=job_id, run=run, wake_key=DISPATCH_WAKE_KEY,
+                         wake_seconds=events_wake_seconds()):
+        try:
+            events_wake_send()
+        except Exception:  # noqa: BLE001 - the reconcile tick dispatches what is left
+            logger.warning("waking the webhook dispatcher failed", exc_info=True)
 
 
 def job_progress(*, job_id: Any, lease: uuid.UUID, percent: int) -> bool:
@@ -433,38 +479,88 @@ def job_succeed(*, job: Job, lease: uuid.UUID, outputs: Iterable[EngineOutput],
     """
     saved: list[tuple[str, EngineOutput]] = []
     folder = f"jobs/{job.organization_id}/{job.pk}/{lease}"
-    won = 0
+    won, ended_here = 0, False
     try:
         for index, out in enumerate(outputs):
             name = f"{folder}/{index}-{out.filename}"
             saved.append((default_storage.save(name, ContentFile(out.data)), out))
-        with transaction.atomic():
-            won = _owned(job.pk, lease).update(
-                status=JobStatus.SUCCEEDED, progress=100, finished_at=timezone.now(), lease=None,
-                output_count=len(saved), **_made(made_by, tier),
-            )
-            if won:
-                if job.started_at is not None:
-                    ran = (timezone.now() - job.started_at).total_seconds()
-                    transaction.on_commit(
-                        lambda: figures.run_recorded(tool=job.tool, seconds=ran), robust=True)
-                delivers = kind_delivers(job.tool)
-                JobOutput.objects.bulk_create(
-                    JobOutput(job_id=job.pk, index=i, file=stored, filename=out.filename,
-                              content_type=out.content_type, size=len(out.data),
-                              sha256=hashlib.sha256(out.data).hexdigest(),
-                              awaiting_delivery=delivers)
-                    for i, (stored, out) in enumerate(saved)
-                )
-                _after_finish(job.pk, JobStatus.SUCCEEDED)
+        now = timezone.now()
+        run = ((job.tool, (now - job.started_at).total_seconds())
+               if job.started_at is not None else None)
+        values = {"status": JobStatus.SUCCEEDED, "progress": 100, "finished_at": now,
+                  "lease": None, "output_count": len(saved), **_made(made_by, tier)}
+        delivers = kind_delivers(job.tool)
+        rows: list[models.Model] = [
+            JobOutput(job_id=job.pk, index=i, file=stored, filename=out.filename,
+                      content_type=out.content_type, size=len(out.data),
+                      sha256=hashlib.sha256(out.data).hexdigest(), awaiting_delivery=delivers)
+            for i, (stored, out) in enumerate(saved)
+        ]
+        if connection.vendor == "postgresql" and not connection.in_atomic_block:
+            # One statement, so one round trip and its own transaction: the guarded UPDATE,
+            # and the outputs and the outbox event only if it matched.
+            rows.append(JobEvent(job_id=job.pk, event=f"job.{JobStatus.SUCCEEDED}"))
+            won = ended_here = _finish_in_one_statement(job.pk, lease, values, rows)
+        else:
+            with transaction.atomic():
+                won = _owned(job.pk, lease).update(**values)
+                if won:
+                    JobOutput.objects.bulk_create(rows)  # type: ignore[arg-type]
+                    _after_finish(job.pk, JobStatus.SUCCEEDED, run)
     except BaseException:
         # Nothing was committed (a soft time limit while saving included): remove the
         # files, the half-written one too.
         _discard(saved, folder)
         raise
+    if ended_here:
+        _ended_robustly(job.pk, run)
     if not won:
         _discard(saved, folder)
     return bool(won)
+
+
+def _finish_in_one_statement(job_id: Any, lease: uuid.UUID, values: dict[str, Any],
+                             rows: Sequence[models.Model]) -> bool:
+    """PostgreSQL: the guarded UPDATE that ends a running job under `lease`, and the `rows`
+    (its outputs, its outbox event: their job is the updated one) inserted only when it
+    matched, in one statement (data-modifying CTEs); True when it matched. Values go
+    through each field as the ORM's own UPDATE and INSERT would take them."""
+    quote = connection.ops.quote_name
+    meta = Job._meta
+    sets, params = [], []
+    for name, value in values.items():
+        field = meta.get_field(name)
+        assert isinstance(field, models.Field)
+        sets.append(f"{quote(field.column)} = %s")
+        params.append(field.get_db_prep_save(value, connection))
+    pk, lease_field = meta.get_field("id"), meta.get_field("lease")
+    assert isinstance(pk, models.Field) and isinstance(lease_field, models.Field)
+    params += [pk.get_db_prep_save(uuid.UUID(str(job_id)), connection), JobStatus.RUNNING.value,
+               lease_field.get_db_prep_save(lease, connection)]
+    # Identifiers and types come from the models; every value is a bound parameter.
+    parts = [f"WITH done AS (UPDATE {quote(meta.db_table)} SET {', '.join(sets)} "  # noqa: S608
+             f"WHERE id = %s AND status = %s AND lease = %s RETURNING id)"]
+    for n, obj in enumerate(rows):
+        columns, selected = [], []
+        for field in obj._meta.concrete_fields:
+            if field.primary_key and getattr(field, "db_returning", False):  # serial id
+                continue
+            columns.append(quote(field.column))
+            if field.attname == "job_id":
+                selected.append("done.id")
+                continue
+            value = field.get_db_prep_save(field.pre_save(obj, True), connection)
+            # a text literal takes its column's type on assignment; others say theirs
+            selected.append("%s" if isinstance(value, str) else
+                            f"CAST(%s AS {field.db_type(connection)})")
+            params.append(value)
+        parts.append(f", row{n} AS (INSERT INTO {quote(obj._meta.db_table)} "  # noqa: S608
+                     f"({', '.join(columns)}) SELECT {', '.join(selected)} FROM done)")
+    parts.append(" SELECT count(*) FROM done")
+    with connection.cursor() as cursor:
+        cursor.execute("".join(parts), params)
+        found = cursor.fetchone()
+    return bool(found and found[0])
 
 
 def _discard(saved: list[tuple[str, EngineOutput]], folder: str | None = None) -> None:

@@ -17,7 +17,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F
@@ -185,25 +184,42 @@ def job_callback_emit(*, org_id: Any, url: str, event: str,
 
 # --- The outbox (jobs.JobEvent) and its dispatcher -----------------------------------------
 
-# Set while a dispatch is waiting to run: one message however many jobs end meanwhile.
-DISPATCH_WAKE_KEY = "webhooks:dispatch-waiting"
+# Set while a dispatch is waiting to run: one message however many jobs end meanwhile. In
+# the job core's Redis (jobs.figures), so that a job's end sets it in the same round trip as
+# its queue figures (jobs.services).
+DISPATCH_WAKE_KEY = "atelier:webhooks:dispatch-waiting"
 DISPATCH_TASK = "webhooks.dispatch_events"
 # Outbox rows one dispatch reads at a time.
 DISPATCH_BATCH = 500
+
+
+def events_wake_seconds() -> int:
+    """How long a wake key stands for a dispatch that never ran (its message lost): past it,
+    the next job's end wakes another one; the reconcile tick dispatches meanwhile."""
+    return int(settings.JOB_RECONCILE_SECONDS * 6) or 1
 
 
 def events_wake() -> None:
     """After a job's end is committed: make sure a dispatch will run. The key is cleared by
     the dispatch before it reads the outbox, so an event committed after that read wakes
     another one; if the wake is lost (Redis down), the reconcile tick dispatches."""
-    from config.celery_app import app
+    from jobs.figures import redis_client
 
-    if cache.add(DISPATCH_WAKE_KEY, 1, timeout=settings.JOB_RECONCILE_SECONDS * 6):
-        try:
-            app.send_task(DISPATCH_TASK, queue="webhooks", ignore_result=True)
-        except Exception:
-            cache.delete(DISPATCH_WAKE_KEY)
-            raise
+    if redis_client().set(DISPATCH_WAKE_KEY, 1, nx=True, ex=events_wake_seconds()):
+        events_wake_send()
+
+
+def events_wake_send() -> None:
+    """Send the dispatch that the wake key just set stands for (events_wake, or a job's end
+    that set the key itself); the key is removed again if the message cannot be sent."""
+    from config.celery_app import app
+    from jobs.figures import redis_client
+
+    try:
+        app.send_task(DISPATCH_TASK, queue="webhooks", ignore_result=True)
+    except Exception:
+        redis_client().delete(DISPATCH_WAKE_KEY)
+        raise
 
 
 def _job_data(job_id: Any) -> dict[str, Any]:
@@ -215,8 +231,10 @@ def events_dispatch(*, limit: int = DISPATCH_BATCH) -> int:
     announce the batches they ended. Each event is taken (deleted) in the transaction that
     writes its deliveries, so two dispatchers never both send one and a dispatcher that dies
     leaves it for the next. Returns how many events were taken."""
+    from jobs.figures import redis_client
+
     try:
-        cache.delete(DISPATCH_WAKE_KEY)
+        redis_client().delete(DISPATCH_WAKE_KEY)
     except Exception as exc:  # noqa: BLE001 - Redis down: the reconcile tick dispatches anyway
         logger.warning("dispatch wake key not cleared: %s", exc)
     taken = 0

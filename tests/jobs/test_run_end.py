@@ -15,6 +15,7 @@ from django.utils import timezone
 from webhooks import services as webhook_services
 from webhooks.models import Webhook, WebhookDelivery
 
+from jobs import figures
 from jobs.models import Job, JobEvent, JobOutput, JobStatus
 from jobs.services import job_start, job_submit, job_succeed, jobs_reconcile
 from tools.registry import TOOLS
@@ -38,10 +39,10 @@ def test_a_soft_limit_right_after_the_commit_keeps_the_job_its_files_and_its_eve
     taken = job_start(job_id=job.pk)
     assert taken is not None and taken.lease is not None
 
-    def limit() -> None:  # the soft limit firing in the announce after the commit (D3)
-        raise SoftTimeLimitExceeded()
+    def limit(**_kwargs: Any) -> bool:  # the soft limit firing after the commit (D3), in the
+        raise SoftTimeLimitExceeded()   # one Redis call that follows it (figures and wake-up)
 
-    monkeypatch.setattr(webhook_services, "events_wake", limit)
+    monkeypatch.setattr(figures, "job_ended", limit)
     assert job_succeed(job=taken, lease=taken.lease,
                        outputs=[EngineOutput(b"{}", "application/json", "o.json")])
 
