@@ -23,9 +23,13 @@ When Redis does not answer, readers get None and fall back on database counts
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 import statistics
+import threading
 import time
+from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -221,6 +225,83 @@ def _quietly(what: str, source: str, args: Sequence[Any]) -> None:
         logger.warning("queue figures: %s not recorded (the reconcile heals it): %s", what, exc)
 
 
+class _Unanswered:
+    """A worker's figure changes, sent on a connection of their own without waiting for
+    Redis's answer: a run's start and the end of a job nobody waits to dispatch are written
+    for every job, and each answer (Redis appends every write to its log first) was a
+    measured share of a short job's time. Redis runs a change as soon as it arrives; its
+    answer is read before the next change is sent, or before this process reads figures
+    (`settle`), so a reader here sees its own changes. An answer that says the script was not
+    loaded runs the change again, loading it; a change lost otherwise (Redis down, the
+    process killed) is the reconcile's to heal, as any change lost after a commit."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pid = 0
+        self._conn: Any = None
+        self._pending: deque[tuple[str, list[Any]]] = deque()
+
+    def send(self, what: str, source: str, args: list[Any]) -> None:
+        with self._lock:
+            try:
+                conn = self._connection()
+                self._read_answers(conn)
+                conn.send_command("EVALSHA", _script(source).sha, 0, *args)
+                self._pending.append((source, args))
+            except (redis.RedisError, OSError) as exc:
+                logger.warning("queue figures: %s not recorded (the reconcile heals it): %s",
+                               what, exc)
+                self._drop()
+
+    def settle(self) -> None:
+        """Read the answers of what was sent: every change sent is then in Redis."""
+        if not self._pending:
+            return
+        with self._lock:
+            try:
+                if self._conn is not None and self._pid == os.getpid():
+                    self._read_answers(self._conn)
+            except (redis.RedisError, OSError) as exc:
+                logger.warning("queue figures: a change may be lost (the reconcile heals it): "
+                               "%s", exc)
+                self._drop()
+            self._pending.clear()
+
+    def _connection(self) -> Any:
+        if self._conn is None or self._pid != os.getpid():  # never a parent's socket
+            self._pending.clear()
+            pool = _redis().connection_pool
+            self._conn = pool.connection_class(**pool.connection_kwargs)
+            self._pid = os.getpid()
+        return self._conn
+
+    def _read_answers(self, conn: Any) -> None:
+        while self._pending:
+            source, args = self._pending[0]
+            try:
+                conn.read_response()
+            except redis.exceptions.NoScriptError:
+                _run(source, args)  # loads it
+            except redis.ResponseError as exc:
+                logger.warning("queue figures: a change failed: %s", exc)
+            self._pending.popleft()
+
+    def _drop(self) -> None:
+        self._pending.clear()
+        if self._conn is not None:
+            with contextlib.suppress(Exception):  # a broken connection: forget it
+                self._conn.disconnect()
+        self._conn = None
+
+
+_unanswered = _Unanswered()
+
+
+def settle() -> None:
+    """Every figure change this process sent is in Redis (see _Unanswered)."""
+    _unanswered.settle()
+
+
 # --- Writers (called by jobs.services after the commit that made the change) --------------
 
 
@@ -230,9 +311,10 @@ def job_queued(*, job_id: Any, queue: str, tool: str, created_at: datetime) -> N
 
 
 def job_started(*, job_id: Any, queue: str, tool: str, started_at: datetime | None) -> None:
+    """A run took the job (sent without waiting for the answer: see _Unanswered)."""
     started = (started_at or timezone.now()).timestamp()
-    _quietly("started", _STARTED, [PREFIX, str(job_id), queue, f"{tool}|{started:.3f}",
-                                   *_queues()])
+    _unanswered.send("started", _STARTED, [PREFIX, str(job_id), queue, f"{tool}|{started:.3f}",
+                                           *_queues()])
 
 
 def job_progressed(*, job_id: Any, percent: int) -> None:
@@ -246,11 +328,15 @@ def job_ended(*, job_id: Any, run: tuple[str, float] | None = None, wake_key: st
     it is there (for `wake_seconds`); True when this call set it. One round trip: this runs
     for every job a worker ends."""
     tool, seconds = run if run is not None else ("", 0.0)
+    args = [PREFIX, str(job_id), done_key(job_id), DONE_TTL_SECONDS,
+            runs_key(tool) if run is not None else "", f"{max(0.0, seconds):.3f}", RUN_WINDOW,
+            wake_key, int(wake_seconds), *_queues()]
+    if not wake_key:  # nothing hangs on the answer
+        _unanswered.send("ended", _ENDED, args)
+        return False
     try:
-        return bool(_run(_ENDED, [PREFIX, str(job_id), done_key(job_id), DONE_TTL_SECONDS,
-                                  runs_key(tool) if run is not None else "",
-                                  f"{max(0.0, seconds):.3f}", RUN_WINDOW, wake_key,
-                                  int(wake_seconds), *_queues()]))
+        settle()
+        return bool(_run(_ENDED, args))
     except redis.RedisError as exc:
         logger.warning("queue figures: ended not recorded (the reconcile heals it): %s", exc)
         return False
@@ -292,6 +378,7 @@ def _pairs(flat: Sequence[Any]) -> dict[str, str]:
 def queue_state(*, queue: str, before: datetime | None = None) -> QueueState | None:
     """The jobs queued ahead of a job created at `before` (all of them without), their
     tools, and the running jobs; None when Redis does not answer."""
+    settle()
     try:
         ahead, front, tools, running, progress = _run(
             _AHEAD, [PREFIX, queue, "" if before is None else score(before), FRONT])
@@ -315,6 +402,7 @@ def queue_state(*, queue: str, before: datetime | None = None) -> QueueState | N
 
 def queue_position(*, queue: str, created_at: datetime) -> int | None:
     """Jobs queued in `queue` before one created at `created_at`, all organisations alike."""
+    settle()
     try:
         return int(_redis().zcount(_k(queue, "queued"), "-inf", f"({score(created_at)}"))
     except redis.RedisError as exc:
@@ -326,6 +414,7 @@ def run_medians(tools: Iterable[str]) -> dict[str, float | None] | None:
     """Each tool's median of its recent run times (None: no runs yet); None when Redis does
     not answer."""
     names = list(dict.fromkeys(tools))
+    settle()
     try:
         pipe = _redis().pipeline(transaction=False)
         for tool in names:
@@ -351,6 +440,7 @@ def run_medians(tools: Iterable[str]) -> dict[str, float | None] | None:
 def job_end_wait(*, job_id: Any, timeout: float) -> bool:
     """Block until the job's end is announced (True) or `timeout` passes (False). Raises
     redis.RedisError when Redis does not answer."""
+    settle()
     deadline = time.monotonic() + timeout
     client = redis_client(socket_timeout=10)  # above the longest pop
     while True:
@@ -386,6 +476,7 @@ def figures_heal(*, tools: Iterable[str] = ()) -> HealReport:
     from jobs.models import Job, JobStatus
 
     report = HealReport()
+    settle()
     client = _redis()
     counts = {
         (row["queue"], row["status"]): row["n"]
@@ -502,6 +593,7 @@ def _seed_runs(tool: str) -> None:
 
 def figures_reset() -> None:
     """Forget every figure (tests, and ops after moving databases): the next heal rebuilds."""
+    settle()
     client = _redis()
     keys = list(client.scan_iter(f"{PREFIX}*", count=1000))
     if keys:

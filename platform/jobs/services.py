@@ -413,21 +413,27 @@ def _after_finish(job_id: Any, status: str, run: tuple[str, float] | None = None
     transaction.on_commit(lambda: _ended(job_id, run), robust=True)
 
 
-def _ended_robustly(job_id: Any, run: tuple[str, float] | None = None) -> None:
+def _ended_robustly(job_id: Any, run: tuple[str, float] | None, heard: bool) -> None:
     """`_ended` once the end is committed outside a transaction: as an on_commit hook, nothing
     it raises (a soft time limit included) may undo the job's end."""
     try:
-        _ended(job_id, run)
+        _ended(job_id, run, heard)
     except Exception:  # noqa: BLE001 - the reconcile tick heals the figures
         logger.exception("the end of job %s was committed; what follows it failed", job_id)
 
 
-def _ended(job_id: Any, run: tuple[str, float] | None = None) -> None:
+def _ended(job_id: Any, run: tuple[str, float] | None = None, heard: bool = True) -> None:
     """After the commit that ended a job: its queue figures, its run time (`run`: tool and
     seconds) and the webhook dispatcher's wake key, in one Redis round trip; the dispatch
-    is sent only by the end that set the key (a Redis key, no SQL)."""
+    is sent only by the end that set the key (a Redis key, no SQL). `heard` False: nobody
+    is told of this job's end (no webhook, no webhook_url, no batch), so no dispatch is
+    woken for it (the reconcile tick's takes its event) and the figures are sent without
+    waiting for Redis's answer."""
     from webhooks.services import DISPATCH_WAKE_KEY, events_wake_seconds, events_wake_send
 
+    if not heard:
+        figures.job_ended(job_id=job_id, run=run)
+        return
     if figures.job_ended(job_id=job_id, run=run, wake_key=DISPATCH_WAKE_KEY,
                          wake_seconds=events_wake_seconds()):
         try:
@@ -479,7 +485,7 @@ def job_succeed(*, job: Job, lease: uuid.UUID, outputs: Iterable[EngineOutput],
     """
     saved: list[tuple[str, EngineOutput]] = []
     folder = f"jobs/{job.organization_id}/{job.pk}/{lease}"
-    won, ended_here = 0, False
+    won, ended_here, heard = 0, False, True
     try:
         for index, out in enumerate(outputs):
             name = f"{folder}/{index}-{out.filename}"
@@ -500,7 +506,8 @@ def job_succeed(*, job: Job, lease: uuid.UUID, outputs: Iterable[EngineOutput],
             # One statement, so one round trip and its own transaction: the guarded UPDATE,
             # and the outputs and the outbox event only if it matched.
             rows.append(JobEvent(job_id=job.pk, event=f"job.{JobStatus.SUCCEEDED}"))
-            won = ended_here = _finish_in_one_statement(job.pk, lease, values, rows)
+            won, heard = _finish_in_one_statement(job.pk, lease, values, rows)
+            ended_here = won
         else:
             with transaction.atomic():
                 won = _owned(job.pk, lease).update(**values)
@@ -513,18 +520,21 @@ def job_succeed(*, job: Job, lease: uuid.UUID, outputs: Iterable[EngineOutput],
         _discard(saved, folder)
         raise
     if ended_here:
-        _ended_robustly(job.pk, run)
+        _ended_robustly(job.pk, run, heard)
     if not won:
         _discard(saved, folder)
     return bool(won)
 
 
 def _finish_in_one_statement(job_id: Any, lease: uuid.UUID, values: dict[str, Any],
-                             rows: Sequence[models.Model]) -> bool:
+                             rows: Sequence[models.Model]) -> tuple[bool, bool]:
     """PostgreSQL: the guarded UPDATE that ends a running job under `lease`, and the `rows`
     (its outputs, its outbox event: their job is the updated one) inserted only when it
-    matched, in one statement (data-modifying CTEs); True when it matched. Values go
-    through each field as the ORM's own UPDATE and INSERT would take them."""
+    matched, in one statement (data-modifying CTEs). Whether it matched, and whether anyone
+    is told of the job's end (webhooks.services.events_heard_sql). Values go through each
+    field as the ORM's own UPDATE and INSERT would take them."""
+    from webhooks.services import events_heard_sql
+
     quote = connection.ops.quote_name
     meta = Job._meta
     sets, params = [], []
@@ -539,7 +549,8 @@ def _finish_in_one_statement(job_id: Any, lease: uuid.UUID, values: dict[str, An
                lease_field.get_db_prep_save(lease, connection)]
     # Identifiers and types come from the models; every value is a bound parameter.
     parts = [f"WITH done AS (UPDATE {quote(meta.db_table)} SET {', '.join(sets)} "  # noqa: S608
-             f"WHERE id = %s AND status = %s AND lease = %s RETURNING id)"]
+             f"WHERE id = %s AND status = %s AND lease = %s "
+             f"RETURNING id, organization_id, batch_id)"]
     for n, obj in enumerate(rows):
         columns, selected = [], []
         for field in obj._meta.concrete_fields:
@@ -556,11 +567,11 @@ def _finish_in_one_statement(job_id: Any, lease: uuid.UUID, values: dict[str, An
             params.append(value)
         parts.append(f", row{n} AS (INSERT INTO {quote(obj._meta.db_table)} "  # noqa: S608
                      f"({', '.join(columns)}) SELECT {', '.join(selected)} FROM done)")
-    parts.append(" SELECT count(*) FROM done")
+    parts.append(f" SELECT {events_heard_sql(job='done', quote=quote)} FROM done")  # noqa: S608
     with connection.cursor() as cursor:
         cursor.execute("".join(parts), params)
         found = cursor.fetchone()
-    return bool(found and found[0])
+    return found is not None, bool(found and found[0])
 
 
 def _discard(saved: list[tuple[str, EngineOutput]], folder: str | None = None) -> None:
