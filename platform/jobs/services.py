@@ -7,6 +7,7 @@ Delivery is at least once (acks late, the reconciler requeues); effects are exac
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
@@ -14,7 +15,7 @@ import os
 import socket
 import uuid
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -304,30 +305,22 @@ def _take(job_id: str | uuid.UUID, status: str, lease: uuid.UUID | None = None) 
     """The guarded UPDATE that gives the job a new lease: from `status` (and, for a running
     job, from its old `lease`)."""
     now = timezone.now()
+    wrapper = connections[DEFAULT_DB_ALIAS]  # this thread's (`connection` is a proxy to it)
     meta = Job._meta
-    quote = connection.ops.quote_name
 
     def prep(name: str, value: Any) -> Any:
         field = meta.get_field(name)
         assert isinstance(field, models.Field)
-        return field.get_db_prep_value(value, connection)
+        return field.get_db_prep_value(value, wrapper)
 
-    columns = ", ".join(quote(f.column) for f in meta.concrete_fields)
-    # Identifiers come from the model; every value is a bound parameter.
-    sql = (
-        f"UPDATE {quote(meta.db_table)} SET status = %s, lease = %s, "  # noqa: S608
-        f"attempts = attempts + 1, started_at = %s, heartbeat_at = %s, "
-        f"run_host = %s, run_pid = %s "
-        f"WHERE id = %s AND status = %s"
-    )
+    sql = _statement(("take", lease is not None), lambda: _take_sql(wrapper, lease is not None))
     params = [JobStatus.RUNNING.value, prep("lease", uuid.uuid4()), prep("started_at", now),
               prep("heartbeat_at", now), RUN_HOST, os.getpid(), prep("id", uuid.UUID(str(job_id))),
               status]
     if lease is not None:
-        sql += " AND lease = %s"
         params.append(prep("lease", lease))
-    with connection.cursor() as cursor:
-        cursor.execute(f"{sql} RETURNING {columns}", params)
+    with wrapper.cursor() as cursor:
+        cursor.execute(sql, params)
         row = cursor.fetchone()
     if row is None:
         return None
@@ -355,6 +348,33 @@ def _job_from_row(row: Sequence[Any]) -> Job:
     if converters:
         row = next(iter(compiler.apply_converters([row], converters)))
     return Job.from_db(DEFAULT_DB_ALIAS, [f.attname for f in meta.concrete_fields], list(row))
+
+
+# The hot statements' text, built once per process and database vendor: only their values
+# change from job to job.
+_statements: dict[tuple[Any, ...], str] = {}
+
+
+def _statement(key: tuple[Any, ...], build: Callable[[], str]) -> str:
+    key = (connection.vendor, *key)
+    sql = _statements.get(key)
+    if sql is None:
+        sql = _statements[key] = build()
+    return sql
+
+
+def _take_sql(wrapper: Any, with_lease: bool) -> str:
+    meta = Job._meta
+    quote = wrapper.ops.quote_name
+    columns = ", ".join(quote(f.column) for f in meta.concrete_fields)
+    # Identifiers come from the model; every value is a bound parameter.
+    return (
+        f"UPDATE {quote(meta.db_table)} SET status = %s, lease = %s, "  # noqa: S608
+        f"attempts = attempts + 1, started_at = %s, heartbeat_at = %s, "
+        f"run_host = %s, run_pid = %s "
+        f"WHERE id = %s AND status = %s{' AND lease = %s' if with_lease else ''} "
+        f"RETURNING {columns}"
+    )
 
 
 def _pid_alive(pid: int) -> bool:
@@ -533,45 +553,59 @@ def _finish_in_one_statement(job_id: Any, lease: uuid.UUID, values: dict[str, An
     matched, in one statement (data-modifying CTEs). Whether it matched, and whether anyone
     is told of the job's end (webhooks.services.events_heard_sql). Values go through each
     field as the ORM's own UPDATE and INSERT would take them."""
-    from webhooks.services import events_heard_sql
-
-    quote = connection.ops.quote_name
+    wrapper = connections[DEFAULT_DB_ALIAS]  # this thread's (`connection` is a proxy to it)
     meta = Job._meta
-    sets, params = [], []
+    params = []
     for name, value in values.items():
         field = meta.get_field(name)
         assert isinstance(field, models.Field)
-        sets.append(f"{quote(field.column)} = %s")
-        params.append(field.get_db_prep_save(value, connection))
+        params.append(field.get_db_prep_save(value, wrapper))
     pk, lease_field = meta.get_field("id"), meta.get_field("lease")
     assert isinstance(pk, models.Field) and isinstance(lease_field, models.Field)
-    params += [pk.get_db_prep_save(uuid.UUID(str(job_id)), connection), JobStatus.RUNNING.value,
-               lease_field.get_db_prep_save(lease, connection)]
+    params += [pk.get_db_prep_save(uuid.UUID(str(job_id)), wrapper), JobStatus.RUNNING.value,
+               lease_field.get_db_prep_save(lease, wrapper)]
+    for obj in rows:
+        params += [field.get_db_prep_save(field.pre_save(obj, True), wrapper)
+                   for field in _inserted_fields(type(obj))]
+    sql = _statement(("finish", tuple(values), tuple(type(obj) for obj in rows)),
+                     lambda: _finish_sql(wrapper, list(values), [type(obj) for obj in rows]))
+    with wrapper.cursor() as cursor:
+        cursor.execute(sql, params)
+        found = cursor.fetchone()
+    return found is not None, bool(found and found[0])
+
+
+@functools.cache
+def _inserted_fields(model: type[models.Model]) -> list[models.Field[Any, Any]]:
+    """The fields of a row `_finish_sql` inserts that take a value: not its serial id, nor
+    its job (the updated one's)."""
+    return [field for field in model._meta.concrete_fields
+            if not (field.primary_key and getattr(field, "db_returning", False))
+            and field.attname != "job_id"]
+
+
+def _finish_sql(wrapper: Any, names: list[str], models_: list[type[models.Model]]) -> str:
+    from webhooks.services import events_heard_sql
+
+    quote = wrapper.ops.quote_name
+    meta = Job._meta
+    sets = [f"{quote(meta.get_field(name).column)} = %s" for name in names]  # type: ignore[union-attr]
     # Identifiers and types come from the models; every value is a bound parameter.
     parts = [f"WITH done AS (UPDATE {quote(meta.db_table)} SET {', '.join(sets)} "  # noqa: S608
              f"WHERE id = %s AND status = %s AND lease = %s "
              f"RETURNING id, organization_id, batch_id)"]
-    for n, obj in enumerate(rows):
-        columns, selected = [], []
-        for field in obj._meta.concrete_fields:
-            if field.primary_key and getattr(field, "db_returning", False):  # serial id
-                continue
+    for n, model in enumerate(models_):
+        columns, selected = [quote("job_id")], ["done.id"]
+        for field in _inserted_fields(model):
             columns.append(quote(field.column))
-            if field.attname == "job_id":
-                selected.append("done.id")
-                continue
-            value = field.get_db_prep_save(field.pre_save(obj, True), connection)
-            # a text literal takes its column's type on assignment; others say theirs
-            selected.append("%s" if isinstance(value, str) else
-                            f"CAST(%s AS {field.db_type(connection)})")
-            params.append(value)
-        parts.append(f", row{n} AS (INSERT INTO {quote(obj._meta.db_table)} "  # noqa: S608
+            db_type = field.db_type(wrapper) or ""
+            # a text literal takes its column's type (and length check) on assignment
+            selected.append("%s" if db_type.startswith(("varchar", "text")) else
+                            f"CAST(%s AS {db_type})")
+        parts.append(f", row{n} AS (INSERT INTO {quote(model._meta.db_table)} "  # noqa: S608
                      f"({', '.join(columns)}) SELECT {', '.join(selected)} FROM done)")
     parts.append(f" SELECT {events_heard_sql(job='done', quote=quote)} FROM done")  # noqa: S608
-    with connection.cursor() as cursor:
-        cursor.execute("".join(parts), params)
-        found = cursor.fetchone()
-    return found is not None, bool(found and found[0])
+    return "".join(parts)
 
 
 def _discard(saved: list[tuple[str, EngineOutput]], folder: str | None = None) -> None:
