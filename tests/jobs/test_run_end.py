@@ -109,3 +109,39 @@ def test_a_connection_broken_before_the_take_is_replaced(partner: Any) -> None:
     assert run_job(str(job.pk)) == "succeeded"
     job.refresh_from_db()
     assert (job.status, job.attempts) == (JobStatus.SUCCEEDED, 1)
+
+
+def test_only_an_end_someone_hears_wakes_the_dispatcher_and_no_event_is_lost(
+    partner: Any,
+) -> None:
+    """On PostgreSQL the statement that ends a job says whether anyone hears of it; an end
+    nobody hears wakes no dispatch (its figures are sent without waiting for Redis), yet its
+    event is in the outbox for the reconcile tick's dispatch. SQLite's ends always wake."""
+    from django.db import connection
+    from webhooks.services import DISPATCH_WAKE_KEY
+
+    from workers.tasks.jobs import run_job
+
+    client = figures.redis_client()
+    client.delete(DISPATCH_WAKE_KEY)
+    quiet = submit(partner)
+    assert run_job(str(quiet.pk)) == "succeeded"
+
+    # the figures this process sent unanswered are read back here: the job left its queue
+    state = figures.queue_state(queue=quiet.queue)
+    assert state is not None and (state.ahead, state.running) == (0, [])
+    assert bool(client.exists(DISPATCH_WAKE_KEY)) == (connection.vendor != "postgresql")
+    assert list(JobEvent.objects.values_list("job_id", flat=True)) == [quiet.pk]
+
+    client.delete(DISPATCH_WAKE_KEY)
+    Webhook.objects.create(organization=partner.organization, url="https://h.maison.test/x",
+                           secret="whsec_x", events=["job.succeeded"])
+    heard = submit(partner)
+    assert run_job(str(heard.pk)) == "succeeded"
+    assert client.exists(DISPATCH_WAKE_KEY)
+
+    # one dispatch takes both events: the subscribed job's delivery, once
+    assert webhook_services.events_dispatch() == 2
+    assert not JobEvent.objects.exists()
+    deliveries = WebhookDelivery.objects.filter(event="job.succeeded")
+    assert deliveries.count() == 2  # the webhook of the organisation hears both jobs' ends
