@@ -110,12 +110,13 @@ class QueryParamsSerializer(StrictSerializer):
     strict_types = False
 
 
+# A ModelSerializer whose fields are derived from its model once per class, then copied for
+# each instance, as DRF copies declared fields. DRF derives them again for every instance (the
+# model's fields, their kwargs, their validators): on a job poll that was a quarter of the
+# request. The fields depend on the class's Meta only, never on the instance or the context.
+# (A comment, not a docstring: the API schema would show a docstring as every subclass's
+# description.)
 class FieldsBuiltOnce(serializers.ModelSerializer):  # type: ignore[type-arg]
-    """A ModelSerializer whose fields are derived from its model once per class, then copied
-    for each instance, as DRF copies declared fields. DRF derives them again for every
-    instance (the model's fields, their kwargs, their validators): on a job poll that was a
-    quarter of the request. The fields depend on the class's Meta only, never on the
-    instance or the context."""
 
     _built: ClassVar[dict[type, dict[str, serializers.Field]]] = {}
 
