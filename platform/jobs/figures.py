@@ -244,10 +244,8 @@ class _Unanswered:
     def send(self, what: str, source: str, args: list[Any]) -> None:
         with self._lock:
             try:
-                conn = self._connection()
-                self._read_answers(conn)
-                conn.send_command("EVALSHA", _script(source).sha, 0, *args)
-                self._pending.append((source, args))
+                self._settled()
+                self._send(source, args)
             except (redis.RedisError, OSError) as exc:
                 logger.warning("queue figures: %s not recorded (the reconcile heals it): %s",
                                what, exc)
@@ -259,13 +257,35 @@ class _Unanswered:
             return
         with self._lock:
             try:
-                if self._conn is not None and self._pid == os.getpid():
-                    self._read_answers(self._conn)
+                self._settled()
             except (redis.RedisError, OSError) as exc:
                 logger.warning("queue figures: a change may be lost (the reconcile heals it): "
                                "%s", exc)
                 self._drop()
+
+    def _settled(self) -> None:
+        """Every answer read. A connection that died while idle (Redis restarted, a timeout
+        closed it) shows here, when its answers are read: what was sent on it since its last
+        answer is sent again on a new one. The changes set members and fields, so a change
+        Redis did run before the connection went is run again to the same figures (at worst
+        a run's time counts twice in its tool's median); a drift otherwise the reconcile
+        heals."""
+        if self._conn is None or self._pid != os.getpid():  # never a parent's socket
             self._pending.clear()
+            return
+        try:
+            self._read_answers(self._conn)
+        except (redis.ConnectionError, OSError):
+            unanswered = list(self._pending)
+            self._drop()
+            for source, args in unanswered:
+                self._send(source, args)
+            self._read_answers(self._conn)
+
+    def _send(self, source: str, args: list[Any]) -> None:
+        conn = self._connection()
+        conn.send_command("EVALSHA", _script(source).sha, 0, *args)
+        self._pending.append((source, args))
 
     def _connection(self) -> Any:
         if self._conn is None or self._pid != os.getpid():  # never a parent's socket

@@ -125,6 +125,24 @@ def test_the_status_bar_and_the_job_line_read_one_queue_position(staff: User) ->
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_start_sent_after_redis_closed_the_connection_is_not_lost(partner: User) -> None:
+    # given two queued jobs, and this process's connection for the changes it does not wait
+    # on, used once, then closed by Redis (a restart or a timeout does it to an idle one)
+    first, second = submit(partner, 2)
+    job_start(job_id=first.pk)
+    figures.settle()
+    closed = figures.redis_client().client_kill_filter(_type="normal", skipme=True)
+    assert closed >= 1
+    # when the next run takes the second job
+    job_start(job_id=second.pk)
+    figures.settle()
+    # then the figures hold both as running and neither as queued
+    running = figures.redis_client().hkeys(f"{figures.PREFIX}{SLEEP.queue}:running")
+    assert {str(first.pk), str(second.pk)} <= {r.decode() for r in running}
+    assert queue_position(job=Job.objects.get(pk=second.pk)) is None
+
+
+@pytest.mark.django_db(transaction=True)
 def test_the_reconcile_tick_heals_counters_that_lost_a_change(partner: User) -> None:
     # given queued and running jobs whose counters Redis lost (a restart), a job that ended
     # without telling them, and past runs of 8 s
