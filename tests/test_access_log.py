@@ -143,7 +143,8 @@ def test_a_worker_freezes_the_loaded_application_out_of_the_collectors_sight() -
         garbage.append(garbage)
         del garbage
         assert gc.collect() >= 1
-        assert gc.get_freeze_count() == frozen
+        # (a frozen object freed by its last reference leaves the count, so it may shrink)
+        assert gc.get_freeze_count() <= frozen
     finally:
         gc.unfreeze()
 
