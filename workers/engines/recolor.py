@@ -5,7 +5,10 @@ clusters that are only its shades) is the base, and only pixels that look like t
 moved, with soft weights, so prints, logos, trims and other colour blocks keep their colours.
 Lightness keeps its detail relative to the base's median (folds, seams, knit texture), scaled
 when the target is much darker or lighter so a white shirt turned navy still has its folds and
-a black one turned white does not come out flat grey. Background and skin are never touched.
+a black one turned white does not come out flat grey. A bright target on a dark garment whose
+highlights rise far above its base (velvet, satin) keeps its relief in two layers, the broad
+sheen eased and the fine relief kept, with the base a little under the target to give the
+highlights room instead of burning them. Background and skin are never touched.
 """
 
 from __future__ import annotations
@@ -137,8 +140,10 @@ def recolor_image(
     # The broad sheen (drape, large highlights), which alone is compressed under white.
     coarse, _ = matte.spread(lab_full[..., 0], share * interior, 5.0 * scale)
     L_base, relief = _tone(lab[:, 0], shading[idx], base, target, coarse[idx])
-    gain = _relief_gain(L_base, relief, idx, scale)
-    new = _colour(lab, L_base + relief * gain, base, target)
+    L_new = _squeezed(lab_full[..., 0], share, interior, idx, base, target, scale)
+    if L_new is None:
+        L_new = L_base + relief * _relief_gain(L_base, relief, idx, scale)
+    new = _colour(lab, L_new, base, target)
     blended = lab + (new - lab) * weight[:, None]
     lin = oklab_to_linear(gamut_map_oklab(blended))
     out = rgb.copy()
@@ -451,6 +456,50 @@ def _tone(L: np.ndarray, shading: np.ndarray, base: np.ndarray, target: np.ndarr
     detail_gain = float(np.clip((lt / lb) ** 0.25, 0.9, 1.15))
     relief = ratio_mapped(shading) - ratio_mapped(coarse) + (L - shading) * detail_gain
     return shouldered(coarse), relief
+
+
+# A bright target on a dark base whose highlights rise far above it (velvet sheen, satin): the
+# garment's relief above its base (99th percentile) is at least SQUEEZE times the room between
+# the target and white. No mapping with the base on the target keeps such relief without
+# burning it: the measured ceiling of any monotone curve is a detail SSIM of about 0.81
+# (tests/fidelity/recolor_ceiling.py). Such a garment is mapped as a retoucher would, in two
+# layers (`_squeezed`): the broad sheen (BROAD_SIGMA px at 512) keeps BROAD_GAIN of its rise
+# and SHADOW_GAIN of its shadows, the finer relief (folds, ridges, pile) DETAIL_GAIN, and the
+# base sits BASE_UNDER (OKLab L, about 3 CIELab L*, ΔE2000 about 2) under the target to give
+# the highlights room.
+SQUEEZE = 2.0
+BROAD_SIGMA = 12.0
+BROAD_GAIN = 0.25
+SHADOW_GAIN = 0.8
+DETAIL_GAIN = 0.65
+BASE_UNDER = 0.026
+
+
+def _squeezed(L_full: np.ndarray, share: np.ndarray, interior: np.ndarray, idx: np.ndarray,
+              base: np.ndarray, target: np.ndarray, scale: float) -> np.ndarray | None:
+    """The new lightness (OKLab L) of the pixels `idx` of a garment whose highlights cannot
+    fit between a bright target and white (see SQUEEZE), or None for every other garment,
+    which `_tone` and `_relief_gain` map."""
+    lb, lt = float(base[0]), float(target[0])
+    room = CLIP_HI - lt
+    where = (share > 0.95) & interior
+    if lt <= lb or room <= 0.0 or int(where.sum()) < 50:
+        return None
+    if float(np.percentile(L_full[where], 99)) - lb < SQUEEZE * room:
+        return None
+    broad_full, _ = matte.spread(L_full, share * interior, BROAD_SIGMA * scale)
+    L, broad = L_full[idx], broad_full[idx] - lb
+    mapped = (np.where(broad > 0, BROAD_GAIN, SHADOW_GAIN) * broad
+              + DETAIL_GAIN * (L - broad_full[idx]))
+    # The level that puts the base's median where it should be once `_colour` has softly
+    # clipped the highlights (a few steps: the clip moves the median a little).
+    inside = where[idx]
+    aim = lt - BASE_UNDER
+    level = aim
+    for _ in range(5):
+        out = soft_clip(level + mapped, 0.03, CLIP_HI, knee=CLIP_KNEE)
+        level += aim - float(np.median(out[inside]))
+    return level + mapped
 
 
 def _relief_gain(L_base: np.ndarray, relief: np.ndarray, idx: np.ndarray,
