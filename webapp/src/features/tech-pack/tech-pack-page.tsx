@@ -21,7 +21,9 @@ const CAP = 95;
 function useCreep(running: boolean, tickMs: number, setValue: (update: (value: number) => number) => void) {
   useEffect(() => {
     if (!running) return undefined;
-    const timer = window.setInterval(() => setValue((value) => Math.min(CAP, value + 1)), tickMs);
+    // A tick may still fire after the step has ended and set 100 (the mutation's isPending
+    // turns false a render later): it never takes a value at or past CAP back down.
+    const timer = window.setInterval(() => setValue((value) => (value >= CAP ? value : Math.min(CAP, value + 1))), tickMs);
     return () => window.clearInterval(timer);
   }, [running, tickMs, setValue]);
 }
