@@ -28,7 +28,7 @@ from workers.engines.tryon.body import (
 from workers.engines.tryon.garment import Garment, prepare_garment_image
 from workers.engines.tryon.guards import check_garment, check_person, check_pose
 from workers.engines.tryon.images import decode_full, onto_full, working_copy
-from workers.engines.tryon.placement import warp_garment
+from workers.engines.tryon.placement import nonzero_box, warp_garment
 from workers.engines.tryon.shading import cloth_shading, continues_below, fill_uncovered, rounding
 
 # How far past the person's bounding box (a share of its width and height) a garment may reach.
@@ -69,7 +69,6 @@ def dress(
     out = (body.rgb if base is None else base).copy()
     cat = g.shape.category
     rgb, a, info = warp_garment(g, body)
-    rgb = rgb.astype(np.float32)
     h, w = body.h, body.w
     sw = body.shoulder_width
     if not ghost:
@@ -149,31 +148,22 @@ def dress(
         shade = cloth_shading(body, covered)
     shade = shade * rounding(a, sw)
     # Each blend only where its weight is not 0: elsewhere it gives back ``out`` exactly.
-    box = _nonzero_box(a)
+    box = nonzero_box(a)
     if box is not None:
         ab = a[box][..., None]
-        layer = np.clip(rgb[box] * shade[box][..., None], 0, 255)
+        layer = np.clip(rgb[box].astype(np.float32) * shade[box][..., None], 0, 255)
         out[box] = np.clip(layer * ab + out[box].astype(np.float32) * (1 - ab) + 0.5, 0,
                            255).astype(np.uint8)
     if arms_front is not None and arms_front.any():
-        fbox = _nonzero_box(arms_front)
+        fbox = nonzero_box(arms_front)
         assert fbox is not None
         f = arms_front[fbox][..., None]
         out[fbox] = np.clip(body.rgb[fbox].astype(np.float32) * f
                             + out[fbox].astype(np.float32) * (1 - f) + 0.5, 0, 255).astype(np.uint8)
         a = a * (1.0 - arms_front)
     info["alpha"] = a
-    info["garment_rgb"] = np.clip(rgb, 0, 255).astype(np.uint8)
+    info["garment_rgb"] = rgb
     return out, info
-
-
-def _nonzero_box(weight: np.ndarray) -> tuple[slice, slice] | None:
-    """The bounding box of a weight map's non-zero pixels (None when there are none)."""
-    rows = np.flatnonzero(weight.any(axis=1))
-    if not len(rows):
-        return None
-    cols = np.flatnonzero(weight.any(axis=0))
-    return slice(int(rows[0]), int(rows[-1]) + 1), slice(int(cols[0]), int(cols[-1]) + 1)
 
 
 def try_on(params: dict[str, Any], progress: Progress, person_key: str, what: str) -> tuple[np.ndarray, Body, Garment, dict[str, Any]]:

@@ -366,22 +366,53 @@ def warp_garment(g: Garment, body: Body) -> tuple[np.ndarray, np.ndarray, dict[s
         torso_alpha[m & ~seam] = 0.0
     map_x, map_y = warp.tps_maps(src_a, dst_a, size)
     t_rgb = cv2.remap(g.rgb, map_x, map_y, interpolation=cv2.INTER_LINEAR,
-                      borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+                      borderMode=cv2.BORDER_REPLICATE)
     t_a = np.clip(cv2.remap(torso_alpha, map_x, map_y, interpolation=cv2.INTER_LINEAR,
                             borderMode=cv2.BORDER_CONSTANT, borderValue=0), 0, 1)
-    s_rgb = np.zeros_like(t_rgb)
-    s_a = np.zeros_like(t_a)
+    swung = []
     for side, m in smasks.items():
         sa = np.where(m, g.alpha, 0.0).astype(np.float32)
         mat = sleeves[side].astype(np.float32)
         one_rgb = cv2.warpAffine(g.rgb, mat, size, flags=cv2.INTER_LINEAR,
-                                 borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+                                 borderMode=cv2.BORDER_REPLICATE)
         one_a = np.clip(cv2.warpAffine(sa, mat, size, flags=cv2.INTER_LINEAR, borderValue=0), 0, 1)
-        s_rgb = one_rgb * one_a[..., None] + s_rgb * (1 - one_a[..., None])
-        s_a = one_a + s_a * (1 - one_a)
-    a = s_a + t_a * (1 - s_a)
-    rgb = (s_rgb * s_a[..., None] + t_rgb * (t_a * (1 - s_a))[..., None]) / np.maximum(a, 1e-3)[..., None]
-    rgb = np.where(a[..., None] > 1e-3, rgb, t_rgb)
+        swung.append((one_rgb, one_a))
+    # The blend in float only over the box where some part has alpha: outside it the alpha and
+    # the sleeve share are 0 and the colour is the torso's warp as it is, the same figures as
+    # blending the whole frame (a garment covers a fraction of the photo).
+    rgb = t_rgb.copy()
+    a = np.zeros_like(t_a)
+    share = np.zeros_like(t_a)
     info["targets"] = dst_a
-    info["sleeve_share"] = np.clip(s_a / np.maximum(a, 1e-3), 0, 1)
-    return np.clip(rgb + 0.5, 0, 255).astype(np.uint8), np.clip(a, 0, 1), info
+    info["sleeve_share"] = share
+    support = t_a > 0
+    for _, one_a in swung:
+        support |= one_a > 0
+    box = nonzero_box(support)
+    if box is None:
+        return rgb, a, info
+    tb_rgb = t_rgb[box].astype(np.float32)
+    tb_a = t_a[box]
+    s_rgb = np.zeros_like(tb_rgb)
+    s_a = np.zeros_like(tb_a)
+    for one_rgb, one_a in swung:
+        ob_rgb = one_rgb[box].astype(np.float32)
+        ob_a = one_a[box]
+        s_rgb = ob_rgb * ob_a[..., None] + s_rgb * (1 - ob_a[..., None])
+        s_a = ob_a + s_a * (1 - ob_a)
+    ab = s_a + tb_a * (1 - s_a)
+    blend = (s_rgb * s_a[..., None] + tb_rgb * (tb_a * (1 - s_a))[..., None]) / np.maximum(ab, 1e-3)[..., None]
+    blend = np.where(ab[..., None] > 1e-3, blend, tb_rgb)
+    rgb[box] = np.clip(blend + 0.5, 0, 255).astype(np.uint8)
+    a[box] = np.clip(ab, 0, 1)
+    share[box] = np.clip(s_a / np.maximum(ab, 1e-3), 0, 1)
+    return rgb, a, info
+
+
+def nonzero_box(weight: np.ndarray) -> tuple[slice, slice] | None:
+    """The bounding box of a weight map's non-zero pixels (None when there are none)."""
+    rows = np.flatnonzero(weight.any(axis=1))
+    if not len(rows):
+        return None
+    cols = np.flatnonzero(weight.any(axis=0))
+    return slice(int(rows[0]), int(rows[-1]) + 1), slice(int(cols[0]), int(cols[-1]) + 1)
