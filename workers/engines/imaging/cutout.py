@@ -287,26 +287,33 @@ def wide_blur(img: np.ndarray, sigma: float) -> np.ndarray:
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
-def spread_colours(rgb: np.ndarray, solid: np.ndarray) -> np.ndarray:
+def spread_colours(rgb: np.ndarray, solid: np.ndarray,
+                   needed: np.ndarray | None = None) -> np.ndarray:
     """``rgb`` where ``solid`` is set, elsewhere the nearby solid pixels' colours (float32),
-    spread outward by normalised blurs of growing width."""
+    spread outward by normalised blurs of growing width.
+
+    ``needed``: the only pixels the caller reads (None: all). The spreading stops once they
+    are filled; each keeps the colour it gets from the narrowest blur that reaches it, so
+    theirs are the same figures, and the pixels outside are left unfilled."""
     src = rgb.astype(np.float32)
     out = src.copy()
     m = solid.astype(np.float32)
     if m.sum() < 1:
         return out
     todo = ~solid.astype(bool)
+    wanted = todo if needed is None else todo & needed
     weighted = src * m[..., None]
     for sigma in (1.5, 4.0, 12.0, 40.0):
+        if not wanted.any():
+            return out
         den = wide_blur(m, sigma)
         num = wide_blur(weighted, sigma)
         ok = todo & (den > 0.02)
         # In place where ok: the same quotients as gathering and scattering the pixels.
         np.divide(num, den[..., None], out=out, where=ok[..., None])
         todo &= ~ok
-        if not todo.any():
-            break
-    if todo.any():
+        wanted &= ~ok
+    if wanted.any():
         out[todo] = np.median(src[solid.astype(bool)], axis=0)
     return out
 
@@ -326,7 +333,9 @@ def refine_matte(
     inner = cv2.erode(solid.astype(np.uint8), k) > 0
     if inner.sum() < 16:
         return alpha
-    fg = spread_colours(rgb, inner)
+    # Only the rim's estimates are read: the object's colour is needed there alone.
+    rim = (alpha > 0) & ~inner
+    fg = spread_colours(rgb, inner, rim)
     bg = np.asarray(background, np.float32).reshape(1, 1, 3)
     fb = fg - bg
     # Channel by channel: the same sums as over the last axis, in the same order.
@@ -338,7 +347,7 @@ def refine_matte(
         dot += diff[..., i] * fb[..., i]
     est = dot / np.maximum(denom, 1.0)
     est = np.clip(1.25 * est, 0.0, 1.0)
-    rim = (alpha > 0) & ~inner & (denom > 30.0**2)
+    rim &= denom > 30.0**2
     out = alpha.astype(np.float32).copy()
     out[rim] = np.minimum(out[rim], est[rim])
     return out
