@@ -534,9 +534,11 @@ def body_box(body: Body, margin: float) -> np.ndarray:
     return box
 
 
-def bare_arms_in_front(body: Body, starts: dict[str, float], category: str) -> np.ndarray:
+def bare_arms_in_front(body: Body, starts: dict[str, float], category: str,
+                       arms: np.ndarray | None = None) -> np.ndarray:
     """The bare arms and hands (skin, not the garment worn now) from ``starts[side]`` pixels
     down each arm (soft): the photo's own pixels, composited over every garment layer.
+    ``arms``: ``arms_mask(body, starts, category)`` when the caller has it already.
 
     Only bare skin: an arm in the old garment's sleeve is under the new garment's sleeve, or
     painted as skin where the new one is shorter."""
@@ -556,7 +558,8 @@ def bare_arms_in_front(body: Body, starts: dict[str, float], category: str) -> n
     bare = skin & (near > 0)
     bare = cv2.morphologyEx(bare.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)) > 0
     bare &= near > 0
-    arms = arms_mask(body, starts, category)
+    if arms is None:
+        arms = arms_mask(body, starts, category)
     m = np.maximum(arms * (skin | bare), bare.astype(np.float32))
     if not m.any():
         return m.astype(np.float32)

@@ -114,7 +114,9 @@ def dress(
             # The sleeve's hem is slanted: the arm comes out from under all of it a little on.
             radius = limbs_of(body)[f"arm_{side}"].radii[0] if f"arm_{side}" in limbs_of(body) else 0.0
             starts[side] = max(0.4 * upper, sleeve + 0.6 * radius if sleeve > 0 else 0.0)
-        a = a * (1.0 - arms_mask(body, starts, cat) * (1.0 - info.get("sleeve_share", 0.0)))
+        # The same arms again for the bare arms drawn in front below: worked out once.
+        arms = arms_mask(body, starts, cat)
+        a = a * (1.0 - arms * (1.0 - info.get("sleeve_share", 0.0)))
         a = a * (1.0 - front_mask(body, cat))
         # Nothing of the garment past the person's box and a small margin: a skirt's or a
         # boxy top's flare stops there, it never spreads into the room.
@@ -122,7 +124,7 @@ def dress(
     a = np.clip(cv2.GaussianBlur(a, (0, 0), 0.5), 0, 1)
     covered = a > 0.5
     # The bare arms and hands in front, as the photo shows them, over everything.
-    arms_front = None if ghost else np.maximum(bare_arms_in_front(body, starts, cat) * (
+    arms_front = None if ghost else np.maximum(bare_arms_in_front(body, starts, cat, arms) * (
         1.0 - np.asarray(info.get("sleeve_share", 0.0)) * (a > 0.05)), bare_hands(body, cat))
     if arms_front is not None:
         # The guided filter leaves the arm's own outline half transparent: the garment would
