@@ -185,12 +185,44 @@ def test_fidelity_bars(name: str, garment_type: str, label: str) -> None:
     save_log(f"recolor_fid_{name.replace('/', '_')}_{label}", s.rgb, after)
     print(name, label, f)
     assert f.base_de <= 3.0
-    assert f.print_de <= 5.0
     assert f.background_de < 1.0
     assert f.ssim >= 0.85
     assert f.textured == (name in SHADED_TEXTURED)  # the measure tells texture from flat
     if name not in WORN:
         assert f.band_ok
+
+
+# Cases where the recolour still changes a print element or leaves a letter's counter in the
+# old colour, as an art director saw on the contact sheet (the Vans letters, the dalmatian's
+# eyes, the green "I" of PARIS and the counters of its "P" and "R", the Versace letters, the
+# counters of the synthetic tee's "A" and "R"; the heather's counters are near the bar). Strict:
+# a case that starts passing must leave this list.
+PRINT_NOT_YET_KEPT = {
+    (n, label) for n in ("garment/00055_00", "garment/03244_00", "garment/050181_1",
+                         "garment/050191_1", "model/051962_0", "synthetic/red_logo_tee")
+    for label in fid.TARGETS
+} | {("synthetic/heather", "dark"), ("synthetic/heather", "saturated")}
+
+
+@pytest.mark.parametrize(
+    ("name", "garment_type", "label"),
+    [pytest.param(n, g, label, marks=pytest.mark.xfail(
+        (n, label) in PRINT_NOT_YET_KEPT, reason="print element or counter not yet kept",
+        strict=True)) for n, g in FID_CASES for label in fid.TARGETS],
+)
+def test_every_print_element_is_kept_and_counters_follow_the_garment(
+    name: str, garment_type: str, label: str
+) -> None:
+    # Measured element by element (a letter or a dog's nose that changes fails on its own,
+    # not hidden in the mean of a large print), and each counter as the base is measured.
+    if name in WORN and not HAS_POSE:
+        pytest.skip("worn outfits need workers.engines.imaging.pose")
+    s = fid.subject(name, garment_type)
+    f, _, _ = fid.measure_case(s, fid.TARGETS[label])
+    print(name, label, f.print_de, f.element_de, f.element, f.counter_de)
+    assert f.print_de <= 5.0
+    assert f.element_de <= 5.0
+    assert f.counter_de <= 3.0
 
 
 def test_the_emblem_inside_the_logo_stripe_keeps_its_colour() -> None:

@@ -132,16 +132,16 @@ def recolor_image(
         share *= region
     share = _keep_emblems(share, interior, alpha, scale)
 
-    # Shading: the base's lightness, smoothed, taken where the base is; the rest is detail.
-    shading, _ = matte.spread(lab_full[..., 0], share * interior, 3.0 * scale)
     idx = region & (share > 0)
     lab = lab_full[idx]
     weight = share[idx] * soft[idx]
-    # The broad sheen (drape, large highlights), which alone is compressed under white.
-    coarse, _ = matte.spread(lab_full[..., 0], share * interior, 5.0 * scale)
-    L_base, relief = _tone(lab[:, 0], shading[idx], base, target, coarse[idx])
     L_new = _squeezed(lab_full[..., 0], share, interior, idx, base, target, scale)
     if L_new is None:
+        # Shading: the base's lightness, smoothed, taken where the base is; the rest is detail.
+        shading, _ = matte.spread(lab_full[..., 0], share * interior, 3.0 * scale)
+        # The broad sheen (drape, large highlights), which alone is compressed under white.
+        coarse, _ = matte.spread(lab_full[..., 0], share * interior, 5.0 * scale)
+        L_base, relief = _tone(lab[:, 0], shading[idx], base, target, coarse[idx])
         L_new = L_base + relief * _relief_gain(L_base, relief, idx, scale)
     new = _colour(lab, L_new, base, target)
     blended = lab + (new - lab) * weight[:, None]
