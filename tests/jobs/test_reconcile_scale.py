@@ -4,6 +4,7 @@ deliveries found from the undelivered outputs only."""
 from __future__ import annotations
 
 import threading
+import time
 from datetime import timedelta
 from typing import Any
 
@@ -50,6 +51,42 @@ def test_two_concurrent_ticks_exactly_one_does_the_work(monkeypatch: Any,
     assert calls == ["work"]
     assert results and results[0]["skipped_locked"] == 0
     # the lock is free again once the tick ended
+    assert maintenance.reconcile.run()["skipped_locked"] == 0
+
+
+def test_a_tick_longer_than_the_locks_ttl_keeps_it_and_a_killed_ticks_lock_frees_itself(
+        monkeypatch: Any, redis_server: Any) -> None:
+    monkeypatch.setattr(maintenance, "RECONCILE_LOCK_SECONDS", 0.6)
+    inside = threading.Event()
+    release = threading.Event()
+
+    def slow_reconcile() -> Any:
+        inside.set()
+        assert release.wait(10)
+        return ReconcileReport()
+
+    monkeypatch.setattr(maintenance, "jobs_reconcile", slow_reconcile)
+    monkeypatch.setattr(maintenance, "deliveries_reconcile", lambda **_: 0)
+    monkeypatch.setattr(maintenance, "deliveries_due", lambda: 0)
+    monkeypatch.setattr(maintenance, "figures_heal", lambda **_: figures.HealReport())
+    monkeypatch.setattr(maintenance, "events_dispatch", lambda: 0)
+
+    results: list[dict[str, int]] = []
+    first = threading.Thread(target=lambda: results.append(maintenance.reconcile.run()))
+    first.start()
+    assert inside.wait(10)
+    time.sleep(2.0)  # more than three TTLs: only the renewals keep the lock
+    assert maintenance.reconcile.run() == {"skipped_locked": 1}
+    release.set()
+    first.join(10)
+    assert results and results[0]["skipped_locked"] == 0
+
+    # A tick whose process was killed leaves its lock behind, unrenewed: held at first, free
+    # once its TTL has run out, not after the tick's time limit.
+    client = figures.redis_client()
+    client.set(maintenance.RECONCILE_LOCK, "a-killed-tick", px=600)
+    assert maintenance.reconcile.run() == {"skipped_locked": 1}
+    time.sleep(0.8)
     assert maintenance.reconcile.run()["skipped_locked"] == 0
 
 
