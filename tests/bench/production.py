@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -108,12 +109,16 @@ class Process:
         self.stop()
 
 
-def start_worker(queue: str, concurrency: int, env: dict[str, str] | None = None) -> Process:
-    """``entrypoint.sh worker QUEUE`` with CONCURRENCY_<QUEUE>, as a deploy runs one."""
+def start_worker(queue: str, concurrency: int, env: dict[str, str] | None = None,
+                 started: Callable[[Process], None] | None = None) -> Process:
+    """``entrypoint.sh worker QUEUE`` with CONCURRENCY_<QUEUE>, as a deploy runs one.
+    `started` is called with it as soon as it is started, before it is ready."""
     name = f"bench-worker-{uuid.uuid4().hex[:6]}"
     logfile = LOGS / f"{name}.celery.log"
     proc = Process(["worker", queue, "--logfile", str(logfile)], name,
                    {f"CONCURRENCY_{queue.upper()}": str(concurrency), **(env or {})})
+    if started is not None:
+        started(proc)
 
     def ready() -> bool:
         return proc.running() and logfile.exists() and "ready." in logfile.read_text(
