@@ -72,6 +72,9 @@ def test_body_type_changes_widths_as_stated_and_keeps_backdrop_lines_straight(
     far = pose_mod.person_mask(rgb) < 0.01
     far[:, 20:-20] = False
     assert np.abs(out[far].astype(int) - rgb[far].astype(int)).mean() < 2.0
+    # Where the figure moved away, the backdrop put back shows no ghost of the old outline.
+    ghost = fid.fill_ghost(rgb, out, pose_mod.person_mask(rgb))
+    assert ghost <= fid.FILL_LIMIT, f"{name}: the fill differs from the backdrop by {ghost:.1f}"
     save_log(f"rebody_{photo.split('.')[0]}_{name.lower().replace(' ', '-')}", rgb, out)
     if photo != "model_8.png":
         return

@@ -467,8 +467,14 @@ def clean_plate(small: np.ndarray, person: np.ndarray) -> tuple[np.ndarray, np.n
         px = src[y, x0:x1][~inside[y, x0:x1]]
         return np.median(px, axis=0) if len(px) >= 3 else None
 
+    # Runs are taken over slits of backdrop narrower than a sample (between the legs, under
+    # an arm): a sample from such a slit is mostly the person's own edge, and the runs beside
+    # it would be filled from it, darker or bluer than the backdrop and in blocks that change
+    # from row to row. The slits themselves keep their pixels.
+    spans = cv2.morphologyEx(region, cv2.MORPH_CLOSE, np.ones((1, span + 2 * gap), np.uint8))
     for y in np.nonzero(inside.any(axis=1))[0]:
-        row = inside[y]
+        row = spans[y].astype(bool)
+        row_inside = inside[y]
         edges = np.diff(np.concatenate(([0], row.astype(np.int8), [0])))
         for a, b in zip(np.nonzero(edges == 1)[0], np.nonzero(edges == -1)[0], strict=True):
             lc = sample(y, a - gap - span, a - gap)
@@ -479,7 +485,9 @@ def clean_plate(small: np.ndarray, person: np.ndarray) -> tuple[np.ndarray, np.n
             lc = rc if lc is None else lc
             rc = lc if rc is None else rc
             t = (np.arange(a, b, dtype=np.float32) - (a - 1)) / float(b - a + 1)
-            plate[y, a:b] = lc[None, :] * (1.0 - t[:, None]) + rc[None, :] * t[:, None]
+            fill = lc[None, :] * (1.0 - t[:, None]) + rc[None, :] * t[:, None]
+            keep = row_inside[a:b]
+            plate[y, a:b][keep] = fill[keep]
     # Neighbouring rows sample slightly different backdrop: even them out along the column
     # (a median, then a light blur) so the fill shows no streaks.
     padded = np.pad(plate, ((2, 2), (0, 0), (0, 0)), mode="edge")
