@@ -40,6 +40,9 @@ NEUTRAL_CHROMA = 0.025
 # Share of a product shot's garment outline with the same colour on both sides above which
 # the mask has cut through the fabric (garments with a real outline: under 1 %).
 WEAK_OUTLINE = 0.012
+# Weighted OKLab distance (CLOTH_WEIGHTS) within which a piece inside a print is the fabric
+# showing through (a letter's counter) rather than a print colour near it.
+FABRIC_MATCH = 0.03
 
 
 @dataclass(frozen=True)
@@ -130,7 +133,7 @@ def recolor_image(
     if k > 1:
         share = cv2.medianBlur((share * 255 + 0.5).astype(np.uint8), k).astype(np.float32) / 255
         share *= region
-    share = _keep_emblems(share, interior, alpha, scale)
+    share = _holes_in_print(share, lab_full, base, interior, alpha, scale)
 
     idx = region & (share > 0)
     lab = lab_full[idx]
@@ -287,55 +290,96 @@ def _backdrop_distance(lab: np.ndarray, px: np.ndarray) -> np.ndarray:
     return d if d is not None else np.full(len(px), np.inf, np.float32)
 
 
-def _keep_emblems(share: np.ndarray, interior: np.ndarray, alpha: np.ndarray,
-                  scale: float) -> np.ndarray:
-    """Base-coloured islands set inside a print (an emblem in a logo stripe, the centre of a
-    star in that emblem) are part of the logo: they keep their colour. The garment's body
-    (pieces of base that reach the outline or are large) and the knock-outs of lettering (a
-    letter's counter, where the fabric shows through) are moved. A counter is enclosed by a
-    thin stroke, or by a stroke of about its own area; an emblem sits in a print well larger
-    than itself, away from the garment's body."""
-    base = ((share > 0.5) & interior).astype(np.uint8)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(base, connectivity=8)
-    if n <= 2:
+def _holes_in_print(share: np.ndarray, lab: np.ndarray, base: np.ndarray,
+                    interior: np.ndarray, alpha: np.ndarray, scale: float) -> np.ndarray:
+    """What lies inside a print, away from the garment's body, is judged piece by piece from
+    its own (unsmoothed) colour and shape; the smoothing that decides membership blends a
+    small piece into the print around it (a letter's counter reads as the letter) and reads a
+    patch of dark sequins in a light print as a shade of a dark fabric.
+
+    A piece is the fabric only when its colour closely matches the fabric around the print
+    (grey sequins on black do not); it then follows the garment when it is a letter's counter
+    -- the stroke around it no thicker than about twice the piece itself -- and keeps its
+    colour when it sits in a print much thicker than itself (an emblem in a logo stripe, a
+    knock-out in a broad artwork). Anything else inside a print is print."""
+    body = ((share > 0.5) & interior).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(body, connectivity=8)
+    if n <= 1:
         return share
     areas = stats[1:, cv2.CC_STAT_AREA]
-    total = float(areas.sum())
     outline = ~(cv2.erode((alpha > 0.5).astype(np.uint8), np.ones((3, 3), np.uint8),
                           iterations=max(2, round(3 * scale))) > 0)
-    touching = np.unique(labels[outline & (labels > 0)])
     is_main = np.zeros(n, bool)
-    is_main[touching] = True
-    is_main[1:] |= areas > 0.15 * total
+    is_main[np.unique(labels[outline & (labels > 0)])] = True
+    is_main[1:] |= areas > 0.15 * float(areas.sum())
     is_main[0] = False
-    min_area = 20.0 * scale * scale
-    candidates = [i for i in range(1, n) if not is_main[i] and areas[i - 1] >= min_area]
-    if not candidates or not is_main.any():
+    if not is_main.any():
         return share
-    away = cv2.distanceTransform((~is_main[labels]).astype(np.uint8), cv2.DIST_L2, 3)
-    printed = (interior & (share <= 0.5)).astype(np.uint8)
-    _, plabels, pstats, _ = cv2.connectedComponentsWithStats(printed, connectivity=8)
-    out = share.copy()
-    gap = 4.0 * scale
+    main = is_main[labels]
+    inside = interior & ~main
+    if not inside.any():
+        return share
+    # Work in the box around everything that is not the body.
+    ys, xs = np.nonzero(inside)
+    pad = max(8, round(12 * scale))
+    y0, y1 = max(0, ys.min() - pad), min(share.shape[0], ys.max() + pad + 1)
+    x0, x1 = max(0, xs.min() - pad), min(share.shape[1], xs.max() + pad + 1)
+    box = (slice(y0, y1), slice(x0, x1))
+    lab_b, main_b, inside_b = lab[box], main[box], inside[box]
+    # The fabric's colour where the print lies, from the body around it (its local shading);
+    # deep inside a large print, the base's.
+    near, support = matte.spread(lab_b, main_b & interior[box], 4.0 * scale)
+    near[support < 1e-3] = base
+    gap = np.linalg.norm((lab_b - near) * _W, axis=-1)
+    # How far the fabric's own pixels stray from it (JPEG noise, a heather's flecks).
+    noise = float(np.median(gap[main_b & interior[box]])) if (main_b & interior[box]).any() \
+        else 0.0
+    tol = max(FABRIC_MATCH, 2.5 * noise)
+    cand = inside_b & ((share[box] > 0.5) | (gap < tol))
+    ring_px = cv2.dilate(main_b.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    m, pieces, pstats, _ = cv2.connectedComponentsWithStats(cand.astype(np.uint8),
+                                                            connectivity=4)
+    touches = np.zeros(m, bool)
+    touches[np.unique(pieces[ring_px & cand])] = True  # a print's rim beside the body
+    # The print around each piece and how thick it is (the distance from its middle to its
+    # edge, as for the piece): a letter's stroke, or the breadth of a stripe or an artwork.
+    printed = (inside_b & ~cand).astype(np.uint8)
+    k, plabels = cv2.connectedComponents(printed, connectivity=8)
+    if k <= 1:
+        return share
+    dist = cv2.distanceTransform(printed, cv2.DIST_L2, 3)
+    thickness = np.zeros(k, np.float32)
+    np.maximum.at(thickness, plabels.ravel(), dist.ravel())
+    out_b = share[box].copy()
+    min_area = 3.0 * scale * scale
     grow = np.ones((3, 3), np.uint8)
-    for i in candidates:
-        x, y, bw, bh = stats[i, :4]
-        pad = 3
-        y0, x0 = max(0, y - pad), max(0, x - pad)
-        y1, x1 = min(share.shape[0], y + bh + pad), min(share.shape[1], x + bw + pad)
-        sub = labels[y0:y1, x0:x1] == i
-        if float(away[y0:y1, x0:x1][sub].min()) < gap:
-            continue  # a thin stroke away from the body: a counter
-        ring = (cv2.dilate(sub.astype(np.uint8), grow, iterations=2) > 0) & ~sub
-        around = plabels[y0:y1, x0:x1][ring]
+    for i in range(1, m):
+        x, y, bw, bh, a = pstats[i]
+        if touches[i]:
+            continue
+        sub = (slice(max(0, y - 3), y + bh + 3), slice(max(0, x - 3), x + bw + 3))
+        piece = pieces[sub] == i
+        ring = (cv2.dilate(piece.astype(np.uint8), grow, iterations=2) > 0) & ~piece
+        around = plabels[sub][ring]
         around = around[around > 0]
         if not len(around):
             continue
-        enclosing = int(np.bincount(around).argmax())
-        if pstats[enclosing, cv2.CC_STAT_AREA] < 3.0 * areas[i - 1]:
-            continue  # a bold letter around its counter
-        island = cv2.dilate(sub.astype(np.uint8), grow, iterations=max(1, round(scale))) > 0
-        out[y0:y1, x0:x1][island] = 0.0
+        if a < min_area:
+            out_b[sub][piece] = 0.0  # a speck inside a print is the print's
+            continue
+        # Its colour without its rim, which the photo mixed with the print around it. A small
+        # counter still takes some of its letter's colour (the camera's blur, a JPEG's coarse
+        # chroma): it is the fabric when it is far nearer the fabric than the print.
+        core = cv2.erode(piece.astype(np.uint8), grow) > 0
+        core = core if core.sum() >= 4 else piece
+        ink = np.median(lab_b[sub][ring & (plabels[sub] > 0)], axis=0)
+        contrast = float(np.linalg.norm((ink - np.median(near[sub][core], axis=0)) * _W))
+        fabric = float(np.median(gap[sub][core])) < max(tol, 0.25 * contrast)
+        own = float(cv2.distanceTransform(piece.astype(np.uint8), cv2.DIST_L2, 3).max())
+        stroke = float(thickness[int(np.bincount(around).argmax())])
+        out_b[sub][piece] = 1.0 if fabric and stroke <= 2.0 * own + 1.0 else 0.0
+    out = share.copy()
+    out[box] = np.where(inside_b, out_b, share[box])
     return out
 
 
