@@ -125,7 +125,8 @@ def recolor_image(
     smooth_rgb, _ = matte.spread(rgb.astype(np.float32), alpha > 0.5, 1.2 * scale)
     smooth = srgb8_to_oklab(np.clip(smooth_rgb[region] + 0.5, 0, 255).astype(np.uint8))
     share = np.zeros((h, w), np.float32)
-    share[region] = _base_membership(smooth, base_groups["base"], base_groups["other"])
+    share[region] = _base_membership(smooth, base_groups["base"], base_groups["other"],
+                                     base)
     share = np.clip((share - 0.05) / 0.8, 0.0, 1.0)  # snap the core to 1, strays to 0
     # On a heather or mottled knit single flecks still cross the line; a median over a few
     # pixels removes them and keeps the outlines of prints and logos where they are.
@@ -168,7 +169,8 @@ def recolor_image(
                        iterations=max(3, round(3 * scale))) > 0) & ~base_core & reach
     doubt = edge & interior & (share < 0.05)
     raw = np.zeros((h, w), np.float32)
-    raw[doubt] = _base_membership(lab_full[doubt], base_groups["base"], base_groups["other"])
+    raw[doubt] = _base_membership(lab_full[doubt], base_groups["base"], base_groups["other"],
+                                 base)
     print_core = interior & (share < 0.05) & ~(doubt & (raw >= 0.1))
     edge &= ~print_core | (cv2.dilate(base_core.astype(np.uint8), np.ones((3, 3), np.uint8),
                                       iterations=max(1, round(scale))) > 0)
@@ -422,7 +424,8 @@ def _base_colour(lab: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray]:
     return groups, base
 
 
-def _base_membership(lab: np.ndarray, base_c: np.ndarray, other_c: np.ndarray) -> np.ndarray:
+def _base_membership(lab: np.ndarray, base_c: np.ndarray, other_c: np.ndarray,
+                     base: np.ndarray | None = None) -> np.ndarray:
     d_base = _dist(lab, base_c)
     if len(other_c):
         d_other = _dist(lab, other_c)
@@ -432,7 +435,26 @@ def _base_membership(lab: np.ndarray, base_c: np.ndarray, other_c: np.ndarray) -
         w = np.ones(len(lab), np.float32)
     # Far from every base shade (a tag, a button of a colour that was too rare to cluster).
     w *= np.clip((0.16 - d_base) / 0.06, 0.0, 1.0)
+    if base is not None:
+        w *= 1.0 - _off_hue(lab, base)
     return w.astype(np.float32)
+
+
+def _off_hue(lab: np.ndarray, base: np.ndarray) -> np.ndarray:
+    """On a coloured base, how plainly each pixel is another hue (0 to 1). A print colour too
+    small to form a cluster of its own (one green letter of a word on a green tee) lies within
+    the base's distance, but its hue is off the base's further than any fold or sheen turns a
+    dye (the base's own shades stay within 15 degrees), at a chroma above the base's. Pixels
+    of less chroma are left to the distance: shadows, and a fine line-art's pixels (a gold
+    Eiffel tower's), half fabric and half ink, have no clear hue of their own."""
+    c0 = float(np.hypot(base[1], base[2]))
+    if c0 <= 0.04:
+        return np.zeros(len(lab), np.float32)
+    hue = np.degrees(np.arctan2(lab[:, 2], lab[:, 1]) - np.arctan2(base[2], base[1]))
+    gap = np.abs((hue + 180.0) % 360.0 - 180.0)
+    chroma = np.hypot(lab[:, 1], lab[:, 2])
+    return (np.clip((gap - 20.0) / 10.0, 0.0, 1.0)
+            * np.clip((chroma - c0) / (0.25 * c0), 0.0, 1.0)).astype(np.float32)
 
 
 def _dist(lab: np.ndarray, centres: np.ndarray) -> np.ndarray:
