@@ -342,7 +342,12 @@ def _holes_in_print(share: np.ndarray, lab: np.ndarray, base: np.ndarray,
     m, pieces, pstats, _ = cv2.connectedComponentsWithStats(cand.astype(np.uint8),
                                                             connectivity=4)
     touches = np.zeros(m, bool)
-    touches[np.unique(pieces[ring_px & cand])] = True  # a print's rim beside the body
+    touches[np.unique(pieces[ring_px & cand])] = True
+    # Fabric cut off from the body only by a blurred narrowing (a notch in an artwork's edge)
+    # is the body's.
+    beside = np.zeros(m, bool)
+    beside[np.unique(pieces[(cv2.dilate(main_b.astype(np.uint8), np.ones((5, 5), np.uint8))
+                             > 0) & cand])] = True
     # The print around each piece and how thick it is (the distance from its middle to its
     # edge, as for the piece): a letter's stroke, or the breadth of a stripe or an artwork.
     printed = (inside_b & ~cand).astype(np.uint8)
@@ -357,10 +362,11 @@ def _holes_in_print(share: np.ndarray, lab: np.ndarray, base: np.ndarray,
     grow = np.ones((3, 3), np.uint8)
     for i in range(1, m):
         x, y, bw, bh, a = pstats[i]
-        if touches[i]:
-            continue
         sub = (slice(max(0, y - 3), y + bh + 3), slice(max(0, x - 3), x + bw + 3))
         piece = pieces[sub] == i
+        if touches[i]:
+            out_b[sub][piece] = 1.0  # the fabric's own colour joined to the body: the body
+            continue
         ring = (cv2.dilate(piece.astype(np.uint8), grow, iterations=2) > 0) & ~piece
         around = plabels[sub][ring]
         around = around[around > 0]
@@ -376,10 +382,19 @@ def _holes_in_print(share: np.ndarray, lab: np.ndarray, base: np.ndarray,
         core = core if core.sum() >= 4 else piece
         ink = np.median(lab_b[sub][ring & (plabels[sub] > 0)], axis=0)
         contrast = float(np.linalg.norm((ink - np.median(near[sub][core], axis=0)) * _W))
-        fabric = float(np.median(gap[sub][core])) < max(tol, 0.25 * contrast)
-        own = float(cv2.distanceTransform(piece.astype(np.uint8), cv2.DIST_L2, 3).max())
+        fabric = float(np.median(gap[sub][core])) < max(tol, 0.35 * contrast)
+        # Its breadth with its rim (the pixels the photo mixed with the print around it).
+        rimmed = cv2.dilate(piece.astype(np.uint8), grow)
+        own = float(cv2.distanceTransform(rimmed, cv2.DIST_L2, 3).max())
         stroke = float(thickness[int(np.bincount(around).argmax())])
-        out_b[sub][piece] = 1.0 if fabric and stroke <= 2.0 * own + 1.0 else 0.0
+        if not (fabric and (beside[i] or stroke <= 2.0 * own + 1.0)):
+            out_b[sub][piece] = 0.0
+            continue
+        # A counter moves whole: pixels inside it that strayed from the fabric's colour (the
+        # camera's noise, a speck of ink) would otherwise stay old-coloured specks in it.
+        _, outer = cv2.connectedComponents((~piece).astype(np.uint8), connectivity=4)
+        edge_labels = np.unique(np.concatenate([outer[0], outer[-1], outer[:, 0], outer[:, -1]]))
+        out_b[sub][piece | ~np.isin(outer, edge_labels)] = 1.0
     out = share.copy()
     out[box] = np.where(inside_b, out_b, share[box])
     return out
