@@ -192,15 +192,13 @@ def test_fidelity_bars(name: str, garment_type: str, label: str) -> None:
         assert f.band_ok
 
 
-# Cases where the recolour still changes a print element or leaves a letter's counter off the
-# garment's colour (the Vans letters and band, the PARIS tee's black neck tag, the Fuji
-# crater's rim, the Versace letters, one heather counter on the saturated target). Strict: a
-# case that starts passing must leave this list.
+# Cases where the recolour still changes a print element (the Vans letters and band, the
+# PARIS tee's black neck tag, the Versace letters). Strict: a case that starts passing must
+# leave this list.
 PRINT_NOT_YET_KEPT = {
-    (n, label) for n in ("garment/00055_00", "garment/050181_1", "garment/050191_1",
-                         "model/051962_0")
+    (n, label) for n in ("garment/00055_00", "garment/050191_1", "model/051962_0")
     for label in fid.TARGETS
-} | {("synthetic/heather", "saturated")}
+}
 
 
 @pytest.mark.parametrize(
