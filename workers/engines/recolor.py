@@ -451,25 +451,34 @@ def _base_membership(lab: np.ndarray, base_c: np.ndarray, other_c: np.ndarray,
     # Far from every base shade (a tag, a button of a colour that was too rare to cluster).
     w *= np.clip((0.16 - d_base) / 0.06, 0.0, 1.0)
     if base is not None:
-        w *= 1.0 - _off_hue(lab, base)
+        w *= 1.0 - _off_hue(lab, base, base_c)
     return w.astype(np.float32)
 
 
-def _off_hue(lab: np.ndarray, base: np.ndarray) -> np.ndarray:
-    """On a coloured base, how plainly each pixel is another hue (0 to 1). A print colour too
-    small to form a cluster of its own (one green letter of a word on a green tee) lies within
-    the base's distance, but its hue is off the base's further than any fold or sheen turns a
-    dye (the base's own shades stay within 15 degrees), at a chroma above the base's. Pixels
-    of less chroma are left to the distance: shadows, and a fine line-art's pixels (a gold
-    Eiffel tower's), half fabric and half ink, have no clear hue of their own."""
+def _off_hue(lab: np.ndarray, base: np.ndarray, base_c: np.ndarray) -> np.ndarray:
+    """On a coloured base, how plainly each pixel is not the dye (0 to 1), though it lies within
+    the base's distance. A print colour too small to form a cluster of its own (one green
+    letter of a word on a green tee) has its hue off the base's further than any fold or sheen
+    turns a dye (the base's own shades stay within 15 degrees), at a chroma above the base's;
+    pixels of less chroma are left to the distance there: a fine line-art's pixels (a gold
+    Eiffel tower's), half fabric and half ink, have no clear hue of their own. And a black or
+    grey darker than the base (a neck tag, black lettering) is no shadow of it: a dyed cloth's
+    shadow keeps its hue, its chroma falling with the light (the base's shades keep at least
+    half the base's chroma for their lightness), not to nothing."""
     c0 = float(np.hypot(base[1], base[2]))
     if c0 <= 0.04:
         return np.zeros(len(lab), np.float32)
     hue = np.degrees(np.arctan2(lab[:, 2], lab[:, 1]) - np.arctan2(base[2], base[1]))
     gap = np.abs((hue + 180.0) % 360.0 - 180.0)
     chroma = np.hypot(lab[:, 1], lab[:, 2])
-    return (np.clip((gap - 20.0) / 10.0, 0.0, 1.0)
-            * np.clip((chroma - c0) / (0.25 * c0), 0.0, 1.0)).astype(np.float32)
+    other_hue = np.clip((gap - 20.0) / 10.0, 0.0, 1.0) * np.clip((chroma - c0) / (0.25 * c0),
+                                                                 0.0, 1.0)
+    lb = max(float(base[0]), 0.05)
+    sat = (chroma / np.maximum(lab[:, 0], 0.05)) / (c0 / lb)
+    grey = np.clip((0.4 - sat) / 0.15, 0.0, 1.0) * np.clip((lb - lab[:, 0]) / 0.05, 0.0, 1.0)
+    # Nor is a black far under the base's darkest shade (a neck tag beside a collar's shadow).
+    black = np.clip((float(base_c[:, 0].min()) - 0.12 - lab[:, 0]) / 0.05, 0.0, 1.0)
+    return np.maximum(np.maximum(other_hue, grey), black).astype(np.float32)
 
 
 def _dist(lab: np.ndarray, centres: np.ndarray) -> np.ndarray:
