@@ -456,21 +456,26 @@ def _base_membership(lab: np.ndarray, base_c: np.ndarray, other_c: np.ndarray,
 
 
 def _off_hue(lab: np.ndarray, base: np.ndarray, base_c: np.ndarray) -> np.ndarray:
-    """On a coloured base, how plainly each pixel is not the dye (0 to 1), though it lies within
-    the base's distance. A print colour too small to form a cluster of its own (one green
-    letter of a word on a green tee) has its hue off the base's further than any fold or sheen
-    turns a dye (the base's own shades stay within 15 degrees), at a chroma above the base's;
-    pixels of less chroma are left to the distance there: a fine line-art's pixels (a gold
-    Eiffel tower's), half fabric and half ink, have no clear hue of their own. And a black or
-    grey darker than the base (a neck tag, black lettering) is no shadow of it: a dyed cloth's
-    shadow keeps its hue, its chroma falling with the light (the base's shades keep at least
-    half the base's chroma for their lightness), not to nothing."""
+    """How plainly each pixel is not the base's dye (0 to 1), though it lies within the base's
+    distance. On a neutral base: a plainly coloured pixel. On a coloured base: a print colour
+    too small to form a cluster of its own (one green letter of a word on a green tee), its hue
+    off the base's further than any fold or sheen turns a dye (the base's own shades stay
+    within 15 degrees), at a chroma above the base's (pixels of less chroma are left to the
+    distance: a fine line-art's pixels, a gold Eiffel tower's, half fabric and half ink, have
+    no clear hue of their own); and a black or grey darker than the base (a neck tag, black
+    lettering), which is no shadow of it: a dyed cloth's shadow keeps its hue, its chroma
+    falling with the light (the base's shades keep at least half the base's chroma for their
+    lightness), not to nothing."""
     c0 = float(np.hypot(base[1], base[2]))
+    chroma = np.hypot(lab[:, 1], lab[:, 2])
+    if c0 <= NEUTRAL_CHROMA:
+        # On a grey, white or black base no fold gives colour: a pixel plainly coloured is a
+        # print's (a light blue letter too few to form a cluster of its own).
+        return np.clip((chroma - c0 - 0.03) / 0.02, 0.0, 1.0).astype(np.float32)
     if c0 <= 0.04:
         return np.zeros(len(lab), np.float32)
     hue = np.degrees(np.arctan2(lab[:, 2], lab[:, 1]) - np.arctan2(base[2], base[1]))
     gap = np.abs((hue + 180.0) % 360.0 - 180.0)
-    chroma = np.hypot(lab[:, 1], lab[:, 2])
     other_hue = np.clip((gap - 20.0) / 10.0, 0.0, 1.0) * np.clip((chroma - c0) / (0.25 * c0),
                                                                  0.0, 1.0)
     lb = max(float(base[0]), 0.05)
