@@ -110,8 +110,13 @@ def recolor_image(
     grown = _missed_parts(rgb, lab_full, alpha, base_groups, base, scale,
                           garment_mod.garment_region(garment_type))
     if grown is not None:
-        mask = np.maximum(mask, cv2.GaussianBlur(grown.astype(np.float32), (0, 0), 0.7 * scale))
-        alpha = matte.refine_alpha(rgb, mask)
+        added = cv2.GaussianBlur(grown.astype(np.float32), (0, 0), 0.7 * scale)
+        mask = np.maximum(mask, added)
+        # The matte snaps to the photo's edges, and the creases inside what grew (the fold
+        # between a sleeve and the body) would cut it into lines of the old colour: what grew
+        # is garment by its colour, whatever edges run through it.
+        alpha = np.maximum(matte.refine_alpha(rgb, mask), cv2.erode(added, np.ones((3, 3),
+                                                                                 np.uint8)))
         interior = alpha > 0.97
     # Where the mask itself is unsure (a worn garment's mask is soft over wide areas where the
     # person segmentation hesitates), pixels are moved in proportion to it, as a blend.
@@ -269,7 +274,16 @@ def _missed_parts(rgb: np.ndarray, lab: np.ndarray, alpha: np.ndarray,
     grown = np.isin(labels, keep)
     if grown.sum() < 0.005 * inside.sum():
         return None
-    return grown
+    # The seam between the mask and what grew beside it (a pixel or two the opening took off
+    # either side) would stay a line of the old colour; a slit of backdrop (between an arm and
+    # the body) or a thin letter's stroke there stays out.
+    seam = (cv2.morphologyEx((grown | inside).astype(np.uint8), cv2.MORPH_CLOSE,
+                             np.ones((5, 5), np.uint8)) > 0) & ~inside & ~grown
+    if seam.any():
+        px = lab[seam]
+        seam[seam] = ((_base_membership(px, groups["base"], groups["other"], base) > 0.5)
+                      & (_backdrop_distance(lab, px) > 0.08))
+    return grown | seam
 
 
 def _backdrop_distance(lab: np.ndarray, px: np.ndarray) -> np.ndarray:
@@ -431,7 +445,7 @@ def _base_colour(lab: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray]:
             darker = float(c[0]) < float(c0[0])
             # A pastel print (lilac, baby blue) on grey is a print, not a shade of the grey.
             is_base[i] = (chroma < max(0.025, chroma0 + 0.015)
-                          and light_gap < (0.3 if darker else 0.22))
+                          and light_gap < (0.35 if darker else 0.22))
     is_base[main] = True
     base_px = sample[np.isin(labels.ravel(), np.nonzero(is_base)[0])]
     base = np.median(base_px, axis=0).astype(np.float32)
