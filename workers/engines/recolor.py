@@ -310,14 +310,16 @@ def _holes_in_print(share: np.ndarray, lab: np.ndarray, base: np.ndarray,
                     interior: np.ndarray, alpha: np.ndarray, scale: float) -> np.ndarray:
     """What lies inside a print, away from the garment's body, is judged piece by piece from
     its own (unsmoothed) colour and shape; the smoothing that decides membership blends a
-    small piece into the print around it (a letter's counter reads as the letter) and reads a
-    patch of dark sequins in a light print as a shade of a dark fabric.
+    small piece into the print around it (a letter's counter reads as the letter) and reads the
+    dark sequin spots of a white print on a black tee as the black fabric.
 
-    A piece is the fabric only when its colour closely matches the fabric around the print
-    (grey sequins on black do not); it then follows the garment when it is a letter's counter
-    -- the stroke around it no thicker than about twice the piece itself -- and keeps its
-    colour when it sits in a print much thicker than itself (an emblem in a logo stripe, a
-    knock-out in a broad artwork). Anything else inside a print is print."""
+    A piece is the fabric only when its colour closely matches the fabric around the print; it
+    then follows the garment when it is a letter's counter -- the stroke around it no thicker
+    than about twice the piece itself -- or is cut off from the body only by a blurred
+    narrowing, and keeps its colour when it sits in a print much thicker than itself (an emblem
+    in a logo stripe, a dalmatian's spots, which match the black fabric as closely as a
+    counter would). Anything else inside a print is print; fabric-coloured pixels joined to
+    the body are the body."""
     body = ((share > 0.5) & interior).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(body, connectivity=8)
     if n <= 1:
@@ -465,11 +467,11 @@ def _base_membership(lab: np.ndarray, base_c: np.ndarray, other_c: np.ndarray,
     # Far from every base shade (a tag, a button of a colour that was too rare to cluster).
     w *= np.clip((0.16 - d_base) / 0.06, 0.0, 1.0)
     if base is not None:
-        w *= 1.0 - _off_hue(lab, base, base_c)
+        w *= 1.0 - _not_the_dye(lab, base, base_c)
     return w.astype(np.float32)
 
 
-def _off_hue(lab: np.ndarray, base: np.ndarray, base_c: np.ndarray) -> np.ndarray:
+def _not_the_dye(lab: np.ndarray, base: np.ndarray, base_c: np.ndarray) -> np.ndarray:
     """How plainly each pixel is not the base's dye (0 to 1), though it lies within the base's
     distance. On a neutral base: a plainly coloured pixel. On a coloured base: a print colour
     too small to form a cluster of its own (one green letter of a word on a green tee), its hue
