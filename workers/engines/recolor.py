@@ -40,6 +40,9 @@ NEUTRAL_CHROMA = 0.025
 # Share of a product shot's garment outline with the same colour on both sides above which
 # the mask has cut through the fabric (garments with a real outline: under 1 %).
 WEAK_OUTLINE = 0.012
+# Weighted OKLab distance (CLOTH_WEIGHTS) within which a piece inside a print is the fabric
+# showing through (a letter's counter) rather than a print colour near it.
+FABRIC_MATCH = 0.03
 
 
 @dataclass(frozen=True)
@@ -107,8 +110,13 @@ def recolor_image(
     grown = _missed_parts(rgb, lab_full, alpha, base_groups, base, scale,
                           garment_mod.garment_region(garment_type))
     if grown is not None:
-        mask = np.maximum(mask, cv2.GaussianBlur(grown.astype(np.float32), (0, 0), 0.7 * scale))
-        alpha = matte.refine_alpha(rgb, mask)
+        added = cv2.GaussianBlur(grown.astype(np.float32), (0, 0), 0.7 * scale)
+        mask = np.maximum(mask, added)
+        # The matte snaps to the photo's edges, and the creases inside what grew (the fold
+        # between a sleeve and the body) would cut it into lines of the old colour: what grew
+        # is garment by its colour, whatever edges run through it.
+        alpha = np.maximum(matte.refine_alpha(rgb, mask), cv2.erode(added, np.ones((3, 3),
+                                                                                 np.uint8)))
         interior = alpha > 0.97
     # Where the mask itself is unsure (a worn garment's mask is soft over wide areas where the
     # person segmentation hesitates), pixels are moved in proportion to it, as a blend.
@@ -122,7 +130,8 @@ def recolor_image(
     smooth_rgb, _ = matte.spread(rgb.astype(np.float32), alpha > 0.5, 1.2 * scale)
     smooth = srgb8_to_oklab(np.clip(smooth_rgb[region] + 0.5, 0, 255).astype(np.uint8))
     share = np.zeros((h, w), np.float32)
-    share[region] = _base_membership(smooth, base_groups["base"], base_groups["other"])
+    share[region] = _base_membership(smooth, base_groups["base"], base_groups["other"],
+                                     base)
     share = np.clip((share - 0.05) / 0.8, 0.0, 1.0)  # snap the core to 1, strays to 0
     # On a heather or mottled knit single flecks still cross the line; a median over a few
     # pixels removes them and keeps the outlines of prints and logos where they are.
@@ -130,7 +139,7 @@ def recolor_image(
     if k > 1:
         share = cv2.medianBlur((share * 255 + 0.5).astype(np.uint8), k).astype(np.float32) / 255
         share *= region
-    share = _keep_emblems(share, interior, alpha, scale)
+    share = _holes_in_print(share, lab_full, base, interior, alpha, scale)
 
     idx = region & (share > 0)
     lab = lab_full[idx]
@@ -165,7 +174,8 @@ def recolor_image(
                        iterations=max(3, round(3 * scale))) > 0) & ~base_core & reach
     doubt = edge & interior & (share < 0.05)
     raw = np.zeros((h, w), np.float32)
-    raw[doubt] = _base_membership(lab_full[doubt], base_groups["base"], base_groups["other"])
+    raw[doubt] = _base_membership(lab_full[doubt], base_groups["base"], base_groups["other"],
+                                 base)
     print_core = interior & (share < 0.05) & ~(doubt & (raw >= 0.1))
     edge &= ~print_core | (cv2.dilate(base_core.astype(np.uint8), np.ones((3, 3), np.uint8),
                                       iterations=max(1, round(scale))) > 0)
@@ -264,7 +274,16 @@ def _missed_parts(rgb: np.ndarray, lab: np.ndarray, alpha: np.ndarray,
     grown = np.isin(labels, keep)
     if grown.sum() < 0.005 * inside.sum():
         return None
-    return grown
+    # The seam between the mask and what grew beside it (a pixel or two the opening took off
+    # either side) would stay a line of the old colour; a slit of backdrop (between an arm and
+    # the body) or a thin letter's stroke there stays out.
+    seam = (cv2.morphologyEx((grown | inside).astype(np.uint8), cv2.MORPH_CLOSE,
+                             np.ones((5, 5), np.uint8)) > 0) & ~inside & ~grown
+    if seam.any():
+        px = lab[seam]
+        seam[seam] = ((_base_membership(px, groups["base"], groups["other"], base) > 0.5)
+                      & (_backdrop_distance(lab, px) > 0.08))
+    return grown | seam
 
 
 def _backdrop_distance(lab: np.ndarray, px: np.ndarray) -> np.ndarray:
@@ -287,55 +306,113 @@ def _backdrop_distance(lab: np.ndarray, px: np.ndarray) -> np.ndarray:
     return d if d is not None else np.full(len(px), np.inf, np.float32)
 
 
-def _keep_emblems(share: np.ndarray, interior: np.ndarray, alpha: np.ndarray,
-                  scale: float) -> np.ndarray:
-    """Base-coloured islands set inside a print (an emblem in a logo stripe, the centre of a
-    star in that emblem) are part of the logo: they keep their colour. The garment's body
-    (pieces of base that reach the outline or are large) and the knock-outs of lettering (a
-    letter's counter, where the fabric shows through) are moved. A counter is enclosed by a
-    thin stroke, or by a stroke of about its own area; an emblem sits in a print well larger
-    than itself, away from the garment's body."""
-    base = ((share > 0.5) & interior).astype(np.uint8)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(base, connectivity=8)
-    if n <= 2:
+def _holes_in_print(share: np.ndarray, lab: np.ndarray, base: np.ndarray,
+                    interior: np.ndarray, alpha: np.ndarray, scale: float) -> np.ndarray:
+    """What lies inside a print, away from the garment's body, is judged piece by piece from
+    its own (unsmoothed) colour and shape; the smoothing that decides membership blends a
+    small piece into the print around it (a letter's counter reads as the letter) and reads the
+    dark sequin spots of a white print on a black tee as the black fabric.
+
+    A piece is the fabric only when its colour closely matches the fabric around the print; it
+    then follows the garment when it is a letter's counter -- the stroke around it no thicker
+    than about twice the piece itself -- or is cut off from the body only by a blurred
+    narrowing, and keeps its colour when it sits in a print much thicker than itself (an emblem
+    in a logo stripe, a dalmatian's spots, which match the black fabric as closely as a
+    counter would). Anything else inside a print is print; fabric-coloured pixels joined to
+    the body are the body."""
+    body = ((share > 0.5) & interior).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(body, connectivity=8)
+    if n <= 1:
         return share
     areas = stats[1:, cv2.CC_STAT_AREA]
-    total = float(areas.sum())
     outline = ~(cv2.erode((alpha > 0.5).astype(np.uint8), np.ones((3, 3), np.uint8),
                           iterations=max(2, round(3 * scale))) > 0)
-    touching = np.unique(labels[outline & (labels > 0)])
     is_main = np.zeros(n, bool)
-    is_main[touching] = True
-    is_main[1:] |= areas > 0.15 * total
+    is_main[np.unique(labels[outline & (labels > 0)])] = True
+    is_main[1:] |= areas > 0.15 * float(areas.sum())
     is_main[0] = False
-    min_area = 20.0 * scale * scale
-    candidates = [i for i in range(1, n) if not is_main[i] and areas[i - 1] >= min_area]
-    if not candidates or not is_main.any():
+    if not is_main.any():
         return share
-    away = cv2.distanceTransform((~is_main[labels]).astype(np.uint8), cv2.DIST_L2, 3)
-    printed = (interior & (share <= 0.5)).astype(np.uint8)
-    _, plabels, pstats, _ = cv2.connectedComponentsWithStats(printed, connectivity=8)
-    out = share.copy()
-    gap = 4.0 * scale
+    main = is_main[labels]
+    inside = interior & ~main
+    if not inside.any():
+        return share
+    # Work in the box around everything that is not the body.
+    ys, xs = np.nonzero(inside)
+    pad = max(8, round(12 * scale))
+    y0, y1 = max(0, ys.min() - pad), min(share.shape[0], ys.max() + pad + 1)
+    x0, x1 = max(0, xs.min() - pad), min(share.shape[1], xs.max() + pad + 1)
+    box = (slice(y0, y1), slice(x0, x1))
+    lab_b, main_b, inside_b = lab[box], main[box], inside[box]
+    # The fabric's colour where the print lies, from the body around it (its local shading);
+    # deep inside a large print, the base's.
+    near, support = matte.spread(lab_b, main_b & interior[box], 4.0 * scale)
+    near[support < 1e-3] = base
+    gap = np.linalg.norm((lab_b - near) * _W, axis=-1)
+    # How far the fabric's own pixels stray from it (JPEG noise, a heather's flecks).
+    noise = float(np.median(gap[main_b & interior[box]])) if (main_b & interior[box]).any() \
+        else 0.0
+    tol = max(FABRIC_MATCH, 2.5 * noise)
+    cand = inside_b & ((share[box] > 0.5) | (gap < tol))
+    ring_px = cv2.dilate(main_b.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    m, pieces, pstats, _ = cv2.connectedComponentsWithStats(cand.astype(np.uint8),
+                                                            connectivity=4)
+    touches = np.zeros(m, bool)
+    touches[np.unique(pieces[ring_px & cand])] = True
+    # Fabric cut off from the body only by a blurred narrowing (a notch in an artwork's edge)
+    # is the body's.
+    beside = np.zeros(m, bool)
+    beside[np.unique(pieces[(cv2.dilate(main_b.astype(np.uint8), np.ones((5, 5), np.uint8))
+                             > 0) & cand])] = True
+    # The print around each piece and how thick it is (the distance from its middle to its
+    # edge, as for the piece): a letter's stroke, or the breadth of a stripe or an artwork.
+    printed = (inside_b & ~cand).astype(np.uint8)
+    k, plabels = cv2.connectedComponents(printed, connectivity=8)
+    if k <= 1:
+        return share
+    dist = cv2.distanceTransform(printed, cv2.DIST_L2, 3)
+    thickness = np.zeros(k, np.float32)
+    np.maximum.at(thickness, plabels.ravel(), dist.ravel())
+    out_b = share[box].copy()
+    min_area = 3.0 * scale * scale
     grow = np.ones((3, 3), np.uint8)
-    for i in candidates:
-        x, y, bw, bh = stats[i, :4]
-        pad = 3
-        y0, x0 = max(0, y - pad), max(0, x - pad)
-        y1, x1 = min(share.shape[0], y + bh + pad), min(share.shape[1], x + bw + pad)
-        sub = labels[y0:y1, x0:x1] == i
-        if float(away[y0:y1, x0:x1][sub].min()) < gap:
-            continue  # a thin stroke away from the body: a counter
-        ring = (cv2.dilate(sub.astype(np.uint8), grow, iterations=2) > 0) & ~sub
-        around = plabels[y0:y1, x0:x1][ring]
+    for i in range(1, m):
+        x, y, bw, bh, a = pstats[i]
+        sub = (slice(max(0, y - 3), y + bh + 3), slice(max(0, x - 3), x + bw + 3))
+        piece = pieces[sub] == i
+        if touches[i]:
+            out_b[sub][piece] = 1.0  # the fabric's own colour joined to the body: the body
+            continue
+        ring = (cv2.dilate(piece.astype(np.uint8), grow, iterations=2) > 0) & ~piece
+        around = plabels[sub][ring]
         around = around[around > 0]
         if not len(around):
             continue
-        enclosing = int(np.bincount(around).argmax())
-        if pstats[enclosing, cv2.CC_STAT_AREA] < 3.0 * areas[i - 1]:
-            continue  # a bold letter around its counter
-        island = cv2.dilate(sub.astype(np.uint8), grow, iterations=max(1, round(scale))) > 0
-        out[y0:y1, x0:x1][island] = 0.0
+        if a < min_area:
+            out_b[sub][piece] = 0.0  # a speck inside a print is the print's
+            continue
+        # Its colour without its rim, which the photo mixed with the print around it. A small
+        # counter still takes some of its letter's colour (the camera's blur, a JPEG's coarse
+        # chroma): it is the fabric when it is far nearer the fabric than the print.
+        core = cv2.erode(piece.astype(np.uint8), grow) > 0
+        core = core if core.sum() >= 4 else piece
+        ink = np.median(lab_b[sub][ring & (plabels[sub] > 0)], axis=0)
+        contrast = float(np.linalg.norm((ink - np.median(near[sub][core], axis=0)) * _W))
+        fabric = float(np.median(gap[sub][core])) < max(tol, 0.35 * contrast)
+        # Its breadth with its rim (the pixels the photo mixed with the print around it).
+        rimmed = cv2.dilate(piece.astype(np.uint8), grow)
+        own = float(cv2.distanceTransform(rimmed, cv2.DIST_L2, 3).max())
+        stroke = float(thickness[int(np.bincount(around).argmax())])
+        if not (fabric and (beside[i] or stroke <= 2.0 * own + 1.0)):
+            out_b[sub][piece] = 0.0
+            continue
+        # A counter moves whole: pixels inside it that strayed from the fabric's colour (the
+        # camera's noise, a speck of ink) would otherwise stay old-coloured specks in it.
+        _, outer = cv2.connectedComponents((~piece).astype(np.uint8), connectivity=4)
+        edge_labels = np.unique(np.concatenate([outer[0], outer[-1], outer[:, 0], outer[:, -1]]))
+        out_b[sub][piece | ~np.isin(outer, edge_labels)] = 1.0
+    out = share.copy()
+    out[box] = np.where(inside_b, out_b, share[box])
     return out
 
 
@@ -370,7 +447,7 @@ def _base_colour(lab: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray]:
             darker = float(c[0]) < float(c0[0])
             # A pastel print (lilac, baby blue) on grey is a print, not a shade of the grey.
             is_base[i] = (chroma < max(0.025, chroma0 + 0.015)
-                          and light_gap < (0.3 if darker else 0.22))
+                          and light_gap < (0.35 if darker else 0.22))
     is_base[main] = True
     base_px = sample[np.isin(labels.ravel(), np.nonzero(is_base)[0])]
     base = np.median(base_px, axis=0).astype(np.float32)
@@ -378,7 +455,8 @@ def _base_colour(lab: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray]:
     return groups, base
 
 
-def _base_membership(lab: np.ndarray, base_c: np.ndarray, other_c: np.ndarray) -> np.ndarray:
+def _base_membership(lab: np.ndarray, base_c: np.ndarray, other_c: np.ndarray,
+                     base: np.ndarray | None = None) -> np.ndarray:
     d_base = _dist(lab, base_c)
     if len(other_c):
         d_other = _dist(lab, other_c)
@@ -388,7 +466,40 @@ def _base_membership(lab: np.ndarray, base_c: np.ndarray, other_c: np.ndarray) -
         w = np.ones(len(lab), np.float32)
     # Far from every base shade (a tag, a button of a colour that was too rare to cluster).
     w *= np.clip((0.16 - d_base) / 0.06, 0.0, 1.0)
+    if base is not None:
+        w *= 1.0 - _not_the_dye(lab, base, base_c)
     return w.astype(np.float32)
+
+
+def _not_the_dye(lab: np.ndarray, base: np.ndarray, base_c: np.ndarray) -> np.ndarray:
+    """How plainly each pixel is not the base's dye (0 to 1), though it lies within the base's
+    distance. On a neutral base: a plainly coloured pixel. On a coloured base: a print colour
+    too small to form a cluster of its own (one green letter of a word on a green tee), its hue
+    off the base's further than any fold or sheen turns a dye (the base's own shades stay
+    within 15 degrees), at a chroma above the base's (pixels of less chroma are left to the
+    distance: a fine line-art's pixels, a gold Eiffel tower's, half fabric and half ink, have
+    no clear hue of their own); and a black or grey darker than the base (a neck tag, black
+    lettering), which is no shadow of it: a dyed cloth's shadow keeps its hue, its chroma
+    falling with the light (the base's shades keep at least half the base's chroma for their
+    lightness), not to nothing."""
+    c0 = float(np.hypot(base[1], base[2]))
+    chroma = np.hypot(lab[:, 1], lab[:, 2])
+    if c0 <= NEUTRAL_CHROMA:
+        # On a grey, white or black base no fold gives colour: a pixel plainly coloured is a
+        # print's (a light blue letter too few to form a cluster of its own).
+        return np.clip((chroma - c0 - 0.03) / 0.02, 0.0, 1.0).astype(np.float32)
+    if c0 <= 0.04:
+        return np.zeros(len(lab), np.float32)
+    hue = np.degrees(np.arctan2(lab[:, 2], lab[:, 1]) - np.arctan2(base[2], base[1]))
+    gap = np.abs((hue + 180.0) % 360.0 - 180.0)
+    other_hue = np.clip((gap - 20.0) / 10.0, 0.0, 1.0) * np.clip((chroma - c0) / (0.25 * c0),
+                                                                 0.0, 1.0)
+    lb = max(float(base[0]), 0.05)
+    sat = (chroma / np.maximum(lab[:, 0], 0.05)) / (c0 / lb)
+    grey = np.clip((0.4 - sat) / 0.15, 0.0, 1.0) * np.clip((lb - lab[:, 0]) / 0.05, 0.0, 1.0)
+    # Nor is a black far under the base's darkest shade (a neck tag beside a collar's shadow).
+    black = np.clip((float(base_c[:, 0].min()) - 0.12 - lab[:, 0]) / 0.05, 0.0, 1.0)
+    return np.maximum(np.maximum(other_hue, grey), black).astype(np.float32)
 
 
 def _dist(lab: np.ndarray, centres: np.ndarray) -> np.ndarray:
