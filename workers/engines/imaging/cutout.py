@@ -25,6 +25,11 @@ from workers.engines.imaging.resize import limit_side
 MAX_PIXELS = 40_000_000
 # The long side of the working copy GrabCut runs on (see _matte_from_background).
 CUT_SIDE = 480.0
+# GrabCut's rounds of re-learning its colour models from the seeds. The outline has settled
+# after two: a third changes the matte by more than 0.1 at 0-280 pixels of 200,000-450,000 on
+# our garment and shoe shots (3,900 on one, the edge of a tee's pale print), and each round
+# is about a sixth of GrabCut's time.
+GRABCUT_ROUNDS = 2
 
 
 @dataclass(frozen=True)
@@ -164,7 +169,8 @@ def _matte_from_background(rgb: np.ndarray, work_side: float = CUT_SIDE) -> np.n
     try:
         cv2.setRNGSeed(0)  # GrabCut seeds its colour models from OpenCV's global RNG
         cv2.grabCut(
-            cv2.cvtColor(small, cv2.COLOR_RGB2BGR), gc, None, bgd, fgd, 3, cv2.GC_INIT_WITH_MASK
+            cv2.cvtColor(small, cv2.COLOR_RGB2BGR), gc, None, bgd, fgd, GRABCUT_ROUNDS,
+            cv2.GC_INIT_WITH_MASK,
         )
     except cv2.error:
         pass  # degenerate colour models: keep the distance seeds
