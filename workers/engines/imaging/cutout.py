@@ -27,8 +27,8 @@ MAX_PIXELS = 40_000_000
 CUT_SIDE = 480.0
 # GrabCut's rounds of re-learning its colour models from the seeds. The outline has settled
 # after two: a third changes the matte by more than 0.1 at 0-280 pixels of 200,000-450,000 on
-# our garment and shoe shots (3,900 on one, the edge of a tee's pale print), and each round
-# is about a sixth of GrabCut's time.
+# our garment and shoe shots (3,900 on one: the outline of a white tee on a white sweep, which
+# is refused as not separable either way), and each round is about a sixth of GrabCut's time.
 GRABCUT_ROUNDS = 2
 
 
