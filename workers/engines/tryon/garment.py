@@ -87,7 +87,7 @@ def _check_separable(rgb: np.ndarray, matte: np.ndarray) -> None:
         raise _not_separable()
     # The share is read at 512 px on the long side (the scale of its blurs and bands): a
     # larger cut-out is reduced to that first rather than blurred at full size; our garment
-    # shots' shares move by 0.0004 at most.
+    # shots' shares move by 0.0004 at most (the refused white tee's by 0.002, 0.180 -> 0.182).
     rgb, _ = limit_side(rgb, OUTLINE_SIDE)
     matte, _ = limit_side(matte.astype(np.float32), OUTLINE_SIDE)
     if weak_outline_share(rgb, matte) > WEAK_OUTLINE:
