@@ -11,10 +11,11 @@ from PIL import Image
 
 from tests.engines.conftest import FIXTURES, save_log
 from tests.fidelity import fid_flats
-from workers.engines import flats
+from workers.engines import flats, tryon
 from workers.engines.base import EngineError
 from workers.engines.imaging.color import delta_e2000
 from workers.engines.imaging.cutout import cut_out_product
+from workers.engines.tryon.body import crop_body
 
 
 def raw(name: str) -> bytes:
@@ -79,6 +80,27 @@ def test_with_a_model_gives_front_back_and_flat_lay_in_three_steps() -> None:
     purple = main_colour(ITEMS["overlayer"])
     chest = front[120:220, 150:240].reshape(-1, 3)
     assert float((delta_e2000(chest, np.broadcast_to(purple, chest.shape)) < 10).mean()) > 0.2
+
+
+def test_the_garments_are_dressed_on_a_crop_round_the_person_and_nothing_outside_changes() -> None:
+    model = raw("model/049205_0.jpg")
+    before = rgb_of(model)
+    body = tryon.analyse_body(before)
+    crop, (rows, cols) = crop_body(body, flats.DRESS_MARGIN)
+    assert crop.rgb.shape[:2] == (rows.stop - rows.start, cols.stop - cols.start)
+    assert crop.rgb.shape[1] < before.shape[1]  # the model does not fill the frame's width
+    off = np.array([cols.start, rows.start])
+    assert np.allclose(crop.shoulder_mid + off, body.shoulder_mid)
+    assert np.allclose(crop.left["hip"] + off, body.left["hip"])
+    assert np.array_equal(crop.mask, body.mask[rows, cols])
+
+    look = params(model)
+    del look["shoes"]  # the shoes are worn on the whole photo
+    front = rgb_of(flats.run(look, lambda *_: None)[0].data)
+    outside = np.ones(before.shape[:2], bool)
+    outside[rows, cols] = False
+    assert np.array_equal(front[outside], before[outside])
+    assert np.abs(front[rows, cols].astype(int) - before[rows, cols].astype(int)).mean() > 10
 
 
 def test_flat_lay_contains_every_item() -> None:

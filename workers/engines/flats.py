@@ -31,6 +31,8 @@ from workers.engines.imaging import warp
 from workers.engines.imaging.cutout import Cutout, cut_out_product
 from workers.engines.imaging.decode import encode_png
 from workers.engines.imaging.resize import limit_side
+from workers.engines.tryon.body import crop_body
+from workers.engines.tryon.core import BOX_MARGIN
 
 CATEGORIES = ("shoes", "bottom", "top", "overlayer")
 VIEWS = ("FRONT", "BACK", "SIDE")
@@ -39,6 +41,10 @@ STEP_COMPOSE = "Compositing outfit on model"
 # The flat-lay sweep: a warm light grey, as catalogue flat-lays are shot.
 FLATLAY_BG = (242, 240, 236)
 FLATLAY_SIZE = (1024, 1280)  # w, h
+# The crop the garments are dressed on: the person's box grown by this share of its width and
+# height. The try-on's BOX_MARGIN, past which no garment reaches, and twice as much again, so
+# the blurs near the garment's edge still read the photo, not the crop's edge (see _dress_all).
+DRESS_MARGIN = 3 * BOX_MARGIN
 
 
 @dataclass
@@ -276,8 +282,22 @@ def _hide_under(out: np.ndarray, under: np.ndarray, top_a: np.ndarray, over_a: n
 
 
 def _dress_all(body: tryon.Body, items: list[Item], view: str) -> np.ndarray:
-    out = body.rgb.copy()
     by_cat = {it.category: it for it in items}
+    # The garments are dressed on a crop round the person: no garment reaches past the
+    # person's box and the try-on's margin, so every mask, blur and fill of the dressing over
+    # the rest of the photo was work for pixels that came out unchanged. The shoes are worn on
+    # the whole photo: their backdrop is read off its sides.
+    crop, (rows, cols) = crop_body(body, DRESS_MARGIN)
+    out = body.rgb.copy()
+    out[rows, cols] = _dress_garments(crop, by_cat, view)
+    if "shoes" in by_cat:
+        out = _place_shoes(out, body, _cutout(by_cat["shoes"].view("FRONT" if view == "FRONT" else "BACK", "SIDE")))
+    return out
+
+
+def _dress_garments(body: tryon.Body, by_cat: dict[str, Item], view: str) -> np.ndarray:
+    """The photo of ``body`` wearing the look's bottom, top and overlayer, in that order."""
+    out = body.rgb.copy()
     first = True
     under_top: np.ndarray | None = None
     top_alpha: np.ndarray | None = None
@@ -297,8 +317,6 @@ def _dress_all(body: tryon.Body, items: list[Item], view: str) -> np.ndarray:
             if cat == "top":
                 top_alpha = info["alpha"]
         first = False
-    if "shoes" in by_cat:
-        out = _place_shoes(out, body, _cutout(by_cat["shoes"].view("FRONT" if view == "FRONT" else "BACK", "SIDE")))
     return out
 
 

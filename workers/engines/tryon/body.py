@@ -107,6 +107,36 @@ def analyse_body(rgb: np.ndarray) -> Body:
     return body
 
 
+def crop_body(body: Body, margin: float) -> tuple[Body, tuple[slice, slice]]:
+    """The body on a crop of its photo: the person mask's box grown by ``margin`` of its width
+    and height on every side (clipped to the frame), and the crop's (rows, columns) in the
+    photo. Landmarks and masks move with the crop; what ``extras`` held is worked out again on
+    the crop (its masks are made at the picture's size), except the shoulder edges."""
+    ys, xs = np.nonzero(body.mask > 0.5)
+    if not len(ys):
+        return body, (slice(0, body.h), slice(0, body.w))
+    x0, x1, y0, y1 = int(xs.min()), int(xs.max()) + 1, int(ys.min()), int(ys.max()) + 1
+    mx, my = int(np.ceil(margin * (x1 - x0))), int(np.ceil(margin * (y1 - y0)))
+    x0, y0, x1, y1 = max(0, x0 - mx), max(0, y0 - my), min(body.w, x1 + mx), min(body.h, y1 + my)
+    off = np.array([x0, y0], np.float64)
+    rows, cols = slice(y0, y1), slice(x0, x1)
+    fb = body.face_box
+    crop = Body(
+        rgb=np.ascontiguousarray(body.rgb[rows, cols]),
+        pose=Pose({k: (x - x0, y - y0) for k, (x, y) in body.pose.points.items()}, x1 - x0, y1 - y0),
+        mask=np.ascontiguousarray(body.mask[rows, cols]),
+        left={k: v - off for k, v in body.left.items()},
+        right={k: v - off for k, v in body.right.items()},
+        shoulder_mid=body.shoulder_mid - off, hip_mid=body.hip_mid - off, u=body.u, down=body.down,
+        shoulder_width=body.shoulder_width, torso_len=body.torso_len,
+        face_box=None if fb is None else (fb[0] - x0, fb[1] - y0, fb[2] - x0, fb[3] - y0),
+        head=np.ascontiguousarray(body.head[rows, cols]),
+    )
+    if "edge" in body.extras:
+        crop.extras["edge"] = body.extras["edge"]
+    return crop, (rows, cols)
+
+
 def _head_region(
     p: dict[str, tuple[float, float]], binm: np.ndarray, shoulder_mid: np.ndarray,
     joint_w: float, h: int, w: int,

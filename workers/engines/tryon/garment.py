@@ -12,6 +12,7 @@ from workers.engines.base import EngineError
 from workers.engines.imaging import warp
 from workers.engines.imaging.cutout import border_colour, cut_out, refine_matte, spread_colours
 from workers.engines.imaging.matte import weak_outline_share
+from workers.engines.imaging.resize import limit_side
 from workers.engines.tryon.images import load_image
 
 CATEGORY_ALIASES = {
@@ -35,6 +36,8 @@ MIN_SOLIDITY = 0.45
 # chains and straps need; the soft edge is recomputed at full resolution either way, and
 # GrabCut is the dearest step of preparing a garment (its cost grows with the pixels).
 GARMENT_CUT_SIDE = 420.0
+# The long side at which the cut-out's outline is checked (weak_outline_share's own scale).
+OUTLINE_SIDE = 512
 
 
 @dataclass
@@ -52,7 +55,14 @@ def _bleed(rgb: np.ndarray, alpha: np.ndarray) -> np.ndarray:
     """
     if (alpha > 0.9).sum() < 16:
         return rgb
-    return np.clip(spread_colours(rgb, alpha > 0.9) + 0.5, 0, 255).astype(np.uint8)
+    # Only colours near the matte are ever read: the warp's bilinear lookups reach a pixel
+    # past it, a flat lay's area shrink as many pixels as it shrinks by. 1/64 of the long side
+    # covers a garment drawn down to 64 px; further out the colours are never mixed in, so
+    # they are left as they are rather than filled by the widest (dearest) blurs.
+    reach = max(4, round(max(alpha.shape) / 64))
+    k = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * reach + 1, 2 * reach + 1))
+    near = cv2.dilate((alpha > 0).astype(np.uint8), k) > 0
+    return np.clip(spread_colours(rgb, alpha > 0.9, near) + 0.5, 0, 255).astype(np.uint8)
 
 
 def _not_separable() -> EngineError:
@@ -75,6 +85,11 @@ def _check_separable(rgb: np.ndarray, matte: np.ndarray) -> None:
     box = float(stats[big, cv2.CC_STAT_WIDTH] * stats[big, cv2.CC_STAT_HEIGHT])
     if area < 0.7 * float(solid.sum()) or area < MIN_SOLIDITY * box:
         raise _not_separable()
+    # The share is read at 512 px on the long side (the scale of its blurs and bands): a
+    # larger cut-out is reduced to that first rather than blurred at full size; our garment
+    # shots' shares move by 0.0004 at most (the refused white tee's by 0.002, 0.180 -> 0.182).
+    rgb, _ = limit_side(rgb, OUTLINE_SIDE)
+    matte, _ = limit_side(matte.astype(np.float32), OUTLINE_SIDE)
     if weak_outline_share(rgb, matte) > WEAK_OUTLINE:
         raise _not_separable()
 
