@@ -277,7 +277,7 @@ def place_earrings(
         front = _hair_in_front(out, face, lobe, a, x, y, person)
         f = _lit_like(rgb, face, lobe, f)
         before = out
-        out = _contact_shadow(out, face, a, x, y, side_light)
+        out = _contact_shadow(out, face, a, x, y, side_light, person)
         out = composite(out, f, a, x, y)
         if front is not None:
             m, (fx, fy) = front
@@ -428,11 +428,17 @@ def _lit_like(rgb: np.ndarray, face: Face, lobe: Earlobe, colour: np.ndarray) ->
 
 
 def _contact_shadow(
-    rgb: np.ndarray, face: Face, alpha: np.ndarray, x: int, y: int, side_light: float
+    rgb: np.ndarray,
+    face: Face,
+    alpha: np.ndarray,
+    x: int,
+    y: int,
+    side_light: float,
+    person: np.ndarray | None = None,
 ) -> np.ndarray:
     # Key light from the front-top, a little to the side where the lit cheek is: the drop's
-    # shadow falls down and away from that side, and only skin catches it (a far backdrop would
-    # not show one).
+    # shadow falls down and away from that side, and only the person catches it (the neck, and
+    # the hair just behind the ear); a far backdrop would not show one.
     h = alpha.shape[0]
     blur = max(1.0, 0.05 * h)
     pad = int(3 * blur) + 1
@@ -446,7 +452,18 @@ def _contact_shadow(
         return rgb
     skin = skin_probability(rgb, face, (x0, y0, x1, y1))
     shade = shade.copy()
-    shade[y0 - sy : y1 - sy, x0 - sx : x1 - sx] *= np.clip(skin * 1.5, 0, 1)
+    catch = np.clip(skin * 1.5, 0, 1)
+    if person is not None:
+        # The head's person mask was widened to keep the ears' rims; narrowed back, its
+        # pixels are the person's (hair included) and not the backdrop beside them.
+        k = max(1, int(0.06 * face.face_width))
+        pad_k = k + 1
+        px0, py0 = max(0, x0 - pad_k), max(0, y0 - pad_k)
+        region = person[py0 : y1 + pad_k, px0 : x1 + pad_k]
+        core = cv2.erode(region, np.ones((k, k), np.uint8))
+        core = core[y0 - py0 : y0 - py0 + (y1 - y0), x0 - px0 : x0 - px0 + (x1 - x0)]
+        catch = np.maximum(catch, np.clip((core - 0.5) * 2, 0, 1))
+    shade[y0 - sy : y1 - sy, x0 - sx : x1 - sx] *= catch
     shade[: y0 - sy] = 0
     shade[y1 - sy :] = 0
     shade[:, : x0 - sx] = 0
