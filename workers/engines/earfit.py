@@ -32,6 +32,7 @@ from workers.engines.imaging.cutout import (
     soft_shadow,
 )
 from workers.engines.imaging.face import (
+    CHEEKS,
     LOBE_MIN_SKIN,
     EarFrame,
     Earlobe,
@@ -39,6 +40,7 @@ from workers.engines.imaging.face import (
     detect_face,
     ear_frame,
     find_earlobes,
+    head_axes,
     head_person_mask,
     roll_degrees,
     sample,
@@ -261,6 +263,7 @@ def place_earrings(
     fg, alpha = _resize_premultiplied(earring.rgb, earring.alpha, target_w, target_h)
     anchor_x = _hook_x(alpha)
     roll = roll_degrees(face)
+    side_light = _side_light(rgb, face)
     out = rgb
     for lobe in lobes:
         # The product shot shows the earring as worn on the subject's left ear seen from the
@@ -272,8 +275,9 @@ def place_earrings(
         x = round(lobe.point[0] - hx)
         y = round(lobe.point[1] - hy)
         front = _hair_in_front(out, face, lobe, a, x, y, person)
+        f = _lit_like(rgb, face, lobe, f)
         before = out
-        out = _contact_shadow(out, face, a, x, y, lobe.outward)
+        out = _contact_shadow(out, face, a, x, y, side_light, person)
         out = composite(out, f, a, x, y)
         if front is not None:
             m, (fx, fy) = front
@@ -378,17 +382,69 @@ def _hook_x(alpha: np.ndarray) -> float:
     return float((top.sum(axis=0) * xs).sum() / top.sum())
 
 
+def _cheek_lightness(rgb: np.ndarray, face: Face) -> list[float]:
+    """Median Lab lightness of each cheek patch (subject's right cheek first)."""
+    r = max(2, int(0.05 * face.face_width))
+    out = []
+    for i in CHEEKS[:2]:
+        x, y = face.points[i].astype(int)
+        patch = np.ascontiguousarray(rgb[max(0, y - r) : y + r + 1, max(0, x - r) : x + r + 1])
+        L = cv2.cvtColor(patch, cv2.COLOR_RGB2LAB)[..., 0] if patch.size else None
+        out.append(float(np.median(L)) if L is not None else 128.0)
+    return out
+
+
+def _side_light(rgb: np.ndarray, face: Face) -> float:
+    """Where the key light comes from across the picture, -1 (from small x) to +1 (large x): the
+    lit cheek is the lighter one. 0 for a frontal light."""
+    right, left = _cheek_lightness(rgb, face)
+    lateral, _ = head_axes(face)
+    # A lightness step of about 30 (of 255) between the cheeks is a clearly one-sided light.
+    return float(np.clip((left - right) / 30.0, -1, 1) * np.sign(lateral[0] or 1.0))
+
+
+def _lit_like(rgb: np.ndarray, face: Face, lobe: Earlobe, colour: np.ndarray) -> np.ndarray:
+    """The earring shaded mildly by the light where it hangs: a lobe in the jaw's shade is darker
+    than the cheeks, and a piece hanging there would be too. The cheeks' light is the product
+    shot's (taken as well lit); only part of the difference is applied, as metal and enamel keep
+    their own highlights."""
+    fw = face.face_width
+    r = max(2, int(0.08 * fw))
+    x, y = int(lobe.point[0]), int(lobe.point[1])
+    H, W = rgb.shape[:2]
+    box = (max(0, x - r), max(0, y - r), min(W, x + r + 1), min(H, y + r + 1))
+    if box[2] <= box[0] or box[3] <= box[1]:
+        return colour
+    skin = skin_probability(rgb, face, box) > 0.3
+    if skin.sum() < 4:
+        return colour
+    patch = rgb[box[1] : box[3], box[0] : box[2]]
+    local = float(np.median(cv2.cvtColor(patch, cv2.COLOR_RGB2LAB)[..., 0][skin]))
+    cheeks = max(1.0, *_cheek_lightness(rgb, face))
+    gain = float(np.clip(local / cheeks, 0.6, 1.0)) ** 0.5
+    if gain > 0.98:
+        return colour
+    return np.clip(colour.astype(np.float32) * gain + 0.5, 0, 255).astype(np.uint8)
+
+
 def _contact_shadow(
-    rgb: np.ndarray, face: Face, alpha: np.ndarray, x: int, y: int, outward: float
+    rgb: np.ndarray,
+    face: Face,
+    alpha: np.ndarray,
+    x: int,
+    y: int,
+    side_light: float,
+    person: np.ndarray | None = None,
 ) -> np.ndarray:
-    # Key light from the front-top: the drop's shadow falls slightly down and towards the neck,
-    # and only skin catches it (a far backdrop would not show one).
+    # Key light from the front-top, a little to the side where the lit cheek is: the drop's
+    # shadow falls down and away from that side, and only the person catches it (the neck, and
+    # the hair just behind the ear); a far backdrop would not show one.
     h = alpha.shape[0]
     blur = max(1.0, 0.05 * h)
     pad = int(3 * blur) + 1
     shade = soft_shadow(alpha, blur, pad)
-    sx = round(x - pad - outward * 0.04 * h)
-    sy = round(y - pad + 0.05 * h)
+    sx = round(x - pad - side_light * 0.06 * h)
+    sy = round(y - pad + 0.06 * h)
     H, W = rgb.shape[:2]
     x0, y0 = max(0, sx), max(0, sy)
     x1, y1 = min(W, sx + shade.shape[1]), min(H, sy + shade.shape[0])
@@ -396,7 +452,18 @@ def _contact_shadow(
         return rgb
     skin = skin_probability(rgb, face, (x0, y0, x1, y1))
     shade = shade.copy()
-    shade[y0 - sy : y1 - sy, x0 - sx : x1 - sx] *= np.clip(skin * 1.5, 0, 1)
+    catch = np.clip(skin * 1.5, 0, 1)
+    if person is not None:
+        # The head's person mask was widened to keep the ears' rims; narrowed back, its
+        # pixels are the person's (hair included) and not the backdrop beside them.
+        k = max(1, int(0.06 * face.face_width))
+        pad_k = k + 1
+        px0, py0 = max(0, x0 - pad_k), max(0, y0 - pad_k)
+        region = person[py0 : y1 + pad_k, px0 : x1 + pad_k]
+        core = cv2.erode(region, np.ones((k, k), np.uint8))
+        core = core[y0 - py0 : y0 - py0 + (y1 - y0), x0 - px0 : x0 - px0 + (x1 - x0)]
+        catch = np.maximum(catch, np.clip((core - 0.5) * 2, 0, 1))
+    shade[y0 - sy : y1 - sy, x0 - sx : x1 - sx] *= catch
     shade[: y0 - sy] = 0
     shade[y1 - sy :] = 0
     shade[:, : x0 - sx] = 0
