@@ -30,6 +30,8 @@ SATURATION = re.compile(r"^\[bench\] (?P<label>.+?)\s+(?P<rps>\d+) req/s\s+\((?P
 DRAIN = re.compile(r"^\[bench\] (?P<side>raw Celery no-op|Atelier jobs)\s+(?P<rate>[\d.]+) jobs/s")
 RATIO = re.compile(r"drain ratio Atelier/raw on (?P<db>\w+): (?P<ratio>[\d.]+)x")
 CONCURRENCY = re.compile(r"prefork concurrency (\d+)")
+CPU = re.compile(r"^\[bench\] (?P<side>raw Celery no-op|Atelier jobs)\s+CPU ms per job: "
+                 r"(?P<parts>.+); total (?P<total>[\d.]+|nan)")
 
 # CAPACITY.md's assumptions: volume, peak hour over the average, how busy workers are kept.
 IMAGES_PER_DAY = 1_000_000
@@ -73,6 +75,7 @@ def table(report: str) -> str:
         rates = {m["side"]: float(m["rate"]) for m in map(DRAIN.search, lines) if m}
         ratio = next((m["ratio"] for m in map(RATIO.search, lines) if m), "?")
         conc = next((m.group(1) for m in map(CONCURRENCY.search, lines) if m), "?")
+        cpu = {m["side"]: m for m in map(CPU.search, lines) if m}
         if rates:
             ours = rates.get("Atelier jobs", 0.0)
             drains.append((db, ours, conc))
@@ -81,6 +84,11 @@ def table(report: str) -> str:
                         f"(~{per_job * 1000:.0f} ms of bookkeeping per job and process) | "
                         f"raw Celery no-op {rates.get('raw Celery no-op', 0):.0f} jobs/s: "
                         f"**{ratio}×** | measured | bench_jobs |")
+            if "Atelier jobs" in cpu and "raw Celery no-op" in cpu:
+                ours_cpu, raw_cpu = cpu["Atelier jobs"], cpu["raw Celery no-op"]
+                rows.append(f"| CPU per job while draining, {db} | {ours_cpu['total']} ms "
+                            f"({ours_cpu['parts']}) | raw Celery no-op {raw_cpu['total']} ms "
+                            f"({raw_cpu['parts']}) | measured | bench_jobs |")
 
     http = parts.get("bench_http.py (PostgreSQL)", [])
     runs = [m for m in map(HTTP.search, http) if m]
