@@ -1560,6 +1560,41 @@ def _product_sleeves(mask: np.ndarray) -> list[Sleeve]:
     return sleeves
 
 
+def _shaded_dist(lab: np.ndarray, ref: np.ndarray, darkest: float) -> np.ndarray:
+    """OKLab distance from each colour to ``ref`` lit anywhere from ``darkest`` to 1.1 times
+    as bright: less light scales an OKLab colour towards black (its cube root makes it
+    scale-invariant), so a fold or seam in shadow stays near its fabric's colour."""
+    k = np.clip(lab @ ref / max(float(ref @ ref), 1e-6), darkest, 1.1)
+    return np.linalg.norm(lab - k[..., None] * ref, axis=-1)
+
+
+def _grow_sleeve(scene: Scene, lab: np.ndarray, px: np.ndarray, bounds: np.ndarray) -> np.ndarray:
+    """``px`` grown over the connected pixels inside ``bounds`` whose colour, in any light, is
+    nearer the sleeve's than the backdrop's or the skin's."""
+    ys, xs = np.nonzero(bounds | px)
+    if not len(ys) or not px.any():
+        return px
+    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    sub = lab[y0:y1, x0:x1]
+    back_sel = ~scene.mask & (~scene.person if scene.person is not None else True)
+    if not back_sel.any():
+        return px
+    sleeve = np.median(lab[px], axis=0)
+    back = np.median(lab[back_sel][:: max(1, int(back_sel.sum()) // 4000)], axis=0)
+    skin = srgb8_to_oklab(scene.skin_rgb.astype(np.uint8)[None, None])[0, 0]
+    # Down to a quarter of the light: the underside of a hem turned to the body is that dark.
+    d = _shaded_dist(sub, sleeve, 0.25)
+    own = (d < 0.08) & (d < _shaded_dist(sub, back, 0.25)) & (d < _shaded_dist(sub, skin, 0.25))
+    seed = px[y0:y1, x0:x1]
+    n, labels = cv2.connectedComponents(((own & bounds[y0:y1, x0:x1]) | seed).astype(np.uint8))
+    keep = np.zeros(n, bool)
+    keep[np.unique(labels[seed])] = True
+    keep[0] = False
+    out = px.copy()
+    out[y0:y1, x0:x1] |= keep[labels]
+    return out
+
+
 def _worn_sleeves(scene: Scene) -> list[Sleeve]:
     p = scene.points
     h, w = scene.shape
@@ -1639,7 +1674,8 @@ def _worn_sleeves(scene: Scene) -> list[Sleeve]:
                 break
             base = np.median(lab[px][:: max(1, int(px.sum()) // 3000)], axis=0)
             edge_band = px & ((xx_c - line_x) * -inward < 0.04 * sw)
-            printed = np.linalg.norm(lab[edge_band] - base, axis=-1) > 0.15
+            # A seam or a fold is the fabric in shadow, not a print: compared in any light.
+            printed = _shaded_dist(lab[edge_band], base, 0.5) > 0.15
             if printed.sum() <= max(3, 0.03 * edge_band.sum()):
                 break
             shift += 0.02 * sw
@@ -1693,6 +1729,13 @@ def _worn_sleeves(scene: Scene) -> list[Sleeve]:
             skin_lab = srgb8_to_oklab(scene.skin_rgb.astype(np.uint8)[None, None])[0, 0]
             if np.linalg.norm(sleeve_lab - skin_lab) < 0.5 * np.linalg.norm(sleeve_lab - body_lab):
                 continue
+        # The garment mask misses the darkest parts of a sleeve (the shaded underside of its
+        # hem, a flap hanging at the armhole): pixels of the sleeve's own colour, in any light,
+        # joined to it outside the armhole and near the upper arm are sleeve too, and go with it.
+        near = np.zeros((h, w), bool)
+        near[y0:y1, x0:x1] = (best < 0.45 * sw) & (box_along <= cuff + 0.08 * acc)
+        px = _grow_sleeve(scene, lab, px, side & outside & near)
+        scene.mask |= px
         axis = (chain[-1] - chain[0]) / max(np.hypot(*(chain[-1] - chain[0])), 1.0)
         sleeves.append(Sleeve(px, chain[0], along, float(along[px].max()), axis, reach=acc))
     return sleeves
