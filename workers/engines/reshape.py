@@ -709,6 +709,8 @@ def continue_limb(
     hi = np.minimum(lo + 1, nb - 1)
     t = (ui - lo)[..., None]
     rgb = profile[lo] * (1 - t) + profile[hi] * t
+    if kind == "arm":
+        rgb = _round_arm(rgb, u, px)
     rng = np.random.default_rng(7)
     noise = cv2.GaussianBlur(rng.normal(0, 1, s.shape).astype(np.float32), (0, 0), 0.7)
     rgb = rgb + (noise * grain * 1.6)[..., None]
@@ -725,6 +727,31 @@ def continue_limb(
         width=dr - dl,
         invented=max(0.0, s_edge - s_start),
     )
+
+
+def _round_arm(rgb: np.ndarray, u: np.ndarray, ref_px: np.ndarray) -> np.ndarray:
+    """An arm's colours across its width (``u`` -1..1) shaded round: the skin just below a
+    sleeve lies in the sleeve's even shade, so its profile alone fills the upper arm as a flat
+    slab. The lightness falls off towards the sides as on a lit cylinder (the cosine of the
+    surface's turn from the camera), over the visible skin's own lightness range."""
+    lum = ref_px.mean(axis=1)
+    hi, lo = (float(v) for v in np.percentile(lum, [90, 10]))
+    if hi < 1.0:
+        return rgb
+    # At most half as dark at the very edge: a deep contact shadow in the reference is not the
+    # arm's own shading.
+    depth = float(np.clip((hi - lo) / hi, 0.2, 0.5))
+
+    def cylinder(v: np.ndarray) -> np.ndarray:
+        # Softer than a bare cosine: skin scatters light, so the turn shows well inside the edge.
+        return 1.0 - depth * (1.0 - np.clip(1.0 - v * v, 0.0, 1.0) ** 0.75)
+
+    # As bright on average as the visible skin, so the fill meets the real arm without a step.
+    target = float(lum.mean()) * cylinder(u) / float(cylinder(np.linspace(-1, 1, 65)).mean())
+    own = np.maximum(rgb.mean(axis=-1, keepdims=True), 1.0)
+    # Mostly the cylinder's light, a little of the profile's own (its light from one side).
+    shaded = 0.8 * target[..., None] + 0.2 * own
+    return rgb * (shaded / own)
 
 
 def _leg_runs(row: np.ndarray, lum: np.ndarray, lo: int, hi: int, min_w: int, pair_w: float):
