@@ -1347,6 +1347,10 @@ def _shorten(scene: Scene, top: int, bottom: int, new_bottom: int) -> None:
     band_mask = cv2.morphologyEx(
         band_mask.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((1, k), np.uint8)
     ) > 0
+    # A clean hem: the band's lower edge, ragged where the old outline was, follows a smooth
+    # curve along the hem's own direction, drawn anti-aliased once what it uncovers is filled.
+    band_mask, cover = _smooth_hem(band_mask)
+    band_rgb = _solid_down(band_rgb, band_mask)
     # The band's garment pixels replace whatever the cut garment had there.
     new_mask[cut : new_bottom + 1] = band_mask
     # Blend the band's top rows into the garment above so the seam does not show.
@@ -1361,7 +1365,72 @@ def _shorten(scene: Scene, top: int, bottom: int, new_bottom: int) -> None:
     rgb[cut : new_bottom + 1] = np.where(sel, out, patch).astype(np.uint8)
     uncovered = old & ~new_mask
     scene.mask = new_mask
+    hem = rgb[cut : new_bottom + 1].copy()
     fill_uncovered(scene, uncovered, limbs=("leg",) if scene.region != "upper" else ())
+    # The fill's feathered rim runs a pixel into the garment and would paint a pale line along
+    # the new hem: the hem's own pixels are put back, then its edge blended by coverage.
+    rows = rgb[cut : new_bottom + 1]
+    rows[band_mask] = hem[band_mask]
+    _antialias_hem(rgb[cut : new_bottom + 2], cover)
+
+
+def _smooth_hem(band: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The hem band's mask with its lower edge on a smooth curve, and each pixel's coverage
+    by the garment (0..1, fractional along the curve). The curve is a quadratic fitted to the
+    columns' lowest garment rows, outliers (notches, specks of the old outline) left out, half
+    a pixel inside so the old outline's pale rim stays out. Columns ending well above it (the
+    garment's sides curving in) keep their own end."""
+    nb, w = band.shape
+    cover = band.astype(np.float32)
+    cols = np.nonzero(band.any(axis=0))[0]
+    if len(cols) < 12:
+        return band, cover
+    low = nb - 1 - np.argmax(band[::-1, cols], axis=0)
+    keep = np.ones(len(cols), bool)
+    for _ in range(3):
+        fit = np.polyfit(cols[keep], low[keep], 2 if keep.sum() > 30 else 1)
+        resid = low - np.polyval(fit, cols)
+        spread = max(1.0, 1.5 * float(np.median(np.abs(resid[keep]))))
+        keep = np.abs(resid) <= 2.0 * spread
+    curve = np.polyval(fit, cols) - 0.5
+    on = low >= curve - 3.0
+    first = np.argmax(band[:, cols], axis=0)
+    ys = np.arange(nb, dtype=np.float32)[:, None]
+    # The pixel at row y spans y-0.5..y+0.5: the share of it above the curve.
+    frac = np.clip(curve[None, :] - (ys - 0.5), 0.0, 1.0) * (ys >= first[None, :])
+    out_mask, out_cover = band.copy(), cover.copy()
+    out_cover[:, cols[on]] = frac[:, on]
+    out_mask[:, cols[on]] = frac[:, on] >= 0.5
+    return out_mask, out_cover
+
+
+def _solid_down(rgb: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """``rgb`` with the last two garment rows of each column (where the old outline's pale rim
+    and the closed notches lie) copied from the garment just above them."""
+    out = rgb.copy()
+    n = mask.shape[0]
+    solid = mask.copy()
+    solid[: n - 2] &= mask[2:]
+    solid[n - 2 :] = False
+    last = np.maximum.accumulate(np.where(solid, np.arange(n)[:, None], -1), axis=0)
+    ys, xs = np.nonzero(mask & ~solid & (last >= 0))
+    out[ys, xs] = rgb[last[ys, xs], xs]
+    return out
+
+
+def _antialias_hem(rows: np.ndarray, cover: np.ndarray) -> None:
+    """Blend the hem's edge pixels in ``rows`` (the band's rows and one below, edited in place)
+    by their coverage: a partly covered pixel outside the garment takes some of the hem above
+    it, a partly covered one inside some of what now lies below it."""
+    nb = cover.shape[0]
+    src = rows.astype(np.float32)
+    c = cover[..., None]
+    padded = np.concatenate([src[:1], src, src[-1:]])  # rows -1 .. len(rows)
+    above, below = padded[:nb], padded[2 : nb + 2]
+    inside = cover >= 0.5
+    edge = (cover > 0.0) & (cover < 1.0)
+    mixed = np.where(inside[..., None], src[:nb] * c + below * (1 - c), above * c + src[:nb] * (1 - c))
+    rows[:nb] = np.where(edge[..., None], np.clip(mixed + 0.5, 0, 255), src[:nb]).astype(np.uint8)
 
 
 def _hem_band(rgb: np.ndarray, mask: np.ndarray, top: int, bottom: int) -> float:
