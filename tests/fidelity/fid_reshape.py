@@ -4,9 +4,11 @@ person's own legs, the backdrop away from the edit is untouched, implausible fil
 Every figure is read off the engine's output picture with the fixtures' own pose and garment
 mask (the engine's mask is never trusted):
 
-- sleeve left: of the pixels of the old sleeve beyond the shoulder joint (product shots: beyond
-  the body's column), the share whose colour in the output is still nearer the sleeve's own
-  colour than the skin's or the backdrop's;
+- sleeve left: of the pixels of the old sleeve outside the armhole (worn: the body's side
+  below the armpit carried up; product shots: beyond the body's column), grown over the
+  sleeve's own colour where the garment mask missed it (a hem's shaded underside), the share
+  whose colour in the output is still nearer the sleeve's own colour, shaded or lit, than the
+  skin's or the backdrop's; each sleeve on its own, the worse one counts;
 - leg ΔE: in the rows a shorter hem uncovered, the middle of each leg (where the pose puts it)
   against the person's own skin on the legs below the old hem (ΔE2000, mean);
 - leg width: each filled leg's width in the output against the width the pose predicts there:
@@ -29,7 +31,7 @@ from workers.engines import reshape
 from workers.engines.base import EngineError
 from workers.engines.imaging import garment as garment_mod
 from workers.engines.imaging import pose as pose_mod
-from workers.engines.imaging.color import delta_e2000
+from workers.engines.imaging.color import delta_e2000, srgb8_to_oklab
 
 SLEEVE_LEFT_MAX = 0.05
 LEG_DE_MAX = 10.0
@@ -106,10 +108,26 @@ def _garment(rgb: np.ndarray, garment: str) -> tuple[np.ndarray, np.ndarray, boo
     return gm.mask > 0.5, gm.skin > 0.5, gm.worn
 
 
-def sleeve_region(rgb: np.ndarray, garment: np.ndarray, worn: bool) -> np.ndarray:
-    """The old sleeves: garment beyond the shoulder joints (worn) or the body's column."""
+def _body_side(garment: np.ndarray, cx: float, y0: float, y1: float, outward: int) -> float:
+    """The x of the body's side on one side: the outer edge of the garment's middle run in the
+    rows beside the hanging upper arm (below the armpit), at its widest."""
+    edges = []
+    for y in range(max(0, int(y0)), min(garment.shape[0], int(y1))):
+        run = [r for r in reshape._runs(garment[y]) if r[0] <= cx <= r[1]]
+        if run:
+            edges.append(run[0][1] if outward > 0 else run[0][0])
+    if not edges:
+        return float("nan")
+    return float(np.percentile(np.array(edges) * outward, 90) * outward)
+
+
+def _sleeve_bounds(rgb: np.ndarray, garment: np.ndarray, worn: bool) -> list[np.ndarray]:
+    """Where the old sleeves may lie, one mask per side: worn, outside the armhole (the body's
+    side below the armpit carried straight up, as a sleeveless top's armhole runs; never
+    inside the shoulder joint by more than a tenth of the shoulders), down to the elbows and no
+    farther from the upper arm's bone than a full sleeve reaches; on product shots beside the
+    body's column in the upper half."""
     h, w = garment.shape
-    out = np.zeros_like(garment)
     if worn:
         pose = pose_mod.detect_pose(rgb)
         assert pose is not None
@@ -117,15 +135,23 @@ def sleeve_region(rgb: np.ndarray, garment: np.ndarray, worn: bool) -> np.ndarra
         ls, rs = np.array(p["left_shoulder"]), np.array(p["right_shoulder"])
         sw = float(np.hypot(*(ls - rs)))
         cx = (ls[0] + rs[0]) / 2
-        xs = np.arange(w)[None, :]
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        sides = []
         for sh, elbow in ((ls, "left_elbow"), (rs, "right_elbow")):
             outward = 1 if sh[0] > cx else -1
-            y_end = p[elbow][1] if elbow in p else sh[1] + sw
-            beyond = (xs - (sh[0] + outward * 0.1 * sw)) * outward > 0
-            rows = np.zeros((h, 1), bool)
-            rows[int(max(0, sh[1] - 0.4 * sw)) : int(y_end)] = True
-            out |= garment & beyond & rows
-        return out
+            el = np.array(p[elbow]) if elbow in p else sh + np.array([0.0, sw])
+            side = _body_side(garment, cx, el[1] - 0.15 * sw, el[1] + 0.15 * sw, outward)
+            # How far out from the shoulder joint the armhole runs (negative: inside it).
+            out = (side - sh[0]) * outward + 0.02 * sw if np.isfinite(side) else 0.1 * sw
+            line = sh[0] + outward * float(np.clip(out, -0.1 * sw, 0.1 * sw))
+            beyond = (xx - line) * outward > 0
+            rows = (yy >= max(0, sh[1] - 0.4 * sw)) & (yy < el[1])
+            seg = el - sh
+            t = np.clip(((xx - sh[0]) * seg[0] + (yy - sh[1]) * seg[1]) / max(seg @ seg, 1.0),
+                        0, 1)
+            near = np.hypot(xx - sh[0] - t * seg[0], yy - sh[1] - t * seg[1]) < 0.45 * sw
+            sides.append(beyond & rows & near)
+        return sides
     ys, xs = np.nonzero(garment)
     top, bottom = ys.min(), ys.max()
     y_body = int(top + 0.75 * (bottom - top))
@@ -133,12 +159,56 @@ def sleeve_region(rgb: np.ndarray, garment: np.ndarray, worn: bool) -> np.ndarra
     runs = reshape._runs(garment[y_body])
     run = min(runs, key=lambda r: 0 if r[0] <= cx <= r[1] else min(abs(r[0] - cx),
                                                                     abs(r[1] - cx)))
-    cols = np.zeros((1, w), bool)
-    cols[0, : max(0, run[0] - 2)] = True
-    cols[0, run[1] + 3 :] = True
     rows = np.zeros((h, 1), bool)
     rows[top : int(top + 0.5 * (bottom - top))] = True
-    return garment & cols & rows
+    left, right = np.zeros((h, w), bool), np.zeros((h, w), bool)
+    left[:, : max(0, run[0] - 2)] = True
+    right[:, run[1] + 3 :] = True
+    return [left & rows, right & rows]
+
+
+# A colour in less light is the same colour scaled towards black in OKLab (its cube root makes
+# it scale-invariant): a sleeve's shaded folds and the underside of its hem are the sleeve's
+# colour times 0.35..1, and a lit fold a little over 1. Matching along that line tells a shaded
+# flap of the sleeve from the backdrop, which a plain ΔE puts it nearer to.
+SHADE_MIN, SHADE_MAX = 0.35, 1.1
+
+
+def _shaded_dist(lab: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """OKLab distance from each colour to ``ref`` under any light in SHADE_MIN..SHADE_MAX."""
+    k = np.clip(lab @ ref / max(float(ref @ ref), 1e-6), SHADE_MIN, SHADE_MAX)
+    return np.linalg.norm(lab - k[:, None] * ref[None, :], axis=1)
+
+
+def _nearest_ref(rgb: np.ndarray, refs: list[np.ndarray]) -> np.ndarray:
+    """Per pixel of ``rgb`` (N x 3), the index of the nearest reference colour, shade-tolerant."""
+    lab = srgb8_to_oklab(np.asarray(rgb, np.uint8).reshape(-1, 3))
+    ref_lab = [srgb8_to_oklab(np.asarray(r, np.uint8).reshape(1, 3))[0] for r in refs]
+    return np.stack([_shaded_dist(lab, r) for r in ref_lab], axis=1).argmin(axis=1)
+
+
+def sleeve_region(rgb: np.ndarray, garment: np.ndarray, worn: bool,
+                  refs: list[np.ndarray] | None = None) -> list[np.ndarray]:
+    """The old sleeves, one mask per side: the garment beyond the shoulder joints (worn) or the
+    body's column, grown over the connected pixels of the sleeve's own colour, shaded or lit,
+    that the garment mask missed (the dark underside of a hem, a flap at the armhole).
+
+    ``refs`` are the sleeve's, the backdrop's and the skin's colours, the sleeve's first;
+    without them only the garment mask is used."""
+    sides = _sleeve_bounds(rgb, garment, worn)
+    out = []
+    for bounds in sides:
+        base = garment & bounds
+        if refs is not None and base.any():
+            cand = bounds.copy()
+            cand[bounds] = _nearest_ref(rgb[bounds], refs) == 0
+            n, labels = cv2.connectedComponents((cand | base).astype(np.uint8), connectivity=8)
+            keep = np.zeros(n, bool)
+            keep[np.unique(labels[base])] = True
+            keep[0] = False
+            base = keep[labels]
+        out.append(base)
+    return out
 
 
 # Below this ΔE2000 between the sleeve and the backdrop, colour cannot tell fabric left behind
@@ -148,9 +218,13 @@ MIN_CONTRAST = 8.0
 
 def sleeve_left(before: np.ndarray, after: np.ndarray, garment: np.ndarray,
                 skin: np.ndarray, worn: bool) -> tuple[float, np.ndarray]:
-    """Share of the old sleeve's pixels still nearer the sleeve's colour than skin/backdrop;
-    NaN when the sleeve and the backdrop are too alike in colour to tell apart."""
-    region = sleeve_region(before, garment, worn)
+    """Of the worse of the two old sleeves, the share of its pixels still nearer the sleeve's
+    colour (shaded or lit) than the skin's or the backdrop's; and both sleeves' region. NaN
+    when the sleeve and the backdrop are too alike in colour to tell apart.
+
+    Each sleeve is counted on its own: a flap left on one arm is not diluted by the other."""
+    plain = sleeve_region(before, garment, worn)
+    region = np.logical_or.reduce(plain)
     sleeve_rgb = _median(before, region)
     back = ~cv2.dilate((garment | skin).astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)
     if worn:
@@ -161,10 +235,9 @@ def sleeve_left(before: np.ndarray, after: np.ndarray, garment: np.ndarray,
         refs.append(_median(before, skin & ~garment))
     if float(_de(refs[0], refs[1])[0]) < MIN_CONTRAST:
         return float("nan"), region
-    px = after[region]
-    d = np.stack([_de(px, r) for r in refs], axis=1)
-    left = d.argmin(axis=1) == 0
-    return float(left.mean()), region
+    sides = [r for r in sleeve_region(before, garment, worn, refs) if r.sum() >= 30]
+    shares = [float((_nearest_ref(after[r], refs) == 0).mean()) for r in sides]
+    return max(shares), np.logical_or.reduce(sides)
 
 
 def _leg_spans(row_skin: np.ndarray, centres: list[float]) -> list[float]:

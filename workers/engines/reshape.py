@@ -709,6 +709,8 @@ def continue_limb(
     hi = np.minimum(lo + 1, nb - 1)
     t = (ui - lo)[..., None]
     rgb = profile[lo] * (1 - t) + profile[hi] * t
+    if kind == "arm":
+        rgb = _round_arm(rgb, u, px)
     rng = np.random.default_rng(7)
     noise = cv2.GaussianBlur(rng.normal(0, 1, s.shape).astype(np.float32), (0, 0), 0.7)
     rgb = rgb + (noise * grain * 1.6)[..., None]
@@ -725,6 +727,31 @@ def continue_limb(
         width=dr - dl,
         invented=max(0.0, s_edge - s_start),
     )
+
+
+def _round_arm(rgb: np.ndarray, u: np.ndarray, ref_px: np.ndarray) -> np.ndarray:
+    """An arm's colours across its width (``u`` -1..1) shaded round: the skin just below a
+    sleeve lies in the sleeve's even shade, so its profile alone fills the upper arm as a flat
+    slab. The lightness falls off towards the sides as on a lit cylinder (the cosine of the
+    surface's turn from the camera), over the visible skin's own lightness range."""
+    lum = ref_px.mean(axis=1)
+    hi, lo = (float(v) for v in np.percentile(lum, [90, 10]))
+    if hi < 1.0:
+        return rgb
+    # At most half as dark at the very edge: a deep contact shadow in the reference is not the
+    # arm's own shading.
+    depth = float(np.clip((hi - lo) / hi, 0.2, 0.5))
+
+    def cylinder(v: np.ndarray) -> np.ndarray:
+        # Softer than a bare cosine: skin scatters light, so the turn shows well inside the edge.
+        return 1.0 - depth * (1.0 - np.clip(1.0 - v * v, 0.0, 1.0) ** 0.75)
+
+    # As bright on average as the visible skin, so the fill meets the real arm without a step.
+    target = float(lum.mean()) * cylinder(u) / float(cylinder(np.linspace(-1, 1, 65)).mean())
+    own = np.maximum(rgb.mean(axis=-1, keepdims=True), 1.0)
+    # Mostly the cylinder's light, a little of the profile's own (its light from one side).
+    shaded = 0.8 * target[..., None] + 0.2 * own
+    return rgb * (shaded / own)
 
 
 def _leg_runs(row: np.ndarray, lum: np.ndarray, lo: int, hi: int, min_w: int, pair_w: float):
@@ -1320,6 +1347,10 @@ def _shorten(scene: Scene, top: int, bottom: int, new_bottom: int) -> None:
     band_mask = cv2.morphologyEx(
         band_mask.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((1, k), np.uint8)
     ) > 0
+    # A clean hem: the band's lower edge, ragged where the old outline was, follows a smooth
+    # curve along the hem's own direction, drawn anti-aliased once what it uncovers is filled.
+    band_mask, cover = _smooth_hem(band_mask)
+    band_rgb = _solid_down(band_rgb, band_mask)
     # The band's garment pixels replace whatever the cut garment had there.
     new_mask[cut : new_bottom + 1] = band_mask
     # Blend the band's top rows into the garment above so the seam does not show.
@@ -1334,7 +1365,72 @@ def _shorten(scene: Scene, top: int, bottom: int, new_bottom: int) -> None:
     rgb[cut : new_bottom + 1] = np.where(sel, out, patch).astype(np.uint8)
     uncovered = old & ~new_mask
     scene.mask = new_mask
+    hem = rgb[cut : new_bottom + 1].copy()
     fill_uncovered(scene, uncovered, limbs=("leg",) if scene.region != "upper" else ())
+    # The fill's feathered rim runs a pixel into the garment and would paint a pale line along
+    # the new hem: the hem's own pixels are put back, then its edge blended by coverage.
+    rows = rgb[cut : new_bottom + 1]
+    rows[band_mask] = hem[band_mask]
+    _antialias_hem(rgb[cut : new_bottom + 2], cover)
+
+
+def _smooth_hem(band: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The hem band's mask with its lower edge on a smooth curve, and each pixel's coverage
+    by the garment (0..1, fractional along the curve). The curve is a quadratic fitted to the
+    columns' lowest garment rows, outliers (notches, specks of the old outline) left out, half
+    a pixel inside so the old outline's pale rim stays out. Columns ending well above it (the
+    garment's sides curving in) keep their own end."""
+    nb, w = band.shape
+    cover = band.astype(np.float32)
+    cols = np.nonzero(band.any(axis=0))[0]
+    if len(cols) < 12:
+        return band, cover
+    low = nb - 1 - np.argmax(band[::-1, cols], axis=0)
+    keep = np.ones(len(cols), bool)
+    for _ in range(3):
+        fit = np.polyfit(cols[keep], low[keep], 2 if keep.sum() > 30 else 1)
+        resid = low - np.polyval(fit, cols)
+        spread = max(1.0, 1.5 * float(np.median(np.abs(resid[keep]))))
+        keep = np.abs(resid) <= 2.0 * spread
+    curve = np.polyval(fit, cols) - 0.5
+    on = low >= curve - 3.0
+    first = np.argmax(band[:, cols], axis=0)
+    ys = np.arange(nb, dtype=np.float32)[:, None]
+    # The pixel at row y spans y-0.5..y+0.5: the share of it above the curve.
+    frac = np.clip(curve[None, :] - (ys - 0.5), 0.0, 1.0) * (ys >= first[None, :])
+    out_mask, out_cover = band.copy(), cover.copy()
+    out_cover[:, cols[on]] = frac[:, on]
+    out_mask[:, cols[on]] = frac[:, on] >= 0.5
+    return out_mask, out_cover
+
+
+def _solid_down(rgb: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """``rgb`` with the last two garment rows of each column (where the old outline's pale rim
+    and the closed notches lie) copied from the garment just above them."""
+    out = rgb.copy()
+    n = mask.shape[0]
+    solid = mask.copy()
+    solid[: n - 2] &= mask[2:]
+    solid[n - 2 :] = False
+    last = np.maximum.accumulate(np.where(solid, np.arange(n)[:, None], -1), axis=0)
+    ys, xs = np.nonzero(mask & ~solid & (last >= 0))
+    out[ys, xs] = rgb[last[ys, xs], xs]
+    return out
+
+
+def _antialias_hem(rows: np.ndarray, cover: np.ndarray) -> None:
+    """Blend the hem's edge pixels in ``rows`` (the band's rows and one below, edited in place)
+    by their coverage: a partly covered pixel outside the garment takes some of the hem above
+    it, a partly covered one inside some of what now lies below it."""
+    nb = cover.shape[0]
+    src = rows.astype(np.float32)
+    c = cover[..., None]
+    padded = np.concatenate([src[:1], src, src[-1:]])  # rows -1 .. len(rows)
+    above, below = padded[:nb], padded[2 : nb + 2]
+    inside = cover >= 0.5
+    edge = (cover > 0.0) & (cover < 1.0)
+    mixed = np.where(inside[..., None], src[:nb] * c + below * (1 - c), above * c + src[:nb] * (1 - c))
+    rows[:nb] = np.where(edge[..., None], np.clip(mixed + 0.5, 0, 255), src[:nb]).astype(np.uint8)
 
 
 def _hem_band(rgb: np.ndarray, mask: np.ndarray, top: int, bottom: int) -> float:
@@ -1560,6 +1656,41 @@ def _product_sleeves(mask: np.ndarray) -> list[Sleeve]:
     return sleeves
 
 
+def _shaded_dist(lab: np.ndarray, ref: np.ndarray, darkest: float) -> np.ndarray:
+    """OKLab distance from each colour to ``ref`` lit anywhere from ``darkest`` to 1.1 times
+    as bright: less light scales an OKLab colour towards black (its cube root makes it
+    scale-invariant), so a fold or seam in shadow stays near its fabric's colour."""
+    k = np.clip(lab @ ref / max(float(ref @ ref), 1e-6), darkest, 1.1)
+    return np.linalg.norm(lab - k[..., None] * ref, axis=-1)
+
+
+def _grow_sleeve(scene: Scene, lab: np.ndarray, px: np.ndarray, bounds: np.ndarray) -> np.ndarray:
+    """``px`` grown over the connected pixels inside ``bounds`` whose colour, in any light, is
+    nearer the sleeve's than the backdrop's or the skin's."""
+    ys, xs = np.nonzero(bounds | px)
+    if not len(ys) or not px.any():
+        return px
+    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    sub = lab[y0:y1, x0:x1]
+    back_sel = ~scene.mask & (~scene.person if scene.person is not None else True)
+    if not back_sel.any():
+        return px
+    sleeve = np.median(lab[px], axis=0)
+    back = np.median(lab[back_sel][:: max(1, int(back_sel.sum()) // 4000)], axis=0)
+    skin = srgb8_to_oklab(scene.skin_rgb.astype(np.uint8)[None, None])[0, 0]
+    # Down to a quarter of the light: the underside of a hem turned to the body is that dark.
+    d = _shaded_dist(sub, sleeve, 0.25)
+    own = (d < 0.08) & (d < _shaded_dist(sub, back, 0.25)) & (d < _shaded_dist(sub, skin, 0.25))
+    seed = px[y0:y1, x0:x1]
+    n, labels = cv2.connectedComponents(((own & bounds[y0:y1, x0:x1]) | seed).astype(np.uint8))
+    keep = np.zeros(n, bool)
+    keep[np.unique(labels[seed])] = True
+    keep[0] = False
+    out = px.copy()
+    out[y0:y1, x0:x1] |= keep[labels]
+    return out
+
+
 def _worn_sleeves(scene: Scene) -> list[Sleeve]:
     p = scene.points
     h, w = scene.shape
@@ -1639,7 +1770,8 @@ def _worn_sleeves(scene: Scene) -> list[Sleeve]:
                 break
             base = np.median(lab[px][:: max(1, int(px.sum()) // 3000)], axis=0)
             edge_band = px & ((xx_c - line_x) * -inward < 0.04 * sw)
-            printed = np.linalg.norm(lab[edge_band] - base, axis=-1) > 0.15
+            # A seam or a fold is the fabric in shadow, not a print: compared in any light.
+            printed = _shaded_dist(lab[edge_band], base, 0.5) > 0.15
             if printed.sum() <= max(3, 0.03 * edge_band.sum()):
                 break
             shift += 0.02 * sw
@@ -1693,6 +1825,13 @@ def _worn_sleeves(scene: Scene) -> list[Sleeve]:
             skin_lab = srgb8_to_oklab(scene.skin_rgb.astype(np.uint8)[None, None])[0, 0]
             if np.linalg.norm(sleeve_lab - skin_lab) < 0.5 * np.linalg.norm(sleeve_lab - body_lab):
                 continue
+        # The garment mask misses the darkest parts of a sleeve (the shaded underside of its
+        # hem, a flap hanging at the armhole): pixels of the sleeve's own colour, in any light,
+        # joined to it outside the armhole and near the upper arm are sleeve too, and go with it.
+        near = np.zeros((h, w), bool)
+        near[y0:y1, x0:x1] = (best < 0.45 * sw) & (box_along <= cuff + 0.08 * acc)
+        px = _grow_sleeve(scene, lab, px, side & outside & near)
+        scene.mask |= px
         axis = (chain[-1] - chain[0]) / max(np.hypot(*(chain[-1] - chain[0])), 1.0)
         sleeves.append(Sleeve(px, chain[0], along, float(along[px].max()), axis, reach=acc))
     return sleeves
