@@ -80,7 +80,7 @@ def test_a_real_workers_log_is_json_lines_with_the_jobs_context(staff: Any) -> N
 
     from tests.conftest import client_for
     from tests.support.polling import wait_job
-    from tests.support.processes import start_worker
+    from tests.support.processes import start_worker, wait_for
 
     api: APIClient = client_for(staff)
     proc = start_worker(queues="interactive,batch", concurrency=1, env={"LOG_FORMAT": "json"})
@@ -88,6 +88,10 @@ def test_a_real_workers_log_is_json_lines_with_the_jobs_context(staff: Any) -> N
         job_id = api.post("/api/diagnostics/sleep", {"seconds": 0.1, "fail": True},
                           format="json").json()["id"]
         job = wait_job(job_id, timeout=30)
+        # The task ends after the job's end is committed (its figures and wake-ups follow the
+        # commit): stopped at once, a busy machine's pool child is killed before it logs.
+        wait_for(lambda: f'"job_id": "{job_id}"' in proc.log.read_text(), 30,
+                 what="the run's log lines")
     finally:
         proc.stop()
     lines = [line for line in proc.log.read_text().splitlines() if line.strip()]
