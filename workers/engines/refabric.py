@@ -365,6 +365,17 @@ def _kept_weight(crop: np.ndarray, lab: np.ndarray, inside: np.ndarray) -> np.nd
     gaps = np.sqrt((((centres[:, None] - centres[None]) * _W) ** 2).sum(-1))
     family = ((gaps < 0.06) * counts[None, :]).sum(1)
     is_base |= family > 0.2 * counts.sum()
+    # A colour lying between two fabric colours is their mix (a stripe's soft edge, a white
+    # stripe greyed by a sleeve's shadow): as a print colour it would claim those pixels.
+    cw = (centres * _W).astype(np.float32)
+    fabric_c = np.nonzero(is_base)[0]
+    for i in np.nonzero(~is_base)[0]:
+        for a_i, a in enumerate(fabric_c):
+            for b in fabric_c[a_i + 1:]:
+                seg = cw[b] - cw[a]
+                t = float(np.clip((cw[i] - cw[a]) @ seg / max(float(seg @ seg), 1e-6), 0, 1))
+                if np.linalg.norm(cw[i] - cw[a] - t * seg) < 0.02:
+                    is_base[i] = True
     other = centres[~is_base & (counts > 0)]
     if not len(other):
         return np.zeros(inside.shape, np.float32)
