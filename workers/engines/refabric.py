@@ -68,7 +68,7 @@ FABRICS: dict[str, Fabric] = {
     "denim": Fabric("twill", 0.16, 0.5, 0.0),
     "fleece": Fabric("pills", 0.06, 1.0, 0.0),
     "jersey": Fabric("knit", 0.08, 0.45, 0.05),
-    "leather": Fabric("grain", 0.10, 0.8, 0.45),
+    "leather": Fabric("grain", 0.02, 0.8, 0.45),
     "linen": Fabric("slub", 0.08, 0.5, 0.0),
     "lyocell": Fabric("smooth", 0.03, 0.6, 0.3),
     "modal": Fabric("fine_knit", 0.04, 0.4, 0.25),
@@ -561,9 +561,17 @@ def _twill(shape, period, rng):  # type: ignore[no-untyped-def]
     x, y = _grid(shape)
     # 3/1 twill: ridges climbing at 45° to the right, warp yarns slubbed along their length.
     phase = 2 * np.pi * (x + y) / period
-    ridges = np.sign(np.sin(phase)) * np.abs(np.sin(phase)) ** 0.5
-    slub = 0.12 * _noise(shape, period * 4, rng) + 0.25 * np.sin(2 * np.pi * x / (period * 0.5))
-    return (0.8 * ridges + slub).astype(np.float32)
+    # Squared-off ridges only where the repeat has the pixels for them: a hard-edged ridge a
+    # few pixels wide aliases into blotches once the weave is bent over the folds.
+    sharp = float(np.clip((period - 4.0) / 4.0, 0.0, 1.0))
+    wave = np.sin(phase)
+    ridges = sharp * np.sign(wave) * np.abs(wave) ** 0.5 + (1 - sharp) * wave
+    # Denim's warp is dyed, its weft is not, and each warp yarn's dye is uneven: thin vertical
+    # streaks of lighter and darker yarn, long along the leg, one yarn wide.
+    h, w = shape
+    yarns = cv2.resize(rng.standard_normal((max(2, int(h / (period * 8))), w)).astype(
+        np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    return (0.8 * ridges + 0.2 * yarns).astype(np.float32)
 
 
 def _plain(shape, period, rng):  # type: ignore[no-untyped-def]
@@ -618,10 +626,12 @@ def _pills(shape, period, rng):  # type: ignore[no-untyped-def]
 
 
 def _grain(shape, period, rng):  # type: ignore[no-untyped-def]
-    # Leather: pebbled cells separated by creases.
-    n = _noise(shape, period, rng)
-    creases = -np.exp(-(n**2) / 0.05)  # dark lines where the noise crosses zero
-    return (creases + 0.4 + 0.3 * _noise(shape, period * 0.5, rng)).astype(np.float32)
+    # Leather: a smooth hide with a fine, soft pebble. Crease lines (a level set of the noise)
+    # join into a crackle or into blotches several pebbles wide at catalogue scale, and read as
+    # grey speckle on a light hide: the pebbles alone, rounded, are what a photo of leather
+    # shows; its sheen comes from the folds' shading.
+    n = cv2.GaussianBlur(_noise(shape, period * 0.5, rng), (0, 0), max(0.5, period * 0.1))
+    return (n / (n.std() + 1e-6)).astype(np.float32)
 
 
 def _nap(shape, period, rng):  # type: ignore[no-untyped-def]
