@@ -350,8 +350,13 @@ def _kept_weight(crop: np.ndarray, lab: np.ndarray, inside: np.ndarray) -> np.nd
     c0 = centres[int(np.argmax(counts))]
     chroma0 = float(np.hypot(c0[1], c0[2]))
     is_base = np.zeros(k, bool)
+    # Light on a fold lifts a dark cloth's lightness in proportion to it: a navy's highlight
+    # stays dark, and a colour far lighter than that (a neck label, a light print) is no shade.
+    lift = 0.6 * float(c0[0])
     for i, c in enumerate(centres):
         light_gap = abs(float(c[0] - c0[0]))
+        if c[0] > c0[0]:
+            light_gap *= max(1.0, 0.2 / max(lift, 1e-3))
         chroma = float(np.hypot(c[1], c[2]))
         if chroma0 > 0.04:
             hue_gap = colour.hue_gap_degrees(c, c0)
@@ -361,9 +366,11 @@ def _kept_weight(crop: np.ndarray, lab: np.ndarray, inside: np.ndarray) -> np.nd
     # A colour covering a fifth of the garment is woven in (stripes, checks, a colour block):
     # it is fabric and takes the new surface, keeping its colour. k-means splits a big colour
     # into close neighbours, so each cluster counts with its direct neighbours (no chains from
-    # white to grey to black).
+    # white to grey to black). Neighbours in lightness too: a navy split in two is one colour,
+    # a label far lighter than the darker half is not part of it.
     gaps = np.sqrt((((centres[:, None] - centres[None]) * _W) ** 2).sum(-1))
-    family = ((gaps < 0.06) * counts[None, :]).sum(1)
+    light_gaps = np.abs(centres[:, None, 0] - centres[None, :, 0])
+    family = (((gaps < 0.06) & (light_gaps < 0.1)) * counts[None, :]).sum(1)
     is_base |= family > 0.2 * counts.sum()
     # A colour lying between two fabric colours is their mix (a stripe's soft edge, a white
     # stripe greyed by a sleeve's shadow): as a print colour it would claim those pixels.
