@@ -68,7 +68,7 @@ FABRICS: dict[str, Fabric] = {
     "denim": Fabric("twill", 0.16, 0.5, 0.0),
     "fleece": Fabric("pills", 0.06, 1.0, 0.0),
     "jersey": Fabric("knit", 0.08, 0.45, 0.05),
-    "leather": Fabric("grain", 0.10, 0.8, 0.45),
+    "leather": Fabric("grain", 0.02, 0.8, 0.45),
     "linen": Fabric("slub", 0.08, 0.5, 0.0),
     "lyocell": Fabric("smooth", 0.03, 0.6, 0.3),
     "modal": Fabric("fine_knit", 0.04, 0.4, 0.25),
@@ -350,8 +350,13 @@ def _kept_weight(crop: np.ndarray, lab: np.ndarray, inside: np.ndarray) -> np.nd
     c0 = centres[int(np.argmax(counts))]
     chroma0 = float(np.hypot(c0[1], c0[2]))
     is_base = np.zeros(k, bool)
+    # Light on a fold lifts a dark cloth's lightness in proportion to it: a navy's highlight
+    # stays dark, and a colour far lighter than that (a neck label, a light print) is no shade.
+    lift = 0.6 * float(c0[0])
     for i, c in enumerate(centres):
         light_gap = abs(float(c[0] - c0[0]))
+        if c[0] > c0[0]:
+            light_gap *= max(1.0, 0.2 / max(lift, 1e-3))
         chroma = float(np.hypot(c[1], c[2]))
         if chroma0 > 0.04:
             hue_gap = colour.hue_gap_degrees(c, c0)
@@ -361,10 +366,23 @@ def _kept_weight(crop: np.ndarray, lab: np.ndarray, inside: np.ndarray) -> np.nd
     # A colour covering a fifth of the garment is woven in (stripes, checks, a colour block):
     # it is fabric and takes the new surface, keeping its colour. k-means splits a big colour
     # into close neighbours, so each cluster counts with its direct neighbours (no chains from
-    # white to grey to black).
+    # white to grey to black). Neighbours in lightness too: a navy split in two is one colour,
+    # a label far lighter than the darker half is not part of it.
     gaps = np.sqrt((((centres[:, None] - centres[None]) * _W) ** 2).sum(-1))
-    family = ((gaps < 0.06) * counts[None, :]).sum(1)
+    light_gaps = np.abs(centres[:, None, 0] - centres[None, :, 0])
+    family = (((gaps < 0.06) & (light_gaps < 0.1)) * counts[None, :]).sum(1)
     is_base |= family > 0.2 * counts.sum()
+    # A colour lying between two fabric colours is their mix (a stripe's soft edge, a white
+    # stripe greyed by a sleeve's shadow): as a print colour it would claim those pixels.
+    cw = (centres * _W).astype(np.float32)
+    fabric_c = np.nonzero(is_base)[0]
+    for i in np.nonzero(~is_base)[0]:
+        for a_i, a in enumerate(fabric_c):
+            for b in fabric_c[a_i + 1:]:
+                seg = cw[b] - cw[a]
+                t = float(np.clip((cw[i] - cw[a]) @ seg / max(float(seg @ seg), 1e-6), 0, 1))
+                if np.linalg.norm(cw[i] - cw[a] - t * seg) < 0.02:
+                    is_base[i] = True
     other = centres[~is_base & (counts > 0)]
     if not len(other):
         return np.zeros(inside.shape, np.float32)
@@ -417,6 +435,16 @@ def _kept_weight(crop: np.ndarray, lab: np.ndarray, inside: np.ndarray) -> np.nd
     np.maximum.at(depth, labels_img.ravel(), d_in.ravel())
     crisp &= depth >= 3.5
     solid = crisp[labels_img].astype(np.uint8) * solid
+    # Thin strokes of small lettering are mostly antialiased pixels, half ink and half fabric,
+    # nearer a shade of the fabric than the ink: beside the print's solid pixels, a pixel that
+    # stands out from the fabric's local light is the print's too (so no letter loses a stroke).
+    if solid.any():
+        fab_w = (inside & (cv2.dilate(solid, np.ones((5, 5), np.uint8)) == 0)).astype(np.float32)
+        local = np.dstack([_masked_blur(smooth[..., c], fab_w, 3.0) for c in range(3)])
+        departs = (np.sqrt((((smooth - local) * _W) ** 2).sum(-1)) > 0.04) & (d_in > 2.5)
+        for _ in range(4):
+            solid |= (departs & (cv2.dilate(solid, np.ones((5, 5), np.uint8)) > 0)).astype(
+                np.uint8)
     # Include the print's antialiased edge, so no half-tone of it is re-textured.
     grown = cv2.dilate(solid, np.ones((3, 3), np.uint8)).astype(np.float32)
     if grown.sum() > 0.35 * inside.sum():
@@ -540,9 +568,17 @@ def _twill(shape, period, rng):  # type: ignore[no-untyped-def]
     x, y = _grid(shape)
     # 3/1 twill: ridges climbing at 45° to the right, warp yarns slubbed along their length.
     phase = 2 * np.pi * (x + y) / period
-    ridges = np.sign(np.sin(phase)) * np.abs(np.sin(phase)) ** 0.5
-    slub = 0.12 * _noise(shape, period * 4, rng) + 0.25 * np.sin(2 * np.pi * x / (period * 0.5))
-    return (0.8 * ridges + slub).astype(np.float32)
+    # Squared-off ridges only where the repeat has the pixels for them: a hard-edged ridge a
+    # few pixels wide aliases into blotches once the weave is bent over the folds.
+    sharp = float(np.clip((period - 4.0) / 4.0, 0.0, 1.0))
+    wave = np.sin(phase)
+    ridges = sharp * np.sign(wave) * np.abs(wave) ** 0.5 + (1 - sharp) * wave
+    # Denim's warp is dyed, its weft is not, and each warp yarn's dye is uneven: thin vertical
+    # streaks of lighter and darker yarn, long along the leg, one yarn wide.
+    h, w = shape
+    yarns = cv2.resize(rng.standard_normal((max(2, int(h / (period * 8))), w)).astype(
+        np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    return (0.8 * ridges + 0.2 * yarns).astype(np.float32)
 
 
 def _plain(shape, period, rng):  # type: ignore[no-untyped-def]
@@ -597,10 +633,12 @@ def _pills(shape, period, rng):  # type: ignore[no-untyped-def]
 
 
 def _grain(shape, period, rng):  # type: ignore[no-untyped-def]
-    # Leather: pebbled cells separated by creases.
-    n = _noise(shape, period, rng)
-    creases = -np.exp(-(n**2) / 0.05)  # dark lines where the noise crosses zero
-    return (creases + 0.4 + 0.3 * _noise(shape, period * 0.5, rng)).astype(np.float32)
+    # Leather: a smooth hide with a fine, soft pebble. Crease lines (a level set of the noise)
+    # join into a crackle or into blotches several pebbles wide at catalogue scale, and read as
+    # grey speckle on a light hide: the pebbles alone, rounded, are what a photo of leather
+    # shows; its sheen comes from the folds' shading.
+    n = cv2.GaussianBlur(_noise(shape, period * 0.5, rng), (0, 0), max(0.5, period * 0.1))
+    return (n / (n.std() + 1e-6)).astype(np.float32)
 
 
 def _nap(shape, period, rng):  # type: ignore[no-untyped-def]
