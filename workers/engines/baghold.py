@@ -89,6 +89,7 @@ class Placement:
     extended_rows: int = 0
     tilt_deg: float = 0.0  # the bag's turn from vertical (its bottom toward +x when positive)
     forearm_deg: float | None = None  # the holding forearm's angle from straight down
+    hand_points: np.ndarray | None = None  # 21x2, the holding hand's landmarks
 
 
 def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
@@ -334,6 +335,18 @@ def pinch_handle(sbag: ScaledBag, anchor_x: float, width_px: float) -> ScaledBag
                      sbag.strand_px, sbag.strand_rgb)
 
 
+def _arch_depth(sbag: ScaledBag, width_px: float) -> float:
+    """Rows from the handle's top to the first row where its strands are `width_px` apart
+    (outer edges); the handle's height if they never are."""
+    solid = sbag.alpha[: sbag.body_top] > 0.5
+    for r, row in enumerate(solid):
+        cols = np.flatnonzero(row)
+        if len(cols) and cols[-1] - cols[0] + 1 >= width_px:
+            first = np.flatnonzero(solid.any(axis=1))
+            return float(r - (first[0] if len(first) else 0))
+    return float(sbag.body_top)
+
+
 def _top_anchor_x(alpha: np.ndarray) -> float:
     rows = max(1, round(0.05 * alpha.shape[0]))
     top = alpha[:rows]
@@ -501,6 +514,7 @@ class _Plan:
             extended_rows=self.extend,
             tilt_deg=self.tilt,
             forearm_deg=self.forearm,
+            hand_points=None if self.hand is None else self.hand.points,
         )
 
 
@@ -573,13 +587,19 @@ def _hand_plans(rgb: np.ndarray, pose: Pose, mask: np.ndarray, sbag: ScaledBag, 
         # Landmarks on a pocket or a sleeve (a hand the detector imagined) are not skin.
         if not looks_like_skin(rgb, hand):
             continue
-        # The handle's top is pulled into the curled fingers, just below the knuckles, where
-        # the whole hand (fingers and palm) covers it; both strands leave the fist below.
+        # The handle lies across the proximal finger segments (knuckles to the middle
+        # joints), under the curled fingers: its strands are pulled in to the hand's width, so
+        # they come out at the sides of the fingers there, and its top is put at the level
+        # where the pinched arch reaches that width. Pinched narrower and hung from the
+        # knuckles, the strands came out below the fingertips and the bag read as pasted
+        # beside the hand.
         grip = p[5:21].mean(axis=0)
-        target = grip + (float((knuckles - grip) @ down) - 0.05 * hand.size) * down
+        middle = p[[6, 10, 14, 18]].mean(axis=0)
+        proximal = 0.5 * (knuckles + middle)
         ext = p[5:21] @ across
         hand_w = float(np.ptp(ext)) + 0.2 * hand.size
-        held = pinch_handle(sbag, anchor[0], 0.8 * hand_w)
+        held = pinch_handle(sbag, anchor[0], hand_w + sbag.strand_px)
+        target = grip + (float((proximal - grip) @ down) - _arch_depth(held, hand_w)) * down
         patch = _transform(held, anchor, (float(target[0]), float(target[1])), tilt)
         fits, extend, why = _fit(patch, rgb.shape[:2], mask, torso, floor)
         # Away from the body covers less of it: the outer hand first.
