@@ -745,15 +745,40 @@ def extend_backdrop(rgb: np.ndarray, mask: np.ndarray, rows: int
 def _shadow(
     rgb: np.ndarray, mask: np.ndarray, alpha: np.ndarray, x: int, y: int, ppcm: float
 ) -> np.ndarray:
-    blur = max(1.0, 1.5 * ppcm)
-    pad = int(3 * blur) + 1
-    shade = soft_shadow(alpha, blur, pad)
-    sx, sy = round(x - pad + 0.8 * ppcm), round(y - pad + 1.2 * ppcm)
+    """The bag's shadow, multiplied in: close, tight and darker where it falls on the body
+    (the bag hangs against it), further, wider and fainter on the backdrop behind. Both are
+    offset down and away from the light."""
+    away = _away_from_light(rgb, mask)
+    out = rgb
     H, W = rgb.shape[:2]
-    # Only the body catches the bag's shadow; the backdrop is too far behind to.
-    body = np.zeros(shade.shape, np.float32)
-    bx0, by0 = max(0, sx), max(0, sy)
-    bx1, by1 = min(W, sx + shade.shape[1]), min(H, sy + shade.shape[0])
-    if bx1 > bx0 and by1 > by0:
-        body[by0 - sy : by1 - sy, bx0 - sx : bx1 - sx] = mask[by0:by1, bx0:bx1]
-    return darken(rgb, shade * body, sx, sy, 0.35)
+    # (offset across and down in cm, blur in cm, strength, where it falls)
+    for dx, dy, blur_cm, strength, on_body in ((0.8, 1.2, 1.2, 0.4, True),
+                                               (2.5, 3.0, 3.0, 0.2, False)):
+        blur = max(1.0, blur_cm * ppcm)
+        pad = int(3 * blur) + 1
+        shade = soft_shadow(alpha, blur, pad)
+        sx, sy = round(x - pad + away * dx * ppcm), round(y - pad + dy * ppcm)
+        where = np.zeros(shade.shape, np.float32)
+        bx0, by0 = max(0, sx), max(0, sy)
+        bx1, by1 = min(W, sx + shade.shape[1]), min(H, sy + shade.shape[0])
+        if bx1 > bx0 and by1 > by0:
+            m = mask[by0:by1, bx0:bx1].astype(np.float32)
+            where[by0 - sy : by1 - sy, bx0 - sx : bx1 - sx] = m if on_body else 1.0 - m
+        out = darken(out, shade * where, sx, sy, strength)
+    return out
+
+
+def _away_from_light(rgb: np.ndarray, mask: np.ndarray) -> float:
+    """+1 when shadows fall toward +x (the person is lit from the left), -1 when toward -x:
+    the lit half of the person is the lighter one. +1 when the halves do not differ."""
+    body = mask > 0.5
+    cols = np.nonzero(body.any(axis=0))[0]
+    if len(cols) < 4:
+        return 1.0
+    mid = int(np.median(np.nonzero(body)[1]))
+    grey = rgb.mean(axis=2)
+    left = grey[:, :mid][body[:, :mid]]
+    right = grey[:, mid:][body[:, mid:]]
+    if len(left) == 0 or len(right) == 0:
+        return 1.0
+    return -1.0 if float(np.median(right)) > float(np.median(left)) + 3.0 else 1.0
