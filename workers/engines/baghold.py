@@ -70,6 +70,11 @@ MAX_EXTENSION = 0.35
 # A strap slants from the shoulder to the bag, so the bag's top sits this share of the drop
 # below the shoulder.
 STRAP_SLANT = 0.85
+# The top of a shoulder lies at most this far above the pose's shoulder joint.
+SHOULDER_RISE_CM = 6.0
+# A strap drapes: its middle sags this share of its length off the straight line, toward
+# the body's side.
+STRAP_SAG = 0.08
 
 
 @dataclass
@@ -477,6 +482,7 @@ class _Plan:
     rank: float
     hand: Hand | None = None
     strap_from: tuple[float, float] | None = None
+    body_x: float = 0.0  # the body's middle column, for a strap to bow toward
     why: str = ""  # why it does not fit
     tilt: float = 0.0
     forearm: float | None = None
@@ -493,7 +499,8 @@ class _Plan:
                 thick = sbag.strand_px  # the bag's own handle, over the shoulder
             else:
                 thick = STRAP_WIDTH_CM * ppcm
-            out = _draw_strap(out, p, self.strap_from, ppcm, thick, sbag.strand_rgb)
+            out = _draw_strap(out, p, self.strap_from, ppcm, thick, sbag.strand_rgb,
+                              self.body_x)
         out = composite(out, p.rgb, p.alpha, p.x, p.y)
         if self.hand is not None:
             fingers = finger_mask(rgb, self.hand)
@@ -626,7 +633,11 @@ def _shoulder_plans(rgb: np.ndarray, pose: Pose, mask: np.ndarray, sbag: ScaledB
         # The strap drops from the shoulder to the top of the bag's body; the bag rests on
         # the outer side, or further in front of the body when the frame is tight there.
         top_y = sy + STRAP_SLANT * drop_cm * ppcm
-        anchor = (float(sx - outward * 1.0 * ppcm), _shoulder_top(mask, sx, sy, ppcm))
+        body_x = float((sx + other[0]) / 2) if other else float(sx - outward * 10.0 * ppcm)
+        # The strap starts over the shoulder joint, a little to its outer side: taken a
+        # centimetre inward it started on the astronaut's neck ring, not on the shoulder.
+        ax = float(sx + outward * 0.5 * ppcm)
+        anchor = (ax, _shoulder_top(mask, ax, sy, ppcm))
         for k, shift in enumerate((0.35, 0.1, -0.15, -0.4)):
             cx = sx + outward * shift * bw
             patch = _transform(sbag, (bw / 2, float(sbag.body_top)), (cx, top_y), 0.0,
@@ -634,7 +645,7 @@ def _shoulder_plans(rgb: np.ndarray, pose: Pose, mask: np.ndarray, sbag: ScaledB
             fits, extend, why = _fit(patch, rgb.shape[:2], mask, torso, floor)
             rank = 2.0 + 0.1 * k
             plans.append(_Plan(carry, side, patch, fits, extend, rank, strap_from=anchor,
-                               why=why))
+                               body_x=body_x, why=why))
     if carry == "shoulder-strap":
         for p in plans:
             p.rank -= 2.0  # a strap given on the card is the carry asked for
@@ -643,21 +654,27 @@ def _shoulder_plans(rgb: np.ndarray, pose: Pose, mask: np.ndarray, sbag: ScaledB
 
 def _shoulder_top(mask: np.ndarray, sx: float, sy: float, ppcm: float) -> float:
     """The row where a strap lies on the shoulder: the silhouette's top above the shoulder
-    joint (searched up to 8 cm), a centimetre in."""
+    joint, a centimetre in. A shoulder rises a few centimetres above its joint; a silhouette
+    that goes on up past SHOULDER_RISE_CM there is a head, a helmet or a collar, and the
+    strap lies that rise above the joint instead (it started on a helmet's ring)."""
     h, w = mask.shape
     x = int(np.clip(round(sx), 0, w - 1))
     y = int(np.clip(round(sy), 0, h - 1))
-    reach = max(2, round(8 * ppcm))
+    reach = max(2, round(SHOULDER_RISE_CM * ppcm))
     col = mask[max(0, y - reach) : y + 1, x] > 0.5
     if not col[-1]:
         return float(sy)
     outside = np.nonzero(~col)[0]
-    top = (max(0, y - reach) + int(outside.max()) + 1) if len(outside) else y - reach
-    return float(top + 1.0 * ppcm)
+    if len(outside) == 0:
+        return float(sy - (SHOULDER_RISE_CM - 1.0) * ppcm)
+    return float(max(0, y - reach) + int(outside.max()) + 1 + 1.0 * ppcm)
 
 
 def _draw_strap(out: np.ndarray, patch: _Patch, anchor: tuple[float, float], ppcm: float,
-                thickness_px: float, colour: tuple[float, float, float] | None) -> np.ndarray:
+                thickness_px: float, colour: tuple[float, float, float] | None,
+                body_x: float) -> np.ndarray:
+    """The strap from the shoulder (`anchor`) to the bag's top edge, bowing toward `body_x`
+    (the body's middle column)."""
     alpha = patch.alpha
     solid = alpha > 0.9
     if colour is not None:
@@ -667,7 +684,6 @@ def _draw_strap(out: np.ndarray, patch: _Patch, anchor: tuple[float, float], ppc
     else:
         strap_rgb = np.array([60, 40, 30], np.float32)
     thickness = max(2, round(thickness_px))
-    a = (round(anchor[0]), round(anchor[1]))
     # Drawn 8-bit: OpenCV anti-aliases only 8-bit lines (a float layer came out jagged).
     layer8 = np.zeros(out.shape[:2], np.uint8)
     cols = np.nonzero((alpha > 0.5).any(axis=0))[0]
@@ -678,8 +694,21 @@ def _draw_strap(out: np.ndarray, patch: _Patch, anchor: tuple[float, float], ppc
         # Where the strap meets the bag: the top edge of the cut-out at that column.
         col = int(c0 + fx * (c1 - c0))
         rows = np.nonzero(alpha[:, col] > 0.5)[0]
-        end = (patch.x + col, patch.y + (int(rows.min()) if len(rows) else 0))
-        cv2.line(layer8, a, end, 255, thickness, cv2.LINE_AA)
+        end = np.array([patch.x + col, patch.y + (int(rows.min()) if len(rows) else 0)],
+                       np.float64)
+        # A band that leaves the shoulder steeper than the chord and bows toward the body's
+        # side, as a strap over a rounded shoulder does (a straight line read as a rigid
+        # triangle): a quadratic curve through a control point off the chord's middle.
+        start = np.asarray(anchor, np.float64)
+        chord = end - start
+        normal = np.array([-chord[1], chord[0]]) / max(1e-6, float(np.linalg.norm(chord)))
+        if normal[0] * (body_x - start[0]) < 0:
+            normal = -normal
+        ctrl = start + 0.5 * chord + 2 * STRAP_SAG * float(np.linalg.norm(chord)) * normal
+        t = np.linspace(0.0, 1.0, 24)[:, None]
+        curve = (1 - t) ** 2 * start + 2 * (1 - t) * t * ctrl + t**2 * end
+        cv2.polylines(layer8, [np.round(curve * 16).astype(np.int32)], False, 255, thickness,
+                      cv2.LINE_AA, shift=4)
     layer = layer8.astype(np.float32) / 255.0
     # A strap is round-edged leather or webbing: a little darker toward its edges.
     depth = cv2.distanceTransform((layer8 > 0).astype(np.uint8), cv2.DIST_L2, 3)
