@@ -7,9 +7,11 @@ bag's cut-out is scaled so its body matches the stated width and height. It is c
 - in a hand, when a hand hangs free: mediapipe's hand landmarks give the fingers, the top of
   the handle is put in the curled fingers, the bag hangs along the forearm, and the model's own
   fingers (a mask from the landmarks' capsules refined by the hand's skin colour) are put back
-  over the handle, with the fingers' contact shadow on it and the bag's shadow on the body;
+  over the handle, with the fingers' contact shadow on it and the bag's shadow on the body
+  and, fainter and wider, on the backdrop;
 - else from a shoulder, by its strap (the card's Strap drop) or by its handle when the handle's
-  drop is long enough to go over a shoulder.
+  drop is long enough to go over a shoulder: the strap starts on the shoulder the pose sees
+  and bows gently along the body.
 
 The whole bag stays in the frame: a carry that would cut it is not used, except at the bottom
 of a full-length photo, whose floor is extended downward. Hands clasped together are never
