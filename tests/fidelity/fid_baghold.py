@@ -155,6 +155,28 @@ def grip(out: np.ndarray, placed: baghold.Placement) -> tuple[int, float]:
     return n, float(de.mean())
 
 
+def grip_depth(placed: baghold.Placement) -> float:
+    """Where the handle comes out from under the hand, along the fingers, in units of their
+    proximal segment: 0 at the knuckles (mean MCP joint), 1 at the mean PIP joint; the median
+    over the handle's visible pixels that touch the hand's mask. Lying under curled fingers
+    it comes out between the two; past 1 it meets the fingertips (the bag reads as pasted
+    beside the hand)."""
+    p = placed.hand_points
+    if p is None:
+        return float("nan")
+    mcp = p[[5, 9, 13, 17]].mean(axis=0)
+    pip = p[[6, 10, 14, 18]].mean(axis=0)
+    seg = pip - mcp
+    length = float(np.linalg.norm(seg))
+    hand = (placed.fingers > 0.5).astype(np.uint8)
+    touching = cv2.dilate(hand, np.ones((3, 3), np.uint8)) > hand
+    ys, xs = np.nonzero(touching & (placed.handle_alpha > 0.5))
+    if len(xs) == 0 or length < 1e-3:
+        return float("nan")
+    along = (np.stack([xs, ys], 1) - mcp) @ (seg / length)
+    return float(np.median(along)) / length
+
+
 def run_case(case: Case) -> tuple[dict[str, object], list[np.ndarray]]:
     """One case through the engine: its row of figures and its contact-sheet images."""
     before = model_photo(case)
@@ -182,7 +204,7 @@ def run_case(case: Case) -> tuple[dict[str, object], list[np.ndarray]]:
     images = [before, out]
     if placed.carry == "hand":
         n, de = grip(out, placed)
-        row.update(grip_overlap_px=n, grip_dE=de, bag_tilt_deg=placed.tilt_deg,
+        row.update(grip_overlap_px=n, grip_dE=de, grip_depth=grip_depth(placed), bag_tilt_deg=placed.tilt_deg,
                    forearm_deg=placed.forearm_deg if placed.forearm_deg is not None else "")
         images.append(_grip_panel(out, placed))
     carry_ok = placed.carry.startswith(case.expect) or case.expect == "refuse"
@@ -234,6 +256,7 @@ def bars(rows: list[dict[str, object]]) -> list[Bar]:
     overlap = min((_num(r["grip_overlap_px"]) for r in held), default=float("nan"))
     grip_de = max((_num(r["grip_dE"]) for r in held), default=float("nan"))
     size = max((_num(r["size_err"]) for r in placed), default=float("nan"))
+    depth = max((_num(r["grip_depth"]) for r in held), default=float("nan"))
     return [
         Bar("bags touching a border of the output", float(touching), 0.0),
         Bar("cases with the wrong outcome (cut, wrong carry, refusal without reason)",
@@ -241,6 +264,8 @@ def bars(rows: list[dict[str, object]]) -> list[Bar]:
         Bar("grip overlap of hand mask and handle, smallest", overlap, 1.0, at_least=True,
             unit=" px"),
         Bar("ΔE2000 of the hand over the handle, worst mean", grip_de, GRIP_DE_LIMIT),
+        Bar("where the handle comes out from under the fingers (MCP 0, PIP 1), worst",
+            depth, 1.0, unit=" segments"),
         Bar("bag body height error, worst", 100 * size, 100 * SIZE_LIMIT, unit="%"),
     ]
 

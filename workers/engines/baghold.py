@@ -7,9 +7,11 @@ bag's cut-out is scaled so its body matches the stated width and height. It is c
 - in a hand, when a hand hangs free: mediapipe's hand landmarks give the fingers, the top of
   the handle is put in the curled fingers, the bag hangs along the forearm, and the model's own
   fingers (a mask from the landmarks' capsules refined by the hand's skin colour) are put back
-  over the handle, with the fingers' contact shadow on it and the bag's shadow on the body;
+  over the handle, with the fingers' contact shadow on it and the bag's shadow on the body
+  and, fainter and wider, on the backdrop;
 - else from a shoulder, by its strap (the card's Strap drop) or by its handle when the handle's
-  drop is long enough to go over a shoulder.
+  drop is long enough to go over a shoulder: the strap starts on the shoulder the pose sees
+  and bows gently along the body.
 
 The whole bag stays in the frame: a carry that would cut it is not used, except at the bottom
 of a full-length photo, whose floor is extended downward. Hands clasped together are never
@@ -70,6 +72,11 @@ MAX_EXTENSION = 0.35
 # A strap slants from the shoulder to the bag, so the bag's top sits this share of the drop
 # below the shoulder.
 STRAP_SLANT = 0.85
+# The top of a shoulder lies at most this far above the pose's shoulder joint.
+SHOULDER_RISE_CM = 6.0
+# A strap drapes: its middle sags this share of its length off the straight line, toward
+# the body's side.
+STRAP_SAG = 0.08
 
 
 @dataclass
@@ -89,6 +96,7 @@ class Placement:
     extended_rows: int = 0
     tilt_deg: float = 0.0  # the bag's turn from vertical (its bottom toward +x when positive)
     forearm_deg: float | None = None  # the holding forearm's angle from straight down
+    hand_points: np.ndarray | None = None  # 21x2, the holding hand's landmarks
 
 
 def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
@@ -334,6 +342,18 @@ def pinch_handle(sbag: ScaledBag, anchor_x: float, width_px: float) -> ScaledBag
                      sbag.strand_px, sbag.strand_rgb)
 
 
+def _arch_depth(sbag: ScaledBag, width_px: float) -> float:
+    """Rows from the handle's top to the first row where its strands are `width_px` apart
+    (outer edges); the handle's height if they never are."""
+    solid = sbag.alpha[: sbag.body_top] > 0.5
+    for r, row in enumerate(solid):
+        cols = np.flatnonzero(row)
+        if len(cols) and cols[-1] - cols[0] + 1 >= width_px:
+            first = np.flatnonzero(solid.any(axis=1))
+            return float(r - (first[0] if len(first) else 0))
+    return float(sbag.body_top)
+
+
 def _top_anchor_x(alpha: np.ndarray) -> float:
     rows = max(1, round(0.05 * alpha.shape[0]))
     top = alpha[:rows]
@@ -464,6 +484,7 @@ class _Plan:
     rank: float
     hand: Hand | None = None
     strap_from: tuple[float, float] | None = None
+    body_x: float = 0.0  # the body's middle column, for a strap to bow toward
     why: str = ""  # why it does not fit
     tilt: float = 0.0
     forearm: float | None = None
@@ -480,7 +501,8 @@ class _Plan:
                 thick = sbag.strand_px  # the bag's own handle, over the shoulder
             else:
                 thick = STRAP_WIDTH_CM * ppcm
-            out = _draw_strap(out, p, self.strap_from, ppcm, thick, sbag.strand_rgb)
+            out = _draw_strap(out, p, self.strap_from, ppcm, thick, sbag.strand_rgb,
+                              self.body_x)
         out = composite(out, p.rgb, p.alpha, p.x, p.y)
         if self.hand is not None:
             fingers = finger_mask(rgb, self.hand)
@@ -501,6 +523,7 @@ class _Plan:
             extended_rows=self.extend,
             tilt_deg=self.tilt,
             forearm_deg=self.forearm,
+            hand_points=None if self.hand is None else self.hand.points,
         )
 
 
@@ -573,13 +596,19 @@ def _hand_plans(rgb: np.ndarray, pose: Pose, mask: np.ndarray, sbag: ScaledBag, 
         # Landmarks on a pocket or a sleeve (a hand the detector imagined) are not skin.
         if not looks_like_skin(rgb, hand):
             continue
-        # The handle's top is pulled into the curled fingers, just below the knuckles, where
-        # the whole hand (fingers and palm) covers it; both strands leave the fist below.
+        # The handle lies across the proximal finger segments (knuckles to the middle
+        # joints), under the curled fingers: its strands are pulled in to the hand's width, so
+        # they come out at the sides of the fingers there, and its top is put at the level
+        # where the pinched arch reaches that width. Pinched narrower and hung from the
+        # knuckles, the strands came out below the fingertips and the bag read as pasted
+        # beside the hand.
         grip = p[5:21].mean(axis=0)
-        target = grip + (float((knuckles - grip) @ down) - 0.05 * hand.size) * down
+        middle = p[[6, 10, 14, 18]].mean(axis=0)
+        proximal = 0.5 * (knuckles + middle)
         ext = p[5:21] @ across
         hand_w = float(np.ptp(ext)) + 0.2 * hand.size
-        held = pinch_handle(sbag, anchor[0], 0.8 * hand_w)
+        held = pinch_handle(sbag, anchor[0], hand_w + sbag.strand_px)
+        target = grip + (float((proximal - grip) @ down) - _arch_depth(held, hand_w)) * down
         patch = _transform(held, anchor, (float(target[0]), float(target[1])), tilt)
         fits, extend, why = _fit(patch, rgb.shape[:2], mask, torso, floor)
         # Away from the body covers less of it: the outer hand first.
@@ -606,7 +635,11 @@ def _shoulder_plans(rgb: np.ndarray, pose: Pose, mask: np.ndarray, sbag: ScaledB
         # The strap drops from the shoulder to the top of the bag's body; the bag rests on
         # the outer side, or further in front of the body when the frame is tight there.
         top_y = sy + STRAP_SLANT * drop_cm * ppcm
-        anchor = (float(sx - outward * 1.0 * ppcm), _shoulder_top(mask, sx, sy, ppcm))
+        body_x = float((sx + other[0]) / 2) if other else float(sx - outward * 10.0 * ppcm)
+        # The strap starts over the shoulder joint, a little to its outer side: taken a
+        # centimetre inward it started on the astronaut's neck ring, not on the shoulder.
+        ax = float(sx + outward * 0.5 * ppcm)
+        anchor = (ax, _shoulder_top(mask, ax, sy, ppcm))
         for k, shift in enumerate((0.35, 0.1, -0.15, -0.4)):
             cx = sx + outward * shift * bw
             patch = _transform(sbag, (bw / 2, float(sbag.body_top)), (cx, top_y), 0.0,
@@ -614,7 +647,7 @@ def _shoulder_plans(rgb: np.ndarray, pose: Pose, mask: np.ndarray, sbag: ScaledB
             fits, extend, why = _fit(patch, rgb.shape[:2], mask, torso, floor)
             rank = 2.0 + 0.1 * k
             plans.append(_Plan(carry, side, patch, fits, extend, rank, strap_from=anchor,
-                               why=why))
+                               body_x=body_x, why=why))
     if carry == "shoulder-strap":
         for p in plans:
             p.rank -= 2.0  # a strap given on the card is the carry asked for
@@ -623,21 +656,27 @@ def _shoulder_plans(rgb: np.ndarray, pose: Pose, mask: np.ndarray, sbag: ScaledB
 
 def _shoulder_top(mask: np.ndarray, sx: float, sy: float, ppcm: float) -> float:
     """The row where a strap lies on the shoulder: the silhouette's top above the shoulder
-    joint (searched up to 8 cm), a centimetre in."""
+    joint, a centimetre in. A shoulder rises a few centimetres above its joint; a silhouette
+    that goes on up past SHOULDER_RISE_CM there is a head, a helmet or a collar, and the
+    strap lies that rise above the joint instead (it started on a helmet's ring)."""
     h, w = mask.shape
     x = int(np.clip(round(sx), 0, w - 1))
     y = int(np.clip(round(sy), 0, h - 1))
-    reach = max(2, round(8 * ppcm))
+    reach = max(2, round(SHOULDER_RISE_CM * ppcm))
     col = mask[max(0, y - reach) : y + 1, x] > 0.5
     if not col[-1]:
         return float(sy)
     outside = np.nonzero(~col)[0]
-    top = (max(0, y - reach) + int(outside.max()) + 1) if len(outside) else y - reach
-    return float(top + 1.0 * ppcm)
+    if len(outside) == 0:
+        return float(sy - (SHOULDER_RISE_CM - 1.0) * ppcm)
+    return float(max(0, y - reach) + int(outside.max()) + 1 + 1.0 * ppcm)
 
 
 def _draw_strap(out: np.ndarray, patch: _Patch, anchor: tuple[float, float], ppcm: float,
-                thickness_px: float, colour: tuple[float, float, float] | None) -> np.ndarray:
+                thickness_px: float, colour: tuple[float, float, float] | None,
+                body_x: float) -> np.ndarray:
+    """The strap from the shoulder (`anchor`) to the bag's top edge, bowing toward `body_x`
+    (the body's middle column)."""
     alpha = patch.alpha
     solid = alpha > 0.9
     if colour is not None:
@@ -647,7 +686,6 @@ def _draw_strap(out: np.ndarray, patch: _Patch, anchor: tuple[float, float], ppc
     else:
         strap_rgb = np.array([60, 40, 30], np.float32)
     thickness = max(2, round(thickness_px))
-    a = (round(anchor[0]), round(anchor[1]))
     # Drawn 8-bit: OpenCV anti-aliases only 8-bit lines (a float layer came out jagged).
     layer8 = np.zeros(out.shape[:2], np.uint8)
     cols = np.nonzero((alpha > 0.5).any(axis=0))[0]
@@ -658,8 +696,21 @@ def _draw_strap(out: np.ndarray, patch: _Patch, anchor: tuple[float, float], ppc
         # Where the strap meets the bag: the top edge of the cut-out at that column.
         col = int(c0 + fx * (c1 - c0))
         rows = np.nonzero(alpha[:, col] > 0.5)[0]
-        end = (patch.x + col, patch.y + (int(rows.min()) if len(rows) else 0))
-        cv2.line(layer8, a, end, 255, thickness, cv2.LINE_AA)
+        end = np.array([patch.x + col, patch.y + (int(rows.min()) if len(rows) else 0)],
+                       np.float64)
+        # A band that leaves the shoulder steeper than the chord and bows toward the body's
+        # side, as a strap over a rounded shoulder does (a straight line read as a rigid
+        # triangle): a quadratic curve through a control point off the chord's middle.
+        start = np.asarray(anchor, np.float64)
+        chord = end - start
+        normal = np.array([-chord[1], chord[0]]) / max(1e-6, float(np.linalg.norm(chord)))
+        if normal[0] * (body_x - start[0]) < 0:
+            normal = -normal
+        ctrl = start + 0.5 * chord + 2 * STRAP_SAG * float(np.linalg.norm(chord)) * normal
+        t = np.linspace(0.0, 1.0, 24)[:, None]
+        curve = (1 - t) ** 2 * start + 2 * (1 - t) * t * ctrl + t**2 * end
+        cv2.polylines(layer8, [np.round(curve * 16).astype(np.int32)], False, 255, thickness,
+                      cv2.LINE_AA, shift=4)
     layer = layer8.astype(np.float32) / 255.0
     # A strap is round-edged leather or webbing: a little darker toward its edges.
     depth = cv2.distanceTransform((layer8 > 0).astype(np.uint8), cv2.DIST_L2, 3)
@@ -725,15 +776,40 @@ def extend_backdrop(rgb: np.ndarray, mask: np.ndarray, rows: int
 def _shadow(
     rgb: np.ndarray, mask: np.ndarray, alpha: np.ndarray, x: int, y: int, ppcm: float
 ) -> np.ndarray:
-    blur = max(1.0, 1.5 * ppcm)
-    pad = int(3 * blur) + 1
-    shade = soft_shadow(alpha, blur, pad)
-    sx, sy = round(x - pad + 0.8 * ppcm), round(y - pad + 1.2 * ppcm)
+    """The bag's shadow, multiplied in: close, tight and darker where it falls on the body
+    (the bag hangs against it), further, wider and fainter on the backdrop behind. Both are
+    offset down and away from the light."""
+    away = _away_from_light(rgb, mask)
+    out = rgb
     H, W = rgb.shape[:2]
-    # Only the body catches the bag's shadow; the backdrop is too far behind to.
-    body = np.zeros(shade.shape, np.float32)
-    bx0, by0 = max(0, sx), max(0, sy)
-    bx1, by1 = min(W, sx + shade.shape[1]), min(H, sy + shade.shape[0])
-    if bx1 > bx0 and by1 > by0:
-        body[by0 - sy : by1 - sy, bx0 - sx : bx1 - sx] = mask[by0:by1, bx0:bx1]
-    return darken(rgb, shade * body, sx, sy, 0.35)
+    # (offset across and down in cm, blur in cm, strength, where it falls)
+    for dx, dy, blur_cm, strength, on_body in ((0.8, 1.2, 1.2, 0.4, True),
+                                               (2.5, 3.0, 3.0, 0.2, False)):
+        blur = max(1.0, blur_cm * ppcm)
+        pad = int(3 * blur) + 1
+        shade = soft_shadow(alpha, blur, pad)
+        sx, sy = round(x - pad + away * dx * ppcm), round(y - pad + dy * ppcm)
+        where = np.zeros(shade.shape, np.float32)
+        bx0, by0 = max(0, sx), max(0, sy)
+        bx1, by1 = min(W, sx + shade.shape[1]), min(H, sy + shade.shape[0])
+        if bx1 > bx0 and by1 > by0:
+            m = mask[by0:by1, bx0:bx1].astype(np.float32)
+            where[by0 - sy : by1 - sy, bx0 - sx : bx1 - sx] = m if on_body else 1.0 - m
+        out = darken(out, shade * where, sx, sy, strength)
+    return out
+
+
+def _away_from_light(rgb: np.ndarray, mask: np.ndarray) -> float:
+    """+1 when shadows fall toward +x (the person is lit from the left), -1 when toward -x:
+    the lit half of the person is the lighter one. +1 when the halves do not differ."""
+    body = mask > 0.5
+    cols = np.nonzero(body.any(axis=0))[0]
+    if len(cols) < 4:
+        return 1.0
+    mid = int(np.median(np.nonzero(body)[1]))
+    grey = rgb.mean(axis=2)
+    left = grey[:, :mid][body[:, :mid]]
+    right = grey[:, mid:][body[:, mid:]]
+    if len(left) == 0 or len(right) == 0:
+        return 1.0
+    return -1.0 if float(np.median(right)) > float(np.median(left)) + 3.0 else 1.0
