@@ -168,8 +168,7 @@ def test_bad_parameters_are_refused(params: dict[str, str], code: str) -> None:
 # be within 6 of the plain target when the garment's interior is not; there the band must be no
 # further from the target than the interior 8 to 14 px in, which a ring of old colour breaks.
 SHADED_TEXTURED = {"synthetic/velvet", "synthetic/heather"}
-# On a worn outfit the garment mask (shared with every garment tool) misses parts of the
-# garment and cuts holes around a print's letters; the outline band there measures the mask.
+# Worn outfits: their garment mask comes from the pose.
 WORN = {"model/051962_0"}
 
 FID_CASES = [(n, g) for n, g in fid.PHOTOS] + [(n, "tshirt") for n in fid.SYNTHETIC]
@@ -188,8 +187,7 @@ def test_fidelity_bars(name: str, garment_type: str, label: str) -> None:
     assert f.background_de < 1.0
     assert f.ssim >= 0.85
     assert f.textured == (name in SHADED_TEXTURED)  # the measure tells texture from flat
-    if name not in WORN:
-        assert f.band_ok
+    assert f.band_ok
 
 
 # Cases where the recolour still changes a print element (the Vans band, a darker shade of the

@@ -635,8 +635,5 @@ def measure(out_dir: Path) -> ToolReport:
         f"from {TEXTURED_DE:g} (velvet sheen, heather flecks) no 3 px band can be within 6 of a "
         "flat colour, and the band must instead be within "
         f"{BAND_OVER_INNER:g} of the inner figure, which a ring of old colour still breaks.",
-        "On the worn outfit the outline is the shared garment mask's, which misses parts of "
-        "the sweatshirt and cuts holes around the print's letters: its band figure measures "
-        "that mask as much as the recolour.",
     ]
     return report
