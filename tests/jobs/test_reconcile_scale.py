@@ -20,6 +20,21 @@ from workers.engines.base import EngineOutput
 from workers.tasks import maintenance
 
 
+def _tick_in_a_thread(monkeypatch: Any, work: Any) -> tuple[list[dict[str, int]],
+                                                              threading.Thread]:
+    """A reconcile tick started in a thread whose work is `work` (the other steps do
+    nothing): its report lands in the list once it ends."""
+    monkeypatch.setattr(maintenance, "jobs_reconcile", work)
+    monkeypatch.setattr(maintenance, "deliveries_reconcile", lambda **_: 0)
+    monkeypatch.setattr(maintenance, "deliveries_due", lambda: 0)
+    monkeypatch.setattr(maintenance, "figures_heal", lambda **_: figures.HealReport())
+    monkeypatch.setattr(maintenance, "events_dispatch", lambda: 0)
+    results: list[dict[str, int]] = []
+    first = threading.Thread(target=lambda: results.append(maintenance.reconcile.run()))
+    first.start()
+    return results, first
+
+
 def test_two_concurrent_ticks_exactly_one_does_the_work(monkeypatch: Any,
                                                         redis_server: Any) -> None:
     inside = threading.Event()
@@ -32,15 +47,7 @@ def test_two_concurrent_ticks_exactly_one_does_the_work(monkeypatch: Any,
         assert release.wait(10)
         return ReconcileReport()
 
-    monkeypatch.setattr(maintenance, "jobs_reconcile", slow_reconcile)
-    monkeypatch.setattr(maintenance, "deliveries_reconcile", lambda **_: 0)
-    monkeypatch.setattr(maintenance, "deliveries_due", lambda: 0)
-    monkeypatch.setattr(maintenance, "figures_heal", lambda **_: figures.HealReport())
-    monkeypatch.setattr(maintenance, "events_dispatch", lambda: 0)
-
-    results: list[dict[str, int]] = []
-    first = threading.Thread(target=lambda: results.append(maintenance.reconcile.run()))
-    first.start()
+    results, first = _tick_in_a_thread(monkeypatch, slow_reconcile)
     assert inside.wait(10)
     # a second tick while the first one works: it does nothing and says so
     second = maintenance.reconcile.run()
@@ -65,15 +72,7 @@ def test_a_tick_longer_than_the_locks_ttl_keeps_it_and_a_killed_ticks_lock_frees
         assert release.wait(10)
         return ReconcileReport()
 
-    monkeypatch.setattr(maintenance, "jobs_reconcile", slow_reconcile)
-    monkeypatch.setattr(maintenance, "deliveries_reconcile", lambda **_: 0)
-    monkeypatch.setattr(maintenance, "deliveries_due", lambda: 0)
-    monkeypatch.setattr(maintenance, "figures_heal", lambda **_: figures.HealReport())
-    monkeypatch.setattr(maintenance, "events_dispatch", lambda: 0)
-
-    results: list[dict[str, int]] = []
-    first = threading.Thread(target=lambda: results.append(maintenance.reconcile.run()))
-    first.start()
+    results, first = _tick_in_a_thread(monkeypatch, slow_reconcile)
     assert inside.wait(10)
     time.sleep(2.0)  # more than three TTLs: only the renewals keep the lock
     assert maintenance.reconcile.run() == {"skipped_locked": 1}
