@@ -285,11 +285,12 @@ LOBE_MIN_SMOOTH = 0.4  # of the lobe disc, smooth skin only: strands of skin-ton
 # edge, a cheek or a neck has not) and further out (a skin-toned backdrop is no ear).
 LOBE_MIN_SCORE = 0.25
 # A lobe a few pixels across (its disc's radius under LOBE_SMALL_PX image pixels) is all rim
-# and shading: a texture test at that scale cannot tell its shading from strands, so such a lobe
-# is judged on its shape over every skin-coloured pixel, held to more: a clear lobe shape, hanging out of the face's silhouette (a jaw edge the
-# mesh's contour falls short of does not), in the cheeks' own hue and colourfulness (shade
-# darkens skin without turning it; strands of skin-toned hair against a light backdrop are
-# paler and yellower).
+# and shading: a texture test at that scale cannot tell its shading from strands, so when the
+# smooth-skin test fails such a lobe is judged on its shape over every skin-coloured pixel,
+# held to more: a clear lobe shape, hanging out of the face's silhouette (a jaw edge the mesh's
+# contour falls short of does not), in the cheeks' own hue and colourfulness (shade darkens
+# skin without turning it; strands of skin-toned hair against a light backdrop are paler and
+# yellower).
 LOBE_SMALL_PX = 3.0
 LOBE_SHAPE_MIN_SCORE = 0.45
 LOBE_MIN_PROTRUSION = 0.06  # face widths beyond the face oval, at the lobe's rows
