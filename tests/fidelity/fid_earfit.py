@@ -41,7 +41,7 @@ from workers.engines.imaging.face import detect_face, roll_degrees
 HEIGHT_IN = 1.5
 LOBE_TOLERANCE = 0.06  # face widths, about a lobe's own width
 HEIGHT_LIMIT = 10.0  # per cent
-DRESSED_AT_LEAST = 6  # labelled visible lobes dressed on the clean faces, of 9
+DRESSED_AT_LEAST = 8  # labelled visible lobes dressed on the clean faces, of 9
 RESIDUE_LIMIT = 6.0  # ΔE2000, median over the drawn hoop's pixels
 
 # Hand-labelled piercing points, (x, y) in the image's pixels; None: no visible lobe.

@@ -284,6 +284,18 @@ LOBE_MIN_SMOOTH = 0.4  # of the lobe disc, smooth skin only: strands of skin-ton
 # The lobe's shape on smooth skin: the disc minus the skin right below it (a lobe has a free
 # edge, a cheek or a neck has not) and further out (a skin-toned backdrop is no ear).
 LOBE_MIN_SCORE = 0.25
+# A lobe a few pixels across (its disc's radius under LOBE_SMALL_PX image pixels) is all rim
+# and shading: a texture test at that scale cannot tell its shading from strands, so when the
+# smooth-skin test fails such a lobe is judged on its shape over every skin-coloured pixel,
+# held to more: a clear lobe shape, hanging out of the face's silhouette (a jaw edge the mesh's
+# contour falls short of does not), in the cheeks' own hue and colourfulness (shade darkens
+# skin without turning it; strands of skin-toned hair against a light backdrop are paler and
+# yellower).
+LOBE_SMALL_PX = 3.0
+LOBE_SHAPE_MIN_SCORE = 0.45
+LOBE_MIN_PROTRUSION = 0.06  # face widths beyond the face oval, at the lobe's rows
+LOBE_MAX_HUE_SHIFT = 10.0  # degrees of Lab hue from the cheeks'
+LOBE_MIN_CHROMA = 0.8  # of the cheeks' Lab chroma
 
 
 @dataclass(frozen=True)
@@ -469,11 +481,91 @@ def head_person_mask(rgb: np.ndarray, face: Face) -> np.ndarray:
     return cv2.dilate(out, np.ones((k, k), np.uint8))
 
 
+def _lobe_shape(skin: np.ndarray, fw: float, prior: np.ndarray) -> np.ndarray:
+    """Per sample of the ear frame: the skin disc round it, minus the skin right below it and
+    further out, minus the distance from the contour's prediction."""
+    g = lambda x: max(1, int(round(x * LOBE_FRAME_STEPS)))  # noqa: E731
+    rho = g(LOBE_RADIUS)
+    s = skin.astype(np.float64)
+    disc = _box_mean(s, -rho, rho + 1, -rho, rho + 1)
+    below = _box_mean(s, g(0.05), g(0.10), -rho, rho + 1)
+    beyond = _box_mean(s, -rho, rho + 1, g(0.06), g(0.10))
+    return disc - 1.2 * below - beyond - prior
+
+
+def _hue_chroma(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    a = lab[..., 1].astype(np.float32) - 128.0
+    b = lab[..., 2].astype(np.float32) - 128.0
+    return np.degrees(np.arctan2(b, a)), np.hypot(a, b)
+
+
+def _small_lobe(
+    rgb: np.ndarray,
+    face: Face,
+    frame: EarFrame,
+    loose: np.ndarray,
+    edge_u: np.ndarray,
+    i: int,
+    j: int,
+    shape: float,
+) -> bool:
+    """The stricter test of a lobe judged on all its skin-coloured pixels (see above)."""
+    fw = face.face_width
+    rho = max(1, int(round(LOBE_RADIUS * LOBE_FRAME_STEPS)))
+    r0, r1 = max(0, i - rho), i + rho + 1
+    c0, c1 = max(0, j - rho), j + rho + 1
+    # The shape score counts the disc's skin itself: its rim blends into hair or backdrop over
+    # a pixel, a large share of so small a disc, and the rest must then be all skin.
+    if shape < LOBE_SHAPE_MIN_SCORE:
+        return False
+    # Out of the silhouette: the skin joined to the disc reaches this far beyond the oval.
+    _, labels = cv2.connectedComponents(loose.astype(np.uint8), connectivity=8)
+    ids = np.unique(labels[r0:r1, c0:c1])
+    blob = np.isin(labels, ids[ids > 0])
+    protrusion = 0.0
+    for k in range(r0, min(len(frame.vs), r1)):
+        cols = np.nonzero(blob[k])[0]
+        if len(cols) and edge_u[k] > -1e8:
+            protrusion = max(protrusion, float(frame.us[cols.max()] - edge_u[k]) / fw)
+    if protrusion < LOBE_MIN_PROTRUSION:
+        return False
+    # The cheeks' hue and colourfulness.
+    lab_all = cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB).astype(np.float32)
+    r = max(2, int(0.05 * fw))
+    cs = []
+    for c in CHEEKS:
+        x, y = face.points[c].astype(int)
+        cs.append(lab_all[max(0, y - r) : y + r + 1, max(0, x - r) : x + r + 1].reshape(-1, 3))
+    cheek_hue, cheek_chroma = _hue_chroma(np.concatenate(cs).mean(axis=0))
+    lab = cv2.cvtColor(sample(rgb, frame), cv2.COLOR_RGB2LAB).astype(np.float32)
+    seen = lab[r0:r1, c0:c1][loose[r0:r1, c0:c1]]
+    hue, chroma = _hue_chroma(seen)
+    shift = (float(np.median(hue)) - float(cheek_hue) + 180.0) % 360.0 - 180.0
+    return abs(shift) <= LOBE_MAX_HUE_SHIFT and float(np.median(chroma)) >= LOBE_MIN_CHROMA * float(
+        cheek_chroma
+    )
+
+
+def _lobe_at(
+    face: Face, frame: EarFrame, loose: np.ndarray, i: int, j: int
+) -> tuple[float, float, float, bool]:
+    """The share of skin-coloured pixels in the lobe disc at sample (i, j) (the lobe's rim and
+    shading included), its pixel, and whether that pixel is in the picture."""
+    rho = max(1, int(round(LOBE_RADIUS * LOBE_FRAME_STEPS)))
+    r0, r1 = max(0, i - rho), i + rho + 1
+    c0, c1 = max(0, j - rho), j + rho + 1
+    on = float(loose[r0:r1, c0:c1].mean())
+    x, y = frame.to_pixel(float(frame.us[j]), float(frame.vs[i]))
+    return on, x, y, bool(0 <= x < face.width and 0 <= y < face.height)
+
+
 def find_earlobes(rgb: np.ndarray, face: Face, person: np.ndarray | None = None) -> list[Earlobe]:
     """Each ear's lobe as seen in the picture (subject's right, then left).
 
     A lobe is visible only when a skin disc sits outside the face's contour near where the
-    contour predicts it, with its free edge below (no skin there) and no skin further out.
+    contour predicts it, with its free edge below (no skin there) and no skin further out. A
+    lobe too small for its smoothness to be measured is held to the stricter shape and colour
+    test of ``_small_lobe`` instead.
     """
     if person is None:
         person = head_person_mask(rgb, face)
@@ -485,38 +577,43 @@ def find_earlobes(rgb: np.ndarray, face: Face, person: np.ndarray | None = None)
     for side in ("right", "left"):
         frame = ear_frame(face, side)
         loose, smooth = ear_skin(rgb, face, frame, person)
-        skin = smooth.astype(np.float64)
         g = lambda x: max(1, int(round(x * LOBE_FRAME_STEPS)))  # noqa: E731
         rho = g(LOBE_RADIUS)
-        disc = _box_mean(skin, -rho, rho + 1, -rho, rho + 1)
-        below = _box_mean(skin, g(0.05), g(0.10), -rho, rho + 1)
-        beyond = _box_mean(skin, -rho, rho + 1, g(0.06), g(0.10))
         U, V = np.meshgrid(frame.us, frame.vs)
         # Nearer the contour's prediction is likelier; far from it only a clear lobe wins.
         prior = ((U / (0.12 * fw)) ** 2 + (V / (0.15 * fw)) ** 2) * 0.15
-        score = disc - 1.2 * below - beyond - prior
+        disc = _box_mean(smooth.astype(np.float64), -rho, rho + 1, -rho, rho + 1)
+        smooth_shape = _lobe_shape(smooth, fw, prior)
         oval = _oval_in_frame(face, frame, U.shape)
         edge_u = np.array(
             [frame.us[np.nonzero(r)[0].max()] if r.any() else -1e9 for r in oval], np.float32
         )
         allowed = (U > edge_u[:, None] + 0.02 * fw) & (U < 0.14 * fw) & (np.abs(V) < 0.18 * fw)
-        score = np.where(allowed, score, -9.0)
+        score = np.where(allowed, smooth_shape, -9.0)
         i, j = np.unravel_index(int(np.argmax(score)), score.shape)
-        # Verified on all skin-coloured pixels (the lobe's rim and shading included).
-        lo = loose.astype(np.float64)
-        r0, r1 = max(0, i - rho), i + rho + 1
-        c0, c1 = max(0, j - rho), j + rho + 1
-        on = float(lo[r0:r1, c0:c1].mean())
-        x, y = frame.to_pixel(float(frame.us[j]), float(frame.vs[i]))
         turned_away = nose_pos < 0.25 if side == "right" else nose_pos > 0.75
-        inside = 0 <= x < face.width and 0 <= y < face.height
+
+        on, x, y, ok = _lobe_at(face, frame, loose, i, j)
+        ok = ok and not turned_away
         visible = bool(
-            inside
-            and not turned_away
+            ok
             and on >= LOBE_MIN_SKIN
             and disc[i, j] >= LOBE_MIN_SMOOTH
             and score[i, j] >= LOBE_MIN_SCORE
         )
+        best = float(score[i, j])
+        if not visible and LOBE_RADIUS * fw < LOBE_SMALL_PX:
+            # Located on smooth and all skin-coloured pixels alike, judged on the latter.
+            loose_shape = _lobe_shape(loose, fw, prior)
+            both = np.where(allowed, 0.5 * (smooth_shape + loose_shape), -9.0)
+            i2, j2 = np.unravel_index(int(np.argmax(both)), both.shape)
+            on2, x2, y2, ok2 = _lobe_at(face, frame, loose, int(i2), int(j2))
+            if (
+                ok2
+                and not turned_away
+                and _small_lobe(rgb, face, frame, loose, edge_u, i2, j2, float(loose_shape[i2, j2]))
+            ):
+                on, x, y, visible, best = on2, x2, y2, True, float(both[i2, j2])
         outward = float(np.sign(frame.out[0])) or (-1.0 if side == "right" else 1.0)
         out.append(
             Earlobe(
@@ -525,7 +622,7 @@ def find_earlobes(rgb: np.ndarray, face: Face, person: np.ndarray | None = None)
                 outward=outward,
                 visible=visible,
                 skin_fraction=on,
-                score=float(score[i, j]),
+                score=best,
             )
         )
     return out
