@@ -12,6 +12,11 @@ were. The garment keeps its colour unless the finish dictates otherwise (metalli
   when the body is turned), else from the garment's height on a product shot and the length
   documented for its type (GARMENT_LENGTH_CM). The repeat's coordinates slide with the slope of
   the shading, so the weave bends over the folds.
+- Each relief is drawn on a grid finer than the photo's pixels, bent over the folds there,
+  averaged down and band-limited to what the pixels can show: a weave finer than that is not
+  drawn as the grid, checkerboard or moiré it would alias into. Its yarns' irregularity (denim's
+  slubs and heathered warp, a knit's wandering wales and fuzz, leather's fine grain, velvet's
+  soft bloom) is noise, not a repeat, so nothing reads as a tiled pattern.
 - Prints, logos and trims (crisp shapes of colours that are not the fabric or its shades) keep
   their own pixels; woven stripes and colour blocks are fabric and take the new surface.
 - Highlights rise smoothly with the fold's light, as strong as the garment's own light allows,
@@ -52,11 +57,14 @@ class Fabric:
     sheen: float  # 0 matte .. 1 satin: highlight boost along the shading
     opacity: float = 1.0  # < 1: the background shows through (sheer fabrics)
     velvet: bool = False  # pile: darker facing the light, bright at grazing edges
+    weft: float = 0.0  # how much chroma the relief's light yarns lose (an undyed weft)
 
 
 # The repeat a catalogue photo shows: a knit's loop column, a twill's wale, ripstop's grid,
 # tweed's herringbone, leather's pebble. Drawn at the garment's real size (see pixels_per_cm);
-# a repeat finer than MIN_PERIOD_PX cannot be drawn at all and is drawn at that size.
+# a repeat finer than MIN_PERIOD_PX cannot be drawn at all and is drawn at that size, and a
+# lattice (a knit's loops, a plain weave's over-under) only where it has pixels enough to read
+# as cloth rather than as a pixel grid (see _shown and _draw_relief).
 FABRICS: dict[str, Fabric] = {
     "acrylic": Fabric("knit", 0.10, 0.9, 0.15),
     "alpaca": Fabric("fuzz", 0.06, 1.2, 0.0),
@@ -65,7 +73,7 @@ FABRICS: dict[str, Fabric] = {
     "chiffon": Fabric("crepe", 0.05, 0.3, 0.1, opacity=0.62),
     "cotton": Fabric("plain", 0.06, 0.4, 0.0),
     "cupro": Fabric("smooth", 0.02, 0.8, 0.55),
-    "denim": Fabric("twill", 0.055, 0.5, 0.0),
+    "denim": Fabric("twill", 0.055, 0.5, 0.0, weft=1.0),
     "fleece": Fabric("pills", 0.06, 1.0, 0.0),
     "jersey": Fabric("knit", 0.08, 0.45, 0.05),
     "leather": Fabric("grain", 0.018, 0.3, 0.5),
@@ -80,7 +88,7 @@ FABRICS: dict[str, Fabric] = {
     "spandex": Fabric("fine_knit", 0.04, 0.4, 0.5),
     "suede": Fabric("nap", 0.05, 0.8, 0.0),
     "tulle": Fabric("net", 0.0, 0.35, 0.1, opacity=0.25),
-    "tweed": Fabric("tweed", 0.16, 0.8, 0.0),
+    "tweed": Fabric("tweed", 0.11, 0.8, 0.0),
     "velvet": Fabric("pile", 0.035, 0.5, 0.0, velvet=True),
     "viscose": Fabric("smooth", 0.025, 0.6, 0.35),
     "wool": Fabric("knit", 0.07, 1.0, 0.0),
@@ -267,6 +275,10 @@ def refabric_image(
         new_L = _velvet(new_L, rel, m, l_med)
 
     new_ab = ab.copy()
+    if fab.weft:
+        # Denim's warp is dyed and its weft is not: where the white weft shows the cloth is
+        # paler and greyer, where the warp's dye is deep it is richer (the heather of indigo).
+        new_ab *= np.clip(1.0 - fab.weft * 4.0 * amount * relief, 0.5, 1.5)[..., None]
     if fin == "metallic":
         # Metal foil: chroma pulled down and lightness contrast up, hue kept as a tint.
         new_ab *= 0.55
@@ -297,9 +309,14 @@ def refabric_image(
         opacity = opacity * 0.55
     if fab.texture == "net":
         # Tulle: the net's threads are opaque, its holes show what is behind.
-        net = _draw_relief([(1.0, "net", max(period, 2 * MIN_PERIOD_PX))], crop.shape[:2], rng,
-                           px_cm)
-        net = np.clip(0.45 + 0.4 * net / (net.std() + 1e-6), 0.0, 1.0)
+        # A mesh of a few pixels reads as a pixel grid, not as tulle: finer than the pixels
+        # can show as a mesh, the net is an even veil with the faint unevenness of its threads.
+        net_p = max(period, 2 * MIN_PERIOD_PX)
+        mesh = float(np.clip((net_p - 6.0) / 4.0, 0.0, 1.0))
+        net = _draw_relief([(1.0, "net", net_p)], crop.shape[:2], rng, px_cm)
+        veil = _draw_relief([(1.0, "crepe", net_p)], crop.shape[:2], rng, px_cm)
+        net = np.clip(0.45 + mesh * 0.4 * net / (net.std() + 1e-6)
+                      + (1.0 - mesh) * 0.06 * veil, 0.0, 1.0)
         opacity = np.clip(opacity + 0.55 * net, 0.0, 1.0)
     if progress:
         progress(75)
@@ -583,16 +600,16 @@ def _band_noise(shape: tuple[int, int], sx: float, sy: float,
                 rng: np.random.Generator) -> np.ndarray:
     """Gaussian-filtered white noise, features about ``sx`` by ``sy`` pixels (its Gaussian's
     sigmas), zero mean, unit std. Isotropic and aperiodic: no lattice of interpolated cells.
-    Broad features are drawn on a coarser grid and brought up smoothly."""
+    Broad features are drawn on a grid coarser along their length and brought up smoothly."""
     h, w = shape
-    k = max(1.0, min(sx, sy) / 3.0)
-    sh, sw = max(2, int(np.ceil(h / k)) + 2), max(2, int(np.ceil(w / k)) + 2)
-    n = rng.standard_normal((sh, sw)).astype(np.float32)
-    n = cv2.GaussianBlur(n, (0, 0), sigmaX=max(0.3, sx / k), sigmaY=max(0.3, sy / k),
+    kx, ky = max(1.0, sx / 3.0), max(1.0, sy / 3.0)
+    sh, sw = max(2, int(np.ceil(h / ky)) + 2), max(2, int(np.ceil(w / kx)) + 2)
+    n = rng.standard_normal((sh, sw), dtype=np.float32)
+    n = cv2.GaussianBlur(n, (0, 0), sigmaX=max(0.3, sx / kx), sigmaY=max(0.3, sy / ky),
                          borderType=cv2.BORDER_REFLECT)
-    if k > 1.0:
-        n = cv2.resize(n, (int(round(sw * k)), int(round(sh * k))),
-                       interpolation=cv2.INTER_CUBIC)[:h, :w]
+    if kx > 1.0 or ky > 1.0:
+        n = cv2.resize(n, (int(round(sw * kx)), int(round(sh * ky))),
+                       interpolation=cv2.INTER_CUBIC)
     n = n[:h, :w]
     return ((n - n.mean()) / (n.std() + 1e-6)).astype(np.float32)
 
@@ -618,7 +635,7 @@ def _twill(shape, period, rng, fine, cm):  # type: ignore[no-untyped-def]
     # The wale's horizontal repeat is the stated one; a wale finer than the pixels can show is
     # drawn at the finest they can (the twill's slant is what tells denim at catalogue size).
     d = max(period * np.cos(a), 1.05 * fine)
-    wobble = 0.12 * _band_noise(shape, 0.8 * cm, 0.8 * cm, rng)  # a wale is not a ruled line
+    wobble = 0.06 * _band_noise(shape, 0.8 * cm, 0.8 * cm, rng)  # a wale is not a ruled line
     phase = 2 * np.pi * ((x * np.cos(a) + y * np.sin(a)) / d + wobble)
     # 3/1: a broad warp float and a narrow weft line between floats.
     wale = np.sin(phase) + 0.35 * np.sin(2 * phase + 0.6)
@@ -631,7 +648,7 @@ def _twill(shape, period, rng, fine, cm):  # type: ignore[no-untyped-def]
     # White weft peeping through: small, light flecks.
     flecks = np.maximum(_band_noise(shape, 0.15 * fine, 0.15 * fine, rng) - 1.0, 0.0)
     mottle = _band_noise(shape, 1.2 * cm, 2.0 * cm, rng)
-    return (0.8 * _unit(wale * strength) + 0.4 * streaks - 0.5 * slubs + 0.6 * flecks
+    return (0.65 * _unit(wale * strength) + 0.45 * streaks - 0.5 * slubs + 0.6 * flecks
             + 0.08 * mottle).astype(np.float32)
 
 
@@ -641,11 +658,11 @@ def _plain(shape, period, rng, fine, cm):  # type: ignore[no-untyped-def]
     x, y = _grid(shape)
     weave = np.cos(2 * np.pi * x / period) * np.cos(2 * np.pi * y / period)
     yarn = max(0.35 * period, 0.35 * fine)
-    warp = _band_noise(shape, 0.5 * yarn, 1.2 * cm, rng)
-    weft = _band_noise(shape, 1.2 * cm, 0.5 * yarn, rng)
+    warp = _band_noise(shape, 0.5 * yarn, 0.3 * cm, rng)
+    weft = _band_noise(shape, 0.3 * cm, 0.5 * yarn, rng)
     fibre = _band_noise(shape, 0.15 * fine, 0.15 * fine, rng)
-    return (0.9 * _shown(period, fine) * weave + 0.4 * warp + 0.4 * weft + 0.45 * fibre
-            + 0.08 * _band_noise(shape, 1.5 * cm, 1.5 * cm, rng)).astype(np.float32)
+    return (0.9 * _shown(period, fine) * weave + 0.25 * warp + 0.25 * weft
+            + 0.5 * fibre).astype(np.float32)
 
 
 def _slub(shape, period, rng, fine, cm):  # type: ignore[no-untyped-def]
@@ -739,8 +756,11 @@ def _ripstop(shape, period, rng, fine, cm):  # type: ignore[no-untyped-def]
     """Nylon ripstop: a fine plain weave reinforced by a grid of heavier yarns every repeat."""
     x, y = _grid(shape)
     jitter = 0.05 * period * _band_noise(shape, 1.0 * cm, 1.0 * cm, rng)
+    # The grid's crossing yarns only where the pixels can show a grid as cloth: finer, a
+    # lattice of a few pixels reads as a pixel grid, and the warp's ribs alone are drawn.
     lines = (np.maximum(np.cos(2 * np.pi * (x + jitter) / period), 0) ** 4
-             + np.maximum(np.cos(2 * np.pi * (y - jitter) / period), 0) ** 4)
+             + _shown(period, fine) * np.maximum(np.cos(2 * np.pi * (y - jitter) / period),
+                                                 0) ** 4)
     base = _plain(shape, max(fine, period / 6), rng, fine, cm)
     return _unit(1.1 * _unit(lines) + 0.45 * base)
 
@@ -761,7 +781,10 @@ def _net(shape, period, rng, fine, cm):  # type: ignore[no-untyped-def]
 def _tweed(shape, period, rng, fine, cm):  # type: ignore[no-untyped-def]
     # Coarse 2/2 twill (herringbone-ish) with a rough hand; flecks are added in colour later.
     x, y = _grid(shape)
+    # The herringbone's turns need pixels: finer, its two slants read as a pixel zigzag, and
+    # one slant (a plain twill) under the rough hand is what shows.
     band = np.floor(x / (period * 6)) % 2 * 2 - 1
+    band = 1.0 + _shown(period, fine) * (band - 1.0)
     p = max(period, 1.05 * fine * np.sqrt(2))
     phase = 2 * np.pi * (x * band + y) / p
     return _unit(0.7 * np.sin(phase) + 0.5 * _band_noise(shape, 0.4 * period, 0.4 * period, rng)
