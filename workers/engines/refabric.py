@@ -680,7 +680,7 @@ def _knit(shape, period, rng, fine, cm):  # type: ignore[no-untyped-def]
     col = u % 1.0
     v = np.abs(col - 0.5) * 2.0  # 1 at the wale's edges, 0 at its middle
     rows = np.sin(2 * np.pi * (y / (period * 0.8) + 0.6 * v))
-    loops = (1.0 - v) * 0.6 + 0.8 * rows * (1.0 - v)
+    loops = (1.0 - v) * 0.9 + 0.5 * rows * (1.0 - v)  # the wale first, its V loops on it
     # The loops need pixels to read as loops; under that the wales' ribs alone are drawn.
     wales = np.cos(2 * np.pi * u)
     shown = _shown(period, fine)
@@ -689,7 +689,7 @@ def _knit(shape, period, rng, fine, cm):  # type: ignore[no-untyped-def]
                             0.2, 1.8)
     fuzz = _band_noise(shape, 0.15 * fine, 0.15 * fine, rng)
     heather = _band_noise(shape, 0.8 * cm, 0.8 * cm, rng)
-    return (0.6 * loops + 0.5 * fuzz + 0.1 * heather).astype(np.float32)
+    return (0.7 * loops + 0.3 * fuzz + 0.1 * heather).astype(np.float32)
 
 
 def _fine_knit(shape, period, rng, fine, cm):  # type: ignore[no-untyped-def]
@@ -740,7 +740,7 @@ def _pile(shape, period, rng, fine, cm):  # type: ignore[no-untyped-def]
     body, sheen along folds and outline) is laid on by _velvet."""
     bloom = _band_noise(shape, 0.15 * fine, 0.15 * fine, rng)
     crush = _band_noise(shape, 0.4 * cm, 0.6 * cm, rng)
-    return (0.4 * bloom + 0.6 * crush).astype(np.float32)
+    return (0.4 * bloom + 0.4 * crush).astype(np.float32)
 
 
 def _smooth(shape, period, rng, fine, cm):  # type: ignore[no-untyped-def]
