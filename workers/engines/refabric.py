@@ -648,7 +648,7 @@ def _twill(shape, period, rng, fine, cm):  # type: ignore[no-untyped-def]
     # White weft peeping through: small, light flecks.
     flecks = np.maximum(_band_noise(shape, 0.15 * fine, 0.15 * fine, rng) - 1.0, 0.0)
     mottle = _band_noise(shape, 1.2 * cm, 2.0 * cm, rng)
-    return (0.65 * _unit(wale * strength) + 0.45 * streaks - 0.5 * slubs + 0.6 * flecks
+    return (0.65 * _unit(wale * strength) + 0.35 * streaks - 0.35 * slubs + 0.5 * flecks
             + 0.08 * mottle).astype(np.float32)
 
 
