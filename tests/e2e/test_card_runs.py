@@ -190,9 +190,10 @@ def test_refabric_page_runs_complete_cards_to_the_output_drive(page: Any, live_s
     assert all(image.size == (384, 512) for _, image in files)
     for (_, image), source in zip(files, (SWEATSHIRT, TROUSERS), strict=True):
         changed = changed_pixels(source, image)
-        # the garment's surface (a fine denim twill on the cream trousers changes ~5 % of the
-        # frame by more than 12 levels), not the sweep above and below it
-        assert 0.03 < changed.mean() < 0.6
+        # the garment's surface, not the sweep above and below it (a matte denim twill on the
+        # cream trousers, band-limited to what 512 px can show, changes ~1.7 % of the frame by
+        # more than 12 levels: a subtle ecru twill, no longer a high-contrast pixel checkerboard)
+        assert 0.01 < changed.mean() < 0.6
         assert not changed[:8].any() and not changed[-8:].any()
 
     # and the partner finds them behind the Output Drive link

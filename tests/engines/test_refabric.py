@@ -72,6 +72,19 @@ def test_each_fabric_changes_the_garment_and_differs_from_every_other(fabric: st
             assert diff > 0.5, f"{fabric} and {other} render the same"
 
 
+@pytest.mark.parametrize("fabric", list(FABRICS))
+def test_no_fabric_aliases_into_a_grid_or_a_checkerboard(fabric: str) -> None:
+    """At catalogue size (the trousers' 1 cm is under 4 px) a weave finer than the pixels is
+    band-limited, not drawn as the grid, checkerboard or moiré it would alias into: of the fine
+    detail the edit adds, little lies beyond what the pixels show, and little is a lattice."""
+    from tests.fidelity import fid_refabric as fid
+
+    where = fid.inside_distance(mask_of(TROUSERS, "trousers")) > 3
+    out = fabric_out(fabric)
+    assert fid.alias_share(photo(TROUSERS), out, where) <= 0.2
+    assert fid.lattice_share(photo(TROUSERS), out, where) <= 0.1
+
+
 def _diagonal_ratio(rgb: np.ndarray, where: np.ndarray) -> float:
     L = lightness(rgb)
     dx = cv2.Sobel(L, cv2.CV_32F, 1, 0, ksize=3)

@@ -20,7 +20,15 @@ Bars (the Recolor bars' analogues for a tool that keeps the garment's colour):
 - texture scale: the dominant horizontal repeat of the rendered relief, in cm (pixels over
   pixels per cm, taken independently of the engine: the mask's height over the garment length
   the engine documents on a product shot, the pose's shoulder width over 40 cm on a model),
-  within 15 % of the fabric's stated period, on a product shot and on a model photo.
+  within 15 % of the fabric's stated period, on a product shot and on a model photo;
+- no aliasing: of the power the edit adds to the lightness's 2-D spectrum inside the garment
+  (32 px Hann windows, above 1/8 cycle per pixel), at most 20 % lies beyond 0.42 cycle per
+  pixel. A repeat that fine cannot be shown by the pixels: it is what a weave drawn finer than
+  they allow turns into (a diagonal twill of 2-3 px reads as a checkerboard, a knit's loops
+  as a grid, a plain weave as a pixel check), and what a band-limited texture leaves out;
+- no grid: of that added fine power, at most 10 % in sharp spectral peaks (a tiled repeat)
+  running in a second direction 30° or more from the strongest one's: a grid or a checkerboard
+  repeats two ways, a twill or a knit's wales one way, and heather, slubs and fuzz no way.
 """
 
 from __future__ import annotations
@@ -304,6 +312,78 @@ def dominant_period_px(before: np.ndarray, after: np.ndarray, where: np.ndarray,
     return float(n / (k + shift))
 
 
+ALIAS_F = 0.42  # cycles per pixel: finer than this, a repeat reads as a pixel grid or moiré
+
+
+def _spectrum_2d(img: np.ndarray, where: np.ndarray, n: int = 32) -> tuple[np.ndarray, int]:
+    """Mean 2-D power spectrum of the lightness over n x n Hann windows wholly inside
+    ``where`` (half-overlapping), zero frequency at the centre."""
+    L = srgb8_to_oklab(img)[..., 0].astype(np.float64)
+    win = np.outer(np.hanning(n), np.hanning(n))
+    ok = cv2.erode(where.astype(np.uint8), np.ones((n, n), np.uint8), anchor=(0, 0))
+    power = np.zeros((n, n))
+    count = 0
+    for y in range(0, where.shape[0] - n, n // 2):
+        for x in range(0, where.shape[1] - n, n // 2):
+            if ok[y, x]:
+                seg = L[y:y + n, x:x + n]
+                power += np.abs(np.fft.fft2((seg - seg.mean()) * win)) ** 2
+                count += 1
+    return np.fft.fftshift(power / max(count, 1)), count
+
+
+def alias_share(before: np.ndarray, after: np.ndarray, where: np.ndarray,
+                n: int = 32) -> float:
+    """Of the power the edit added to the fine detail (the spectrum after minus before, above
+    1/8 cycle per pixel), the share beyond ALIAS_F cycles per pixel: detail the pixels cannot
+    show as a repeat, seen as a checkerboard, a pixel grid or moiré. Texture band-limited to
+    the pixel scale puts next to none there."""
+    p_before, count = _spectrum_2d(before, where, n)
+    p_after, _ = _spectrum_2d(after, where, n)
+    if count < 2:
+        return float("nan")
+    f = np.fft.fftshift(np.fft.fftfreq(n))
+    radius = np.hypot(*np.meshgrid(f, f))
+    added = np.maximum(p_after - p_before, 0.0)
+    fine = added[radius >= 1 / 8].sum()
+    return float(added[radius >= ALIAS_F].sum() / fine) if fine > 0 else 0.0
+
+
+def lattice_share(before: np.ndarray, after: np.ndarray, where: np.ndarray,
+                  n: int = 32) -> float:
+    """How much of the fine detail the edit added is a lattice: sharp spectral peaks (a bin
+    above 4x its ring's median and 4x its power before) in two directions at least 30° apart,
+    as a grid or a checkerboard has. The weaker direction's peak power over all the added
+    power above 1/8 cycle per pixel. A twill or a knit's wales repeat one way (one direction);
+    heather, slubs and fuzz are noise (no peaks)."""
+    p_before, count = _spectrum_2d(before, where, n)
+    p_after, _ = _spectrum_2d(after, where, n)
+    if count < 2:
+        return float("nan")
+    f = np.fft.fftshift(np.fft.fftfreq(n))
+    fx, fy = np.meshgrid(f, f)
+    radius = np.hypot(fx, fy)
+    band = radius >= 1 / 8
+    added = np.maximum(p_after - p_before, 0.0)
+    total = added[band].sum()
+    if total <= 0:
+        return 0.0
+    ring = np.round(radius * n).astype(int)
+    peak = np.zeros_like(added)
+    for r in np.unique(ring[band]):
+        on = (ring == r) & band
+        med = np.median(added[on])
+        peak[on] = np.where((added[on] > 4 * med) & (p_after[on] > 4 * p_before[on]),
+                            added[on] - med, 0.0)
+    # Power of the peaks by orientation (a repeat's direction, modulo 180°), 15° sectors.
+    angle = (np.degrees(np.arctan2(fy, fx)) % 180.0)[band]
+    sectors = np.bincount(np.minimum((angle // 15).astype(int), 11), weights=peak[band],
+                          minlength=12)
+    main = int(np.argmax(sectors))
+    away = [s for s in range(12) if min(abs(s - main), 12 - abs(s - main)) >= 2]
+    return float(sectors[away].max() / total)
+
+
 def measured_scale_cm(case: Case, after: np.ndarray, mask: np.ndarray,
                       prints: np.ndarray) -> tuple[float, float]:
     """(measured period in cm, stated period in cm) of the case's fabric."""
@@ -332,6 +412,10 @@ def case_figures(case: Case) -> dict[str, object]:
         "shading r": shading_corr(before, after, mask, prints),
         "burn %": 100 * burn_share(before, after, mask, prints),
     }
+    cloth = (inside_distance(mask) > 3) & ~(
+        cv2.dilate(prints.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0)
+    row["alias %"] = 100 * alias_share(before, after, cloth)
+    row["lattice %"] = 100 * lattice_share(before, after, cloth)
     if case.scale:
         got, stated = measured_scale_cm(case, after, mask, prints)
         row["period cm"] = got
@@ -383,6 +467,10 @@ def measure(out_dir: Path) -> ToolReport:
         Bar("low-pass lightness correlation before/after, worst", worst("shading r", min),
             0.8, at_least=True),
         Bar("new clipped highlights, worst", worst("burn %"), 0.5, unit="%"),
+        Bar("added fine texture beyond 0.42 cycle/px (aliasing: grid, checkerboard, moiré), "
+            "worst", worst("alias %"), 20.0, unit="%"),
+        Bar("added fine texture in sharp peaks of a second direction (a grid or checkerboard), "
+            "worst", worst("lattice %"), 10.0, unit="%"),
     ]
     for kind, worn in (("product shot", False), ("model photo", True)):
         errs = [float(r["scale err %"]) for r, c in zip(rows, CASES, strict=True)

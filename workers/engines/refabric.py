@@ -12,6 +12,11 @@ were. The garment keeps its colour unless the finish dictates otherwise (metalli
   when the body is turned), else from the garment's height on a product shot and the length
   documented for its type (GARMENT_LENGTH_CM). The repeat's coordinates slide with the slope of
   the shading, so the weave bends over the folds.
+- Each relief is drawn on a grid finer than the photo's pixels, bent over the folds there,
+  averaged down and band-limited to what the pixels can show: a weave finer than that is not
+  drawn as the grid, checkerboard or moiré it would alias into. Its yarns' irregularity (denim's
+  slubs and heathered warp, a knit's wandering wales and fuzz, leather's fine grain, velvet's
+  soft bloom) is noise, not a repeat, so nothing reads as a tiled pattern.
 - Prints, logos and trims (crisp shapes of colours that are not the fabric or its shades) keep
   their own pixels; woven stripes and colour blocks are fabric and take the new surface.
 - Highlights rise smoothly with the fold's light, as strong as the garment's own light allows,
@@ -52,11 +57,14 @@ class Fabric:
     sheen: float  # 0 matte .. 1 satin: highlight boost along the shading
     opacity: float = 1.0  # < 1: the background shows through (sheer fabrics)
     velvet: bool = False  # pile: darker facing the light, bright at grazing edges
+    weft: float = 0.0  # how much chroma the relief's light yarns lose (an undyed weft)
 
 
 # The repeat a catalogue photo shows: a knit's loop column, a twill's wale, ripstop's grid,
 # tweed's herringbone, leather's pebble. Drawn at the garment's real size (see pixels_per_cm);
-# a repeat finer than MIN_PERIOD_PX cannot be drawn at all and is drawn at that size.
+# a repeat finer than MIN_PERIOD_PX cannot be drawn at all and is drawn at that size, and a
+# lattice (a knit's loops, a plain weave's over-under) only where it has pixels enough to read
+# as cloth rather than as a pixel grid (see _shown and _draw_relief).
 FABRICS: dict[str, Fabric] = {
     "acrylic": Fabric("knit", 0.10, 0.9, 0.15),
     "alpaca": Fabric("fuzz", 0.06, 1.2, 0.0),
@@ -65,10 +73,10 @@ FABRICS: dict[str, Fabric] = {
     "chiffon": Fabric("crepe", 0.05, 0.3, 0.1, opacity=0.62),
     "cotton": Fabric("plain", 0.06, 0.4, 0.0),
     "cupro": Fabric("smooth", 0.02, 0.8, 0.55),
-    "denim": Fabric("twill", 0.16, 0.5, 0.0),
+    "denim": Fabric("twill", 0.055, 0.5, 0.0, weft=1.0),
     "fleece": Fabric("pills", 0.06, 1.0, 0.0),
     "jersey": Fabric("knit", 0.08, 0.45, 0.05),
-    "leather": Fabric("grain", 0.02, 0.8, 0.45),
+    "leather": Fabric("grain", 0.018, 0.3, 0.5),
     "linen": Fabric("slub", 0.08, 0.5, 0.0),
     "lyocell": Fabric("smooth", 0.03, 0.6, 0.3),
     "modal": Fabric("fine_knit", 0.04, 0.4, 0.25),
@@ -80,10 +88,10 @@ FABRICS: dict[str, Fabric] = {
     "spandex": Fabric("fine_knit", 0.04, 0.4, 0.5),
     "suede": Fabric("nap", 0.05, 0.8, 0.0),
     "tulle": Fabric("net", 0.0, 0.35, 0.1, opacity=0.25),
-    "tweed": Fabric("tweed", 0.16, 0.8, 0.0),
-    "velvet": Fabric("nap", 0.05, 0.5, 0.0, velvet=True),
+    "tweed": Fabric("tweed", 0.11, 0.8, 0.0),
+    "velvet": Fabric("pile", 0.035, 0.5, 0.0, velvet=True),
     "viscose": Fabric("smooth", 0.025, 0.6, 0.35),
-    "wool": Fabric("knit", 0.14, 1.0, 0.0),
+    "wool": Fabric("knit", 0.07, 1.0, 0.0),
 }
 
 MIN_PERIOD_PX = 3.0  # finer, the sampled repeat and its fold-following resampling blur away
@@ -233,16 +241,18 @@ def refabric_image(
 
     period = max(MIN_PERIOD_PX, fab.period_cm * px_cm)
     amount = fab.amount * (1.5 if fin == "textured" else 0.55 if fin == "matte" else 1.0)
-    relief = TEXTURES[fab.texture](crop.shape[:2], period, rng)
+    parts = [(1.0, fab.texture, period)]
     if fin == "textured":
         # A textured finish gives a flat cloth a tactile grain on top of its weave; a coarse
         # weave (denim, wool, tweed) is texture enough and would only turn noisy.
         grain = 0.6 if fab.texture == "smooth" else 0.35 if fab.amount < 0.08 else 0.0
         if grain:
-            relief = relief + grain * TEXTURES["crepe"](crop.shape[:2], period * 0.6, rng)
+            parts.append((grain, "crepe", period * 0.6))
     # The weave follows the folds: its coordinates slide with the slope of the shading (a fold's
     # flank turns away and squeezes the repeat), and the relief is lit by the shading below.
-    relief = _follow_folds(relief, shade, fabric_w, l_med, period, px_cm)
+    # It is drawn finer than the pixels and band-limited to what they can show (no aliasing).
+    relief = _draw_relief(parts, crop.shape[:2], rng, px_cm,
+                          _fold_shift(shade, fabric_w, l_med, period, px_cm))
     new_L = shade * (1.0 + amount * relief)
 
     sheen = fab.sheen
@@ -265,6 +275,10 @@ def refabric_image(
         new_L = _velvet(new_L, rel, m, l_med)
 
     new_ab = ab.copy()
+    if fab.weft:
+        # Denim's warp is dyed and its weft is not: where the white weft shows the cloth is
+        # paler and greyer, where the warp's dye is deep it is richer (the heather of indigo).
+        new_ab *= np.clip(1.0 - fab.weft * 4.0 * amount * relief, 0.5, 1.5)[..., None]
     if fin == "metallic":
         # Metal foil: chroma pulled down and lightness contrast up, hue kept as a tint.
         new_ab *= 0.55
@@ -295,7 +309,14 @@ def refabric_image(
         opacity = opacity * 0.55
     if fab.texture == "net":
         # Tulle: the net's threads are opaque, its holes show what is behind.
-        net = TEXTURES["net"](crop.shape[:2], period, rng)
+        # A mesh of a few pixels reads as a pixel grid, not as tulle: finer than the pixels
+        # can show as a mesh, the net is an even veil with the faint unevenness of its threads.
+        net_p = max(period, 2 * MIN_PERIOD_PX)
+        mesh = float(np.clip((net_p - 6.0) / 4.0, 0.0, 1.0))
+        net = _draw_relief([(1.0, "net", net_p)], crop.shape[:2], rng, px_cm)
+        veil = _draw_relief([(1.0, "crepe", net_p)], crop.shape[:2], rng, px_cm)
+        net = np.clip(0.45 + mesh * 0.4 * net / (net.std() + 1e-6)
+                      + (1.0 - mesh) * 0.06 * veil, 0.0, 1.0)
         opacity = np.clip(opacity + 0.55 * net, 0.0, 1.0)
     if progress:
         progress(75)
@@ -452,20 +473,27 @@ def _kept_weight(crop: np.ndarray, lab: np.ndarray, inside: np.ndarray) -> np.nd
     return np.clip(cv2.GaussianBlur(grown, (0, 0), 0.7) * 1.3, 0, 1) * inside
 
 
-def _follow_folds(relief: np.ndarray, shade: np.ndarray, wgt: np.ndarray, l_med: float,
-                  period: float, px_cm: float) -> np.ndarray:
-    """Slide the relief's coordinates by the shading's slope, per centimetre of garment."""
+def _fold_shift(shade: np.ndarray, wgt: np.ndarray, l_med: float, period: float,
+                px_cm: float) -> tuple[np.ndarray, np.ndarray]:
+    """How far the relief's coordinates slide (x, y, in pixels) with the shading's slope, per
+    centimetre of garment."""
     s = _masked_blur(shade / max(l_med, 1e-3), wgt, max(2.0, 1.5 * period))
     gx = cv2.Sobel(s, cv2.CV_32F, 1, 0, ksize=3) / 8.0
     gy = cv2.Sobel(s, cv2.CV_32F, 0, 1, ksize=3) / 8.0
     gain = 8.0 * period * px_cm  # a fold's flank (lightness -30 % over 4 cm) moves ~0.6 period
-    dx = np.clip(gx * gain, -period, period) * (wgt > 0.05)
-    dy = np.clip(gy * gain, -period, period) * (wgt > 0.05)
-    hh, ww = relief.shape
-    gxs, gys = np.meshgrid(np.arange(ww, dtype=np.float32), np.arange(hh, dtype=np.float32))
-    return cv2.remap(relief.astype(np.float32), gxs + dx.astype(np.float32),
-                     gys + dy.astype(np.float32), cv2.INTER_LINEAR,
-                     borderMode=cv2.BORDER_REFLECT)
+    dx = (np.clip(gx * gain, -period, period) * (wgt > 0.05)).astype(np.float32)
+    dy = (np.clip(gy * gain, -period, period) * (wgt > 0.05)).astype(np.float32)
+    # A fold bends the weave smoothly; a sharp change of lightness (a woven stripe, a seam)
+    # would fold the coordinates over themselves, repeating one row of the weave over several
+    # and smearing it into streaks. The slide's own slope is kept under 0.35 px per px.
+    jac = np.zeros_like(dx)
+    for d in (dx, dy):
+        for ax in ((1, 0), (0, 1)):
+            np.maximum(jac, np.abs(cv2.Sobel(d, cv2.CV_32F, *ax, ksize=3) / 8.0), out=jac)
+    jac = cv2.dilate(jac, np.ones((5, 5), np.uint8))
+    jac = cv2.GaussianBlur(jac, (0, 0), max(1.0, period))
+    k = np.minimum(1.0, 0.35 / np.maximum(jac, 1e-6))
+    return (dx * k).astype(np.float32), (dy * k).astype(np.float32)
 
 
 def _composite_at_outline(crop: np.ndarray, new_rgb: np.ndarray, m: np.ndarray,
@@ -541,13 +569,26 @@ def _velvet(L: np.ndarray, rel: np.ndarray, m: np.ndarray, l_med: float) -> np.n
     # Folds from the smooth shading only: stripes or a print's edges are not folds.
     smooth = _masked_blur(rel, m, max(3.0, 0.012 * m.shape[0]))
     fold = np.clip(np.abs(cv2.Laplacian(smooth, cv2.CV_32F)) * 60, 0, 1)
+    # The pile lies one way (down the garment): a fold's flank that turns the pile towards the
+    # light looks paler and silkier than the flank that turns it away, so the sheen runs along
+    # the folds on one side of each, read from the broad shading (stripes are not folds).
+    broad = _masked_blur(rel, m, max(4.0, 0.03 * m.shape[0]))
+    slope = cv2.Sobel(broad, cv2.CV_32F, 0, 1, ksize=3) / 8.0 * m.shape[0] * 0.1
+    flank = np.clip(slope, 0.0, 1.0)
     L = L * 0.82
-    return L + (0.3 * rim + 0.12 * fold) * (1.0 - L) * 0.6
+    return L + (0.3 * rim + 0.12 * fold + 0.12 * flank) * (1.0 - L) * 0.6
 
 
 # --- reliefs (zero mean, about unit amplitude) ------------------------------------------------
+#
+# Each relief is drawn on a grid SS times finer than the photo's pixels (``shape`` and every
+# length below are in those fine pixels), bent over the folds there, averaged down to the
+# photo's pixels and band-limited to what they can show (see _draw_relief): a weave finer than
+# that is not drawn as a grid or a checkerboard it would alias into, its yarns' irregularity
+# (slubs, heather, fibre fuzz) is what remains, as it is in a catalogue photo. ``fine`` is the
+# finest repeat the photo's pixels show (fine pixels); ``cm`` is one centimetre (fine pixels).
 
-Relief = Callable[[tuple[int, int], float, np.random.Generator], np.ndarray]
+Relief = Callable[[tuple[int, int], float, np.random.Generator, float, float], np.ndarray]
 
 
 def _grid(shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
@@ -555,124 +596,181 @@ def _grid(shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
     return np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
 
 
-def _noise(shape: tuple[int, int], cell: float, rng: np.random.Generator) -> np.ndarray:
-    """Smooth value noise with features about ``cell`` pixels wide, zero mean, unit std."""
+def _band_noise(shape: tuple[int, int], sx: float, sy: float,
+                rng: np.random.Generator) -> np.ndarray:
+    """Gaussian-filtered white noise, features about ``sx`` by ``sy`` pixels (its Gaussian's
+    sigmas), zero mean, unit std. Isotropic and aperiodic: no lattice of interpolated cells.
+    Broad features are drawn on a grid coarser along their length and brought up smoothly."""
     h, w = shape
-    gh, gw = max(2, int(h / max(cell, 1.0)) + 2), max(2, int(w / max(cell, 1.0)) + 2)
-    small = rng.standard_normal((gh, gw)).astype(np.float32)
-    n = cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
-    return (n - n.mean()) / (n.std() + 1e-6)
+    kx, ky = max(1.0, sx / 3.0), max(1.0, sy / 3.0)
+    sh, sw = max(2, int(np.ceil(h / ky)) + 2), max(2, int(np.ceil(w / kx)) + 2)
+    n = rng.standard_normal((sh, sw), dtype=np.float32)
+    n = cv2.GaussianBlur(n, (0, 0), sigmaX=max(0.3, sx / kx), sigmaY=max(0.3, sy / ky),
+                         borderType=cv2.BORDER_REFLECT)
+    if kx > 1.0 or ky > 1.0:
+        n = cv2.resize(n, (int(round(sw * kx)), int(round(sh * ky))),
+                       interpolation=cv2.INTER_CUBIC)
+    n = n[:h, :w]
+    return ((n - n.mean()) / (n.std() + 1e-6)).astype(np.float32)
 
 
-def _twill(shape, period, rng):  # type: ignore[no-untyped-def]
+def _shown(period: float, fine: float, lo: float = 5.0, hi: float = 9.0) -> float:
+    """How much of a lattice (loops, an over-under weave) to draw, by its repeat in the photo's
+    pixels: under ``lo`` pixels a lattice reads as a pixel grid, not as cloth, and is left out;
+    from ``hi`` it is drawn whole."""
+    px = period / (fine * F_PASS)
+    return float(np.clip((px - lo) / (hi - lo), 0.0, 1.0))
+
+
+def _unit(r: np.ndarray) -> np.ndarray:
+    return ((r - r.mean()) / (r.std() + 1e-6)).astype(np.float32)
+
+
+def _twill(shape, period, rng, fine, cm):  # type: ignore[no-untyped-def]
+    """Denim: a 3/1 right-hand twill, its wales climbing steeply (about 63°) to the right,
+    woven of an indigo warp whose dye is uneven (long vertical streaks, ring-spun slubs) and a
+    white weft that peeps through in fine flecks (the heather)."""
     x, y = _grid(shape)
-    # 3/1 twill: ridges climbing at 45° to the right, warp yarns slubbed along their length.
-    phase = 2 * np.pi * (x + y) / period
-    # Squared-off ridges only where the repeat has the pixels for them: a hard-edged ridge a
-    # few pixels wide aliases into blotches once the weave is bent over the folds.
-    sharp = float(np.clip((period - 4.0) / 4.0, 0.0, 1.0))
-    wave = np.sin(phase)
-    ridges = sharp * np.sign(wave) * np.abs(wave) ** 0.5 + (1 - sharp) * wave
-    # Denim's warp is dyed, its weft is not, and each warp yarn's dye is uneven: thin vertical
-    # streaks of lighter and darker yarn, long along the leg, one yarn wide.
-    h, w = shape
-    yarns = cv2.resize(rng.standard_normal((max(2, int(h / (period * 8))), w)).astype(
-        np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
-    return (0.8 * ridges + 0.2 * yarns).astype(np.float32)
+    a = np.deg2rad(27.0)  # the wale's normal, from the horizontal
+    # The wale's horizontal repeat is the stated one; a wale finer than the pixels can show is
+    # drawn at the finest they can (the twill's slant is what tells denim at catalogue size).
+    d = max(period * np.cos(a), 1.05 * fine)
+    wobble = 0.06 * _band_noise(shape, 0.8 * cm, 0.8 * cm, rng)  # a wale is not a ruled line
+    phase = 2 * np.pi * ((x * np.cos(a) + y * np.sin(a)) / d + wobble)
+    # 3/1: a broad warp float and a narrow weft line between floats.
+    wale = np.sin(phase) + 0.35 * np.sin(2 * phase + 0.6)
+    strength = np.clip(0.85 + 0.25 * _band_noise(shape, 0.3 * cm, 1.0 * cm, rng), 0.3, 1.4)
+    # Warp yarns: one yarn wide, their dye varying over a few centimetres along the leg.
+    yarn = max(0.5 * fine, 0.04 * cm)
+    streaks = _band_noise(shape, 0.3 * yarn, 1.6 * cm, rng)
+    # Ring-spun slubs: now and then a thicker, darker length of warp.
+    slubs = np.maximum(_band_noise(shape, 0.3 * yarn, 0.3 * cm, rng) - 1.5, 0.0)
+    # White weft peeping through: small, light flecks.
+    flecks = np.maximum(_band_noise(shape, 0.15 * fine, 0.15 * fine, rng) - 1.0, 0.0)
+    mottle = _band_noise(shape, 1.2 * cm, 2.0 * cm, rng)
+    return (0.65 * _unit(wale * strength) + 0.35 * streaks - 0.35 * slubs + 0.5 * flecks
+            + 0.08 * mottle).astype(np.float32)
 
 
-def _plain(shape, period, rng):  # type: ignore[no-untyped-def]
+def _plain(shape, period, rng, fine, cm):  # type: ignore[no-untyped-def]
+    """Plain weave: over-under yarns (shown only where the pixels can show them), and yarns
+    of uneven thickness running both ways."""
     x, y = _grid(shape)
-    weave = np.sin(2 * np.pi * x / period) * np.sin(2 * np.pi * y / period)
-    return (weave + 0.12 * _noise(shape, period * 3, rng)).astype(np.float32)
+    weave = np.cos(2 * np.pi * x / period) * np.cos(2 * np.pi * y / period)
+    yarn = max(0.35 * period, 0.35 * fine)
+    warp = _band_noise(shape, 0.5 * yarn, 0.3 * cm, rng)
+    weft = _band_noise(shape, 0.3 * cm, 0.5 * yarn, rng)
+    fibre = _band_noise(shape, 0.15 * fine, 0.15 * fine, rng)
+    return (0.9 * _shown(period, fine) * weave + 0.25 * warp + 0.25 * weft
+            + 0.5 * fibre).astype(np.float32)
 
 
-def _slub(shape, period, rng):  # type: ignore[no-untyped-def]
-    # Linen: plain weave with thick-and-thin weft yarns (horizontal slubs).
-    h, w = shape
-    grid = (max(2, int(h / period)), max(2, int(w / (period * 12))))
-    streaks = cv2.resize(rng.standard_normal(grid).astype(np.float32), (w, h),
-                         interpolation=cv2.INTER_LINEAR)
-    return (0.6 * _plain(shape, period, rng) + 0.5 * streaks).astype(np.float32)
+def _slub(shape, period, rng, fine, cm):  # type: ignore[no-untyped-def]
+    """Linen: plain weave with thick-and-thin weft yarns (short horizontal slubs)."""
+    slubs = _band_noise(shape, 0.6 * cm, max(0.3 * period, 0.3 * fine), rng)
+    return _unit(0.6 * _plain(shape, period, rng, fine, cm) + 0.7 * slubs)
 
 
-def _knit(shape, period, rng):  # type: ignore[no-untyped-def]
-    # Jersey face: columns of V-shaped loops.
+def _knit(shape, period, rng, fine, cm):  # type: ignore[no-untyped-def]
+    """Jersey face: columns (wales) of V-shaped loops, one wale per stated repeat. Wales wander
+    a little and loops vary in size; where the pixels cannot show the loops, the wales' fine
+    ribbing and the yarn's fuzz are what shows."""
     x, y = _grid(shape)
-    col = (x / period) % 1.0
-    v = np.abs(col - 0.5) * 2.0  # 1 at the column edges, 0 at its middle
+    u = (x + 0.08 * period * _band_noise(shape, 0.6 * cm, 1.5 * cm, rng)) / period
+    col = u % 1.0
+    v = np.abs(col - 0.5) * 2.0  # 1 at the wale's edges, 0 at its middle
     rows = np.sin(2 * np.pi * (y / (period * 0.8) + 0.6 * v))
-    loops = (1.0 - v) * 0.6 + 0.8 * rows * (1.0 - v)
-    return (loops - loops.mean() + 0.1 * _noise(shape, period * 2, rng)).astype(np.float32)
+    loops = (1.0 - v) * 0.9 + 0.5 * rows * (1.0 - v)  # the wale first, its V loops on it
+    # The loops need pixels to read as loops; under that the wales' ribs alone are drawn.
+    wales = np.cos(2 * np.pi * u)
+    shown = _shown(period, fine)
+    loops = shown * _unit(loops) + (1.0 - shown) * wales
+    loops = loops * np.clip(1.0 + 0.35 * _band_noise(shape, 0.3 * period, 0.6 * period, rng),
+                            0.2, 1.8)
+    fuzz = _band_noise(shape, 0.15 * fine, 0.15 * fine, rng)
+    heather = _band_noise(shape, 0.8 * cm, 0.8 * cm, rng)
+    return (0.7 * loops + 0.3 * fuzz + 0.1 * heather).astype(np.float32)
 
 
-def _fine_knit(shape, period, rng):  # type: ignore[no-untyped-def]
-    return (0.9 * _knit(shape, period, rng) + 0.1 * _noise(shape, period * 5, rng)).astype(
-        np.float32
-    )
+def _fine_knit(shape, period, rng, fine, cm):  # type: ignore[no-untyped-def]
+    return _unit(0.9 * _knit(shape, period, rng, fine, cm)
+                 + 0.3 * _band_noise(shape, 1.2 * cm, 1.2 * cm, rng))
 
 
-def _fuzz(shape, period, rng):  # type: ignore[no-untyped-def]
+def _fuzz(shape, period, rng, fine, cm):  # type: ignore[no-untyped-def]
     # Brushed hair fibres (mohair, alpaca): a soft knit under a haze of fine, short hairs (a
     # few millimetres: thin streaks, never blotches the size of a stitch).
-    fibres = cv2.GaussianBlur(rng.standard_normal(shape).astype(np.float32), (0, 0),
-                              sigmaX=max(0.6, period * 0.05), sigmaY=max(1.5, period * 0.2))
-    fibres /= fibres.std() + 1e-6
-    return (0.7 * cv2.GaussianBlur(_knit(shape, period, rng), (0, 0), period * 0.12)
-            + 0.5 * fibres).astype(np.float32)
+    fibres = _band_noise(shape, max(0.3 * fine, 0.05 * period), max(0.6 * fine, 0.2 * period),
+                         rng)
+    return _unit(0.7 * cv2.GaussianBlur(_knit(shape, period, rng, fine, cm), (0, 0),
+                                        period * 0.12) + 0.5 * fibres)
 
 
-def _pills(shape, period, rng):  # type: ignore[no-untyped-def]
+def _pills(shape, period, rng, fine, cm):  # type: ignore[no-untyped-def]
     # Fleece: a soft nap with small pills.
-    base = cv2.GaussianBlur(rng.standard_normal(shape).astype(np.float32), (0, 0), period * 0.3)
-    base /= base.std() + 1e-6
+    base = _band_noise(shape, period * 0.3, period * 0.3, rng)
     pills = (rng.random(shape) > 0.995).astype(np.float32)
-    pills = cv2.GaussianBlur(pills, (0, 0), period * 0.25)
+    pills = cv2.GaussianBlur(pills, (0, 0), max(period * 0.25, 0.4 * fine))
     pills /= pills.max() + 1e-6
-    return (0.6 * base + 1.2 * pills - 0.3).astype(np.float32)
+    return _unit(0.6 * base + 1.2 * pills)
 
 
-def _grain(shape, period, rng):  # type: ignore[no-untyped-def]
-    # Leather: a smooth hide with a fine, soft pebble. Crease lines (a level set of the noise)
-    # join into a crackle or into blotches several pebbles wide at catalogue scale, and read as
-    # grey speckle on a light hide: the pebbles alone, rounded, are what a photo of leather
-    # shows; its sheen comes from the folds' shading.
-    n = cv2.GaussianBlur(_noise(shape, period * 0.5, rng), (0, 0), max(0.5, period * 0.1))
-    return (n / (n.std() + 1e-6)).astype(np.float32)
+def _grain(shape, period, rng, fine, cm):  # type: ignore[no-untyped-def]
+    """Leather: a smooth hide pebbled by a network of fine creases between rounded pebbles
+    about a stated repeat across. Finer than the pixels, the pebbles average out into a fine,
+    even grain; there is no mottle at the scale of centimetres (a hide is evenly finished)."""
+    n = _band_noise(shape, 0.3 * period, 0.3 * period, rng)
+    creases = np.exp(-((n / 0.35) ** 2))  # the level set between pebbles: a crease network
+    domes = np.tanh(np.abs(n) * 2.0)  # each pebble rounded, its middle catching the light
+    pebbles = _shown(period, fine, 3.0, 6.0) * _unit(0.6 * domes - 0.8 * creases)
+    return (pebbles + 0.5 * _band_noise(shape, 0.15 * fine, 0.15 * fine, rng)).astype(
+        np.float32)
 
 
-def _nap(shape, period, rng):  # type: ignore[no-untyped-def]
-    # Suede and velvet: short fibres brushed one way.
-    fibres = cv2.GaussianBlur(rng.standard_normal(shape).astype(np.float32), (0, 0),
-                              sigmaX=period * 0.15, sigmaY=period * 0.8)
-    fibres /= fibres.std() + 1e-6
-    return (0.8 * fibres + 0.2 * _noise(shape, period * 6, rng)).astype(np.float32)
+def _nap(shape, period, rng, fine, cm):  # type: ignore[no-untyped-def]
+    # Suede: short fibres brushed one way, in soft patches brushed a little differently.
+    fibres = _band_noise(shape, max(0.2 * fine, period * 0.2), max(0.5 * fine, period * 0.5),
+                         rng)
+    return _unit(0.7 * fibres + 0.5 * _band_noise(shape, 1.0 * cm, 1.6 * cm, rng))
 
 
-def _smooth(shape, period, rng):  # type: ignore[no-untyped-def]
-    return 0.5 * _noise(shape, period * 8, rng)
+def _pile(shape, period, rng, fine, cm):  # type: ignore[no-untyped-def]
+    """Velvet: a dense, even pile, too fine to show its fibres; what shows is a soft, even
+    bloom and a few patches where the pile lies a little flatter (crushed). Its light (deep
+    body, sheen along folds and outline) is laid on by _velvet."""
+    bloom = _band_noise(shape, 0.15 * fine, 0.15 * fine, rng)
+    crush = _band_noise(shape, 0.4 * cm, 0.6 * cm, rng)
+    return (0.4 * bloom + 0.4 * crush).astype(np.float32)
 
 
-def _crepe(shape, period, rng):  # type: ignore[no-untyped-def]
-    c = cv2.GaussianBlur(rng.standard_normal(shape).astype(np.float32), (0, 0), 0.6)
-    return (c / (c.std() + 1e-6)).astype(np.float32)
+def _smooth(shape, period, rng, fine, cm):  # type: ignore[no-untyped-def]
+    return 0.5 * _band_noise(shape, period * 3, period * 3, rng)
 
 
-def _ripstop(shape, period, rng):  # type: ignore[no-untyped-def]
+def _crepe(shape, period, rng, fine, cm):  # type: ignore[no-untyped-def]
+    return _band_noise(shape, max(0.15 * fine, 0.15 * period), max(0.15 * fine, 0.15 * period),
+                       rng)
+
+
+def _ripstop(shape, period, rng, fine, cm):  # type: ignore[no-untyped-def]
+    """Nylon ripstop: a fine plain weave reinforced by a grid of heavier yarns every repeat."""
     x, y = _grid(shape)
-    lines = (np.abs(((x / period) % 1.0) - 0.5) > 0.46) | (
-        np.abs(((y / period) % 1.0) - 0.5) > 0.46
-    )
-    return (0.3 * _plain(shape, max(2.0, period / 6), rng) + 1.2 * lines - 0.2).astype(np.float32)
+    jitter = 0.05 * period * _band_noise(shape, 1.0 * cm, 1.0 * cm, rng)
+    # The grid's crossing yarns only where the pixels can show a grid as cloth: finer, a
+    # lattice of a few pixels reads as a pixel grid, and the warp's ribs alone are drawn.
+    lines = (np.maximum(np.cos(2 * np.pi * (x + jitter) / period), 0) ** 4
+             + _shown(period, fine) * np.maximum(np.cos(2 * np.pi * (y - jitter) / period),
+                                                 0) ** 4)
+    base = _plain(shape, max(fine, period / 6), rng, fine, cm)
+    return _unit(1.1 * _unit(lines) + 0.45 * base)
 
 
-def _grid_weave(shape, period, rng):  # type: ignore[no-untyped-def]
-    x, y = _grid(shape)
-    weave = np.cos(2 * np.pi * x / period) + np.cos(2 * np.pi * y / period)
-    return (0.5 * weave).astype(np.float32)
+def _grid_weave(shape, period, rng, fine, cm):  # type: ignore[no-untyped-def]
+    # Organza: an open plain weave of fine, stiff yarns.
+    return _plain(shape, period, rng, fine, cm)
 
 
-def _net(shape, period, rng):  # type: ignore[no-untyped-def]
+def _net(shape, period, rng, fine, cm):  # type: ignore[no-untyped-def]
     # Hexagonal tulle mesh: 1 on the threads, 0 in the holes.
     x, y = _grid(shape)
     k = 2 * np.pi / period
@@ -680,12 +778,17 @@ def _net(shape, period, rng):  # type: ignore[no-untyped-def]
     return np.clip((1.2 - field) / 1.5, 0.0, 1.0).astype(np.float32)
 
 
-def _tweed(shape, period, rng):  # type: ignore[no-untyped-def]
+def _tweed(shape, period, rng, fine, cm):  # type: ignore[no-untyped-def]
     # Coarse 2/2 twill (herringbone-ish) with a rough hand; flecks are added in colour later.
     x, y = _grid(shape)
+    # The herringbone's turns need pixels: finer, its two slants read as a pixel zigzag, and
+    # one slant (a plain twill) under the rough hand is what shows.
     band = np.floor(x / (period * 6)) % 2 * 2 - 1
-    phase = 2 * np.pi * (x * band + y) / period
-    return (0.7 * np.sin(phase) + 0.5 * _noise(shape, period, rng)).astype(np.float32)
+    band = 1.0 + _shown(period, fine) * (band - 1.0)
+    p = max(period, 1.05 * fine * np.sqrt(2))
+    phase = 2 * np.pi * (x * band + y) / p
+    return _unit(0.7 * np.sin(phase) + 0.5 * _band_noise(shape, 0.4 * period, 0.4 * period, rng)
+                 + 0.3 * _band_noise(shape, 0.15 * fine, 0.15 * fine, rng))
 
 
 TEXTURES: dict[str, Relief] = {
@@ -698,6 +801,7 @@ TEXTURES: dict[str, Relief] = {
     "pills": _pills,
     "grain": _grain,
     "nap": _nap,
+    "pile": _pile,
     "smooth": _smooth,
     "crepe": _crepe,
     "ripstop": _ripstop,
@@ -705,6 +809,56 @@ TEXTURES: dict[str, Relief] = {
     "net": _net,
     "tweed": _tweed,
 }
+
+# What a photo's pixels can show: a repeat passes whole up to F_PASS cycles per pixel and
+# fades out by F_STOP (finer detail would alias into grids, checkerboards and moiré).
+F_PASS, F_STOP = 0.34, 0.44
+FINE_PX = 8.0  # a repeat is drawn with at least this many fine pixels
+
+
+def _band_limit(img: np.ndarray) -> np.ndarray:
+    """Low-pass to what the pixels can show: a radial raised-cosine from F_PASS to F_STOP."""
+    h, w = img.shape
+    spec = np.fft.rfft2(img)
+    fy = np.fft.fftfreq(h)[:, None]
+    fx = np.fft.rfftfreq(w)[None, :]
+    f = np.hypot(fx, fy)
+    t = np.clip((f - F_PASS) / (F_STOP - F_PASS), 0.0, 1.0)
+    return np.fft.irfft2(spec * (0.5 + 0.5 * np.cos(np.pi * t)), s=(h, w)).astype(np.float32)
+
+
+def _draw_relief(parts: list[tuple[float, str, float]], shape: tuple[int, int],
+                 rng: np.random.Generator, px_cm: float,
+                 shift: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """Draw reliefs (weight, name, repeat in pixels) on a finer grid, bend them over the folds
+    there (``shift``: per-pixel displacement in pixels), average them down to the pixels and
+    band-limit them to what the pixels can show.
+
+    What the pixels cannot show fades, as in a photo; only part of that fading is kept, so a
+    fabric whose weave is too fine for the photo still shows its yarns' grain."""
+    h, w = shape
+    finest = min(p for _, _, p in parts)
+    ss = int(np.clip(np.ceil(FINE_PX / max(finest, 1.0)), 1, 4))
+    while ss > 1 and h * w * ss * ss > 2_500_000:  # within the speed bar at 1024 px
+        ss -= 1
+    hs, ws = h * ss, w * ss
+    fine = ss / F_PASS
+    hi = np.zeros((hs, ws), np.float32)
+    for weight, name, period in parts:
+        hi += weight * TEXTURES[name]((hs, ws), period * ss, rng, fine, px_cm * ss)
+    if shift is not None:
+        dx = cv2.resize(shift[0], (ws, hs), interpolation=cv2.INTER_LINEAR) * ss
+        dy = cv2.resize(shift[1], (ws, hs), interpolation=cv2.INTER_LINEAR) * ss
+        gx, gy = _grid((hs, ws))
+        hi = cv2.remap(hi, gx + dx, gy + dy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    full_std = float(hi.std()) + 1e-6
+    lo = cv2.resize(hi, (w, h), interpolation=cv2.INTER_AREA) if ss > 1 else hi
+    lo = _band_limit(lo - lo.mean())
+    kept = float(lo.std()) / full_std
+    lo = lo / max(np.sqrt(max(kept, 1e-3)), 1e-3) / full_std
+    # No yarn or crease darker or lighter than the weave allows: rare extremes of the noise
+    # would read as stains or holes.
+    return (2.0 * np.tanh(lo / 2.0)).astype(np.float32)
 
 
 def _tweed_flecks(
