@@ -1809,6 +1809,13 @@ def _worn_sleeves(scene: Scene) -> list[Sleeve]:
         if cuff <= 0.12 * acc + 2.0:
             continue  # the arm's middle is bare from the shoulder on: no sleeve (a strap)
         px &= along <= cuff + 0.04 * acc
+        # Below the armpit a sleeve hangs around the arm: garment farther inside the upper
+        # arm's bone than a sleeve reaches is the body's side (a turned torso whose side runs
+        # along the arm), not sleeve.
+        el = chain[1]
+        bone_x = sx + (el[0] - sx) * np.clip((yy_c - sy) / max(el[1] - sy, 1.0), 0.0, 1.0)
+        body_side = (yy_c > sy + 0.3 * sw) & ((xx_c - bone_x) * inward > 0.15 * sw)
+        px &= ~body_side
         if px.sum() < 30:
             continue
         # A sleeve covers the shoulder joint and reaches out past it; garment that stays
@@ -1830,7 +1837,7 @@ def _worn_sleeves(scene: Scene) -> list[Sleeve]:
         # joined to it outside the armhole and near the upper arm are sleeve too, and go with it.
         near = np.zeros((h, w), bool)
         near[y0:y1, x0:x1] = (best < 0.45 * sw) & (box_along <= cuff + 0.08 * acc)
-        px = _grow_sleeve(scene, lab, px, side & outside & near)
+        px = _grow_sleeve(scene, lab, px, side & outside & near & ~body_side)
         scene.mask |= px
         axis = (chain[-1] - chain[0]) / max(np.hypot(*(chain[-1] - chain[0])), 1.0)
         sleeves.append(Sleeve(px, chain[0], along, float(along[px].max()), axis, reach=acc))
