@@ -291,6 +291,10 @@ def test_sleeves_removed_leave_no_fabric_and_no_cap(case: fid.Case) -> None:
     if np.isfinite(left):
         assert left <= fid.SLEEVE_LEFT_MAX, f"{left:.1%} of the old sleeve is left"
     assert fid.backdrop_de(rgb, out, garment) < fid.BACKDROP_DE_MAX
+    if worn:
+        arms = fid.arm_figures(rgb, out, garment, skin, fid.sleeve_region(rgb, garment, worn))
+        assert np.isfinite(arms["arm_streak"])  # an upper arm was drawn and measured
+        assert arms["arm_streak"] <= fid.ARM_STREAK_MAX, arms
 
 
 @pytest.mark.parametrize("case", fid.HEM_CASES, ids=lambda c: c.name)
