@@ -795,7 +795,9 @@ def continue_arm(
     light = light * (1.0 - 0.12 * edge * edge)
     rng = np.random.default_rng(7)
     noise = cv2.GaussianBlur(rng.normal(0, 1, s.shape).astype(np.float32), (0, 0), 0.8)
-    light = light + noise * grain
+    # Half as strong as the visible skin's grain (that figure takes in some of its shading
+    # too), once the blur that makes it pore-sized is undone.
+    light = light + noise * (0.5 * grain / max(float(noise.std()), 1e-3))
     rgb = np.stack([m + k * (light - l_mean) for m, k in chroma], axis=-1)
     # Over the old sleeve's shadow just past its edge the drawn arm covers the real one, then
     # fades into it.
