@@ -654,18 +654,7 @@ def continue_arm(
     reg = region[y0:y1, x0:x1] & own
     if reg.sum() < max(20, 0.002 * length * length):
         return None
-    # An arm held across the body (its elbow well inside the shoulder) lies over the garment
-    # and is partly hidden by it: its shape under the sleeve cannot be read from below.
     centre_x = _mean_point(scene.points, "left_shoulder", "right_shoulder")
-    if centre_x is not None:
-        outward = 1.0 if chain[0][0] >= centre_x[0] else -1.0
-        if (chain[1][0] - chain[0][0]) * outward < -0.2 * sw:
-            raise EngineError(
-                "implausible_fill",
-                "An arm is held across the body: the arm under the sleeve is partly hidden "
-                "and would have to be invented. Reshape changes sleeves on photos where the "
-                "arms hang beside the body.",
-            )
     s_edge = float(np.percentile(s[reg], 99.5))
     s_start = float(np.percentile(s[reg], 0.5))
     # The bare arm is read a little below the old edge (past the sleeve's shadow) over a
@@ -2019,6 +2008,18 @@ def _check_arms_hang(scene: Scene) -> None:
                 "the sleeve would have to be invented. Reshape changes sleeves on photos where "
                 "the arms hang beside the body.",
             )
+        # An arm held across the body (its elbow well inside the shoulder) lies over the
+        # garment and is partly hidden by it: its shape under the sleeve cannot be read below.
+        centre = _mean_point(p, "left_shoulder", "right_shoulder")
+        if centre is not None and abs(s[0] - centre[0]) > 1.0:
+            outward = 1.0 if s[0] > centre[0] else -1.0
+            if dx * outward < -0.2 * _shoulder_width(scene):
+                raise EngineError(
+                    "implausible_fill",
+                    "An arm is held across the body: the arm under the sleeve is partly hidden "
+                    "and would have to be invented. Reshape changes sleeves on photos where "
+                    "the arms hang beside the body.",
+                )
 
 
 def _cut_sleeve(
