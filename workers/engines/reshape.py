@@ -774,8 +774,23 @@ def continue_arm(
     # joint.
     alpha = np.clip((half - np.abs(d)) / 1.2 + 0.5, 0.0, 1.0)
     seg0 = moved[1] - moved[0]
-    n0 = np.array([-seg0[1], seg0[0]]) / max(float(np.hypot(*seg0)), 1.0)
+    ln0 = max(float(np.hypot(*seg0)), 1.0)
+    n0 = np.array([-seg0[1], seg0[0]]) / ln0
     across = np.where(s <= 0.0, (xx - moved[0][0]) * n0[0] + (yy - moved[0][1]) * n0[1], d)
+    # Where the uncovered part starts below the shoulder joint's round (the garment's
+    # shoulder still covers the top of the arm), the round moves down into it: the arm never
+    # ends in a square cut at the edge of what was uncovered.
+    t_lin = ((xx - moved[0][0]) * seg0[0] + (yy - moved[0][1]) * seg0[1]) / ln0
+    half0 = float(half_r * _arm_taper(np.array([0.0]), joints)[0]) / float(
+        _arm_taper(np.array([s_r]), joints)[0]
+    )
+    top_sel = reg & (np.abs(across) < 0.5 * half0) & (t_lin < joints[1])
+    if top_sel.any():
+        t_c = float(np.clip(float(t_lin[top_sel].min()) + half0, 0.0, 0.5 * joints[1]))
+        if t_c > 0.0:
+            cap = t_lin < t_c
+            radial = np.hypot(t_c - t_lin, across)
+            alpha = np.where(cap, np.clip((half0 - radial) / 1.2 + 0.5, 0.0, 1.0), alpha)
     u = np.clip(across / np.maximum(half, 1e-3), -1.0, 1.0)
     light = b0 + b1 * u + b2 * u * u
     # The turn away from the camera darkens the last fifth of the width a little more, so
