@@ -572,6 +572,7 @@ class LimbFill:
     width: float  # the limb's width at its reference, px
     invented: float  # how far along the limb the fill runs, px
     keep: np.ndarray | None = None  # bool over the box: uncovered, yet garment again
+    scraps: np.ndarray | None = None  # bool over the box: left-over fabric, to backdrop
 
 
 def _limb_width_at(occupied: np.ndarray, centre: int) -> tuple[int, int] | None:
@@ -812,6 +813,29 @@ def continue_arm(
         # The arm ends at the body's side, its last pixel shared with the garment.
         alpha = alpha * np.clip((keep_line - keep_d) * towards + 0.5, 0.0, 1.0)
         zone &= ~keep | (alpha > 0)
+    # Scraps of the old sleeve's hem that the garment mask missed (its shaded underside, a
+    # frill) stay beside the arm's outline near the old edge: neither skin nor backdrop in
+    # colour, they go to the backdrop fill.
+    scraps = None
+    back = ~scene.mask[sub] & ~bare & ~region[sub]
+    if scene.person is not None:
+        back &= ~scene.person[sub]
+    if back.sum() > 50:
+        lab = srgb8_to_oklab(scene.rgb[sub])
+        back_lab = np.median(lab[back][:: max(1, int(back.sum()) // 2000)], axis=0)
+        r_s = max(2, int(round(0.04 * sw)))
+        ring_s = np.ones((2 * r_s + 1, 2 * r_s + 1), np.uint8)
+        near_reg = cv2.dilate(region[sub].astype(np.uint8), ring_s) > 0
+        scraps = (
+            near_reg
+            & own
+            & ~scene.mask[sub]
+            & ~scene.skin[sub]
+            & (alpha * zone < 0.05)
+            & (np.abs(s - s_edge) <= off)
+            & (np.abs(d) > half)
+            & (np.linalg.norm(lab - back_lab, axis=-1) > 0.05)
+        )
     return LimbFill(
         box=(y0, y1, x0, x1),
         rgb=rgb.astype(np.float32),
@@ -820,6 +844,7 @@ def continue_arm(
         width=dr - dl,
         invented=max(0.0, s_edge - s_start),
         keep=keep,
+        scraps=scraps,
     )
 
 
@@ -1062,6 +1087,7 @@ def fill_uncovered(
     # Arms and legs the edit uncovers are continued from where they show (may refuse).
     fills = limb_fills(scene, uncovered | grown, limbs) if (scene.worn and limbs) else []
     handled = np.zeros_like(uncovered)
+    scraps = np.zeros_like(uncovered)
     for lf in fills:
         y0, y1, x0, x1 = lf.box
         handled[y0:y1, x0:x1] |= lf.zone
@@ -1074,6 +1100,8 @@ def fill_uncovered(
             scene.mask |= keep
             uncovered = uncovered & ~keep
             grown &= ~keep
+        if lf.scraps is not None:
+            scraps[y0:y1, x0:x1] |= lf.scraps
     on_body = None
     if scene.worn and scene.body is not None and not fills:
         on_body = uncovered & scene.body & ~handled
@@ -1085,6 +1113,8 @@ def fill_uncovered(
     if scene.worn and scene.person is not None:
         # Keep the visible body (arms, legs beside the garment) out of the backdrop fill.
         rest &= ~(scene.person & ~uncovered)
+    grown |= scraps
+    rest |= scraps
     if rest.any():
         backdrop = ~scene.mask & ~grown
         if scene.person is not None:
