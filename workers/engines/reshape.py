@@ -807,7 +807,10 @@ def continue_arm(
     # Over the old sleeve's shadow just past its edge the drawn arm covers the real one, then
     # fades into it.
     ramp = np.clip((s_edge + off - s) / max(0.5 * off, 1.0), 0.0, 1.0)
-    zone = own & (s <= s_edge + off) & (reg | (bare & (s >= s_edge - 1)))
+    # Within the arm's outline the old hem's shadow on the skin goes too, however dark (the
+    # person there, below a slanted hem, may lie above the hem's lowest point).
+    arm_px = bare if scene.person is None else (bare | (scene.person[sub] & ~scene.mask[sub]))
+    zone = own & (s <= s_edge + off) & (reg | arm_px)
     alpha = alpha * np.where(reg, 1.0, ramp)
     if keep is not None:
         # The arm ends at the body's side, its last pixel shared with the garment.
