@@ -483,13 +483,23 @@ def inpaint_from(rgb: np.ndarray, region: np.ndarray, source: np.ndarray) -> np.
     return out
 
 
-def _composite(dst: np.ndarray, src: np.ndarray, region: np.ndarray, feather: float) -> None:
+def _composite(
+    dst: np.ndarray,
+    src: np.ndarray,
+    region: np.ndarray,
+    feather: float,
+    protect: np.ndarray | None = None,
+) -> None:
+    """``src`` over ``dst`` in ``region``, its edge feathered a pixel outwards, never into
+    ``protect``."""
     a = region.astype(np.float32)
     if feather > 0:
         a = np.clip(cv2.GaussianBlur(a, (0, 0), feather) * 1.5, 0, 1) * (
             cv2.dilate(region.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
         )
         a = np.maximum(a, region.astype(np.float32))
+        if protect is not None:
+            a[protect & ~region] = 0.0
     ys, xs = np.nonzero(a > 0)
     if not len(ys):
         return
@@ -1130,7 +1140,9 @@ def fill_uncovered(
         if fill is None:
             fill = np.empty_like(rgb)
             fill[:] = np.median(rgb[backdrop].reshape(-1, 3), axis=0) if backdrop.any() else 255
-        _composite(rgb, fill, rest, 1.2)
+        # Beside a drawn arm the garment's new armhole keeps its own edge pixels: feathered
+        # into the backdrop fill they would show as a pale line between arm and garment.
+        _composite(rgb, fill, rest, 1.2, protect=scene.mask if "arm" in limbs else None)
     if on_body is not None and on_body.sum() > 0.0005 * on_body.size:
         visible_skin = scene.skin & ~scene.mask & ~uncovered
         fill = inpaint_from(rgb, on_body, visible_skin)
