@@ -11,7 +11,9 @@ the photo in order:
   (the whole garment, the waist, the shoulders), falling off outside the garment so the backdrop
   gives way without a seam;
 - sleeves: sleeve pixels beyond the new length are removed; the cuff band moves up to the new
-  end on product shots; extensions stretch the cuff band along the sleeve;
+  end on product shots; extensions stretch the cuff band along the sleeve; on a model the
+  upper arm a shorter or removed sleeve uncovers is drawn along the pose's bones, as wide,
+  as lit and in the same skin as the bare arm below the old sleeve;
 - neckline: a V, round or square opening cut deeper, or closed higher with the garment's own
   fabric.
 
@@ -638,9 +640,10 @@ def continue_arm(
     widening a little up to the deltoid and ending round at the shoulder joint. Its colour is
     the bare arm's own skin, shaded as a lit cylinder fitted to the light across the visible
     arm (its lit side, its falloff to the edges), with a fine even grain; it fades into the
-    real arm past the old sleeve's edge. None when the region holds nothing of this arm;
-    EngineError (``implausible_fill``) when too little bare arm shows to read its width and
-    skin, or when the arm is hidden or held across the body."""
+    real arm past the old sleeve's edge. An arm half hidden by a turned body keeps its outer
+    edge; the garment the sleeve lay over inside it stays garment (``keep``). None when the
+    region holds nothing of this arm; EngineError (``implausible_fill``) when too little bare
+    arm shows below the sleeve to read its width and skin."""
     h, w = region.shape
     length = sum(float(np.hypot(*(b - a))) for a, b in zip(chain, chain[1:], strict=False))
     max_half = 0.28 * sw
