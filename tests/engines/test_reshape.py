@@ -291,6 +291,10 @@ def test_sleeves_removed_leave_no_fabric_and_no_cap(case: fid.Case) -> None:
     if np.isfinite(left):
         assert left <= fid.SLEEVE_LEFT_MAX, f"{left:.1%} of the old sleeve is left"
     assert fid.backdrop_de(rgb, out, garment) < fid.BACKDROP_DE_MAX
+    if worn:
+        arms = fid.arm_figures(rgb, out, garment, skin, fid.sleeve_region(rgb, garment, worn))
+        assert np.isfinite(arms["arm_streak"])  # an upper arm was drawn and measured
+        assert arms["arm_streak"] <= fid.ARM_STREAK_MAX, arms
 
 
 @pytest.mark.parametrize("case", fid.HEM_CASES, ids=lambda c: c.name)
@@ -337,3 +341,48 @@ def test_removing_sleeves_from_a_sleeveless_garment_changes_nothing(name: str,
     rgb = load(name)
     out, _ = reshape.reshape(rgb, garment, [parse_change("sleeves", "remove the sleeves")])
     assert np.abs(out.astype(int) - rgb.astype(int)).max(axis=2).mean() < 0.05
+
+
+def _scene_changed(monkeypatch: pytest.MonkeyPatch, change) -> None:
+    """Reshape's scene (garment, pose, skin) as found, then altered by ``change``."""
+    found = reshape.build_scene
+
+    def build(rgb: np.ndarray, garment: str) -> reshape.Scene:
+        scene = found(rgb, garment)
+        change(scene)
+        return scene
+
+    monkeypatch.setattr(reshape, "build_scene", build)
+
+
+def test_removing_sleeves_refuses_an_arm_held_across_the_body(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def cross(scene: reshape.Scene) -> None:
+        p = scene.points
+        sw = reshape._shoulder_width(scene)
+        centre = (p["left_shoulder"][0] + p["right_shoulder"][0]) / 2
+        sx = p["left_shoulder"][0]
+        inward = 1.0 if centre > sx else -1.0
+        p["left_elbow"] = (sx + inward * 0.3 * sw, p["left_elbow"][1])
+
+    _scene_changed(monkeypatch, cross)
+    with pytest.raises(EngineError) as err:
+        reshape.reshape(load("model/049205_0.jpg"), "t-shirt", [parse_change("sleeves", "sleeveless")])
+    assert err.value.code == "implausible_fill"
+    assert "across the body" in err.value.message
+
+
+def test_removing_sleeves_refuses_when_no_bare_arm_shows_below_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def no_arms(scene: reshape.Scene) -> None:
+        # Nothing of the person but the garment: the arms below the sleeves are not seen.
+        scene.skin = scene.skin & scene.mask
+        scene.person = scene.mask.copy()
+
+    _scene_changed(monkeypatch, no_arms)
+    with pytest.raises(EngineError) as err:
+        reshape.reshape(load("model/049205_0.jpg"), "t-shirt", [parse_change("sleeves", "sleeveless")])
+    assert err.value.code == "implausible_fill"
+    assert "do not show below the sleeves" in err.value.message

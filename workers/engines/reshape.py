@@ -11,7 +11,9 @@ the photo in order:
   (the whole garment, the waist, the shoulders), falling off outside the garment so the backdrop
   gives way without a seam;
 - sleeves: sleeve pixels beyond the new length are removed; the cuff band moves up to the new
-  end on product shots; extensions stretch the cuff band along the sleeve;
+  end on product shots; extensions stretch the cuff band along the sleeve; on a model the
+  upper arm a shorter or removed sleeve uncovers is drawn along the pose's bones, as wide,
+  as lit and in the same skin as the bare arm below the old sleeve;
 - neckline: a V, round or square opening cut deeper, or closed higher with the garment's own
   fabric.
 
@@ -52,6 +54,9 @@ PLACES = (
     "waist",
 )
 MAX_CHANGES = 10
+# A bare forearm just below the elbow, front view, is about a fifth of the shoulders' span
+# (biacromial ~38 cm, forearm ~8 cm).
+ARM_WIDTH_SW = 0.21
 FILL_SIDE = 512  # inpainting works on this long side: fills are smooth, full size costs 10x
 
 UNDERSTOOD = (
@@ -480,13 +485,23 @@ def inpaint_from(rgb: np.ndarray, region: np.ndarray, source: np.ndarray) -> np.
     return out
 
 
-def _composite(dst: np.ndarray, src: np.ndarray, region: np.ndarray, feather: float) -> None:
+def _composite(
+    dst: np.ndarray,
+    src: np.ndarray,
+    region: np.ndarray,
+    feather: float,
+    protect: np.ndarray | None = None,
+) -> None:
+    """``src`` over ``dst`` in ``region``, its edge feathered a pixel outwards, never into
+    ``protect``."""
     a = region.astype(np.float32)
     if feather > 0:
         a = np.clip(cv2.GaussianBlur(a, (0, 0), feather) * 1.5, 0, 1) * (
             cv2.dilate(region.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
         )
         a = np.maximum(a, region.astype(np.float32))
+        if protect is not None:
+            a[protect & ~region] = 0.0
     ys, xs = np.nonzero(a > 0)
     if not len(ys):
         return
@@ -568,6 +583,8 @@ class LimbFill:
     zone: np.ndarray  # bool over the box: the pixels this limb answers for (skin or backdrop)
     width: float  # the limb's width at its reference, px
     invented: float  # how far along the limb the fill runs, px
+    keep: np.ndarray | None = None  # bool over the box: uncovered, yet garment again
+    scraps: np.ndarray | None = None  # bool over the box: left-over fabric, to backdrop
 
 
 def _limb_width_at(occupied: np.ndarray, centre: int) -> tuple[int, int] | None:
@@ -609,23 +626,27 @@ def _visible_body(
     return out
 
 
-def continue_limb(
+def continue_arm(
     scene: Scene,
     region: np.ndarray,
     chain: list[np.ndarray],
     rival: list[np.ndarray] | None,
-    kind: str,
     sw: float,
 ) -> LimbFill | None:
-    """A limb drawn into ``region`` (what an edit uncovered) as it continues from where it
-    shows beyond the edit: its width and its colours across (light, shading, skin tone) are
-    read on the visible limb just past the old edge and carried along the pose's bones, with
-    the limb's natural taper. None when the region holds nothing of this limb; EngineError
-    when it does but no visible part of the limb tells what it looks like."""
+    """The upper arm under a removed or shortened sleeve, drawn into ``region`` (what the edit
+    uncovered).
+
+    Its outline follows the pose's bones: as wide as the bare arm just below the old sleeve,
+    widening a little up to the deltoid and ending round at the shoulder joint. Its colour is
+    the bare arm's own skin, shaded as a lit cylinder fitted to the light across the visible
+    arm (its lit side, its falloff to the edges), with a fine even grain; it fades into the
+    real arm past the old sleeve's edge. An arm half hidden by a turned body keeps its outer
+    edge; the garment the sleeve lay over inside it stays garment (``keep``). None when the
+    region holds nothing of this arm; EngineError (``implausible_fill``) when too little bare
+    arm shows below the sleeve to read its width and skin."""
     h, w = region.shape
     length = sum(float(np.hypot(*(b - a))) for a, b in zip(chain, chain[1:], strict=False))
-    max_half = (0.42 if kind == "leg" else 0.28) * sw
-    # This limb's part of the region: near its bones.
+    max_half = 0.28 * sw
     pts = np.array(chain)
     cy0, cx0 = (pts.min(axis=0)[::-1] - 1.5 * max_half).astype(int)
     cy1, cx1 = (pts.max(axis=0)[::-1] + 1.5 * max_half).astype(int)
@@ -635,7 +656,6 @@ def continue_limb(
     ys, xs = np.nonzero(region)
     if not len(ys):
         return None
-    # Only the region and the reference just past it are read: the box around the region.
     pad = int(max_half + 0.12 * length) + 2
     y0, y1 = max(0, ys.min() - pad), min(h, ys.max() + pad + 1)
     x0, x1 = max(0, xs.min() - pad), min(w, xs.max() + pad + 1)
@@ -648,16 +668,25 @@ def continue_limb(
     reg = region[y0:y1, x0:x1] & own
     if reg.sum() < max(20, 0.002 * length * length):
         return None
+    centre_x = _mean_point(scene.points, "left_shoulder", "right_shoulder")
     s_edge = float(np.percentile(s[reg], 99.5))
     s_start = float(np.percentile(s[reg], 0.5))
-    off, lref = 0.03 * length, 0.07 * length
-    visible = _visible_body(scene, region, (y0, y1, x0, x1))[y0:y1, x0:x1]
-    band = own & visible & (s >= s_edge + off) & (s < s_edge + off + lref)
-    taper = _leg_taper if kind == "leg" else _arm_taper
-    runs = []
+    # The bare arm is read a little below the old edge (past the sleeve's shadow) over a
+    # stretch long enough for its light not to hang on one fold.
+    off, lref = max(3.0, 0.05 * length), max(8.0, 0.12 * length)
+    # The bare arm just below the old sleeve: skin, not garment, not the edit.
+    sub = (slice(y0, y1), slice(x0, x1))
+    bare = scene.skin[sub] & ~scene.mask[sub] & ~region[sub]
+    if scene.person is not None:
+        bare &= cv2.dilate(scene.person[sub].astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    # The skin finder misses an arm's shaded side: the person there, unlike the backdrop,
+    # is arm too.
+    bare |= _visible_body(scene, region, (y0, y1, x0, x1))[sub]
+    band = own & bare & (s >= s_edge + off) & (s < s_edge + off + lref)
     span = int(np.ceil(max_half))
     b_s, b_d = s[band], d[band]
     b_bin = np.floor(b_s - (s_edge + off)).astype(int)
+    runs = []
     for i_bin, b0 in enumerate(np.arange(s_edge + off, s_edge + off + lref, 1.0)):
         sel = b_bin == i_bin
         if sel.sum() < 3:
@@ -667,58 +696,162 @@ def continue_limb(
         run = _limb_width_at(occupied, span)
         if run is not None and run[1] - run[0] >= 3:
             runs.append((run[0] - span, run[1] - span + 1, b0 + 0.5))
-    noun = "legs" if kind == "leg" else "arms"
     if len(runs) < 4:
         raise EngineError(
             "implausible_fill",
-            f"The {noun} do not show beyond the garment, so the skin this change uncovers "
-            f"would have to be invented: Reshape only continues {noun} it can see.",
+            "The arms do not show below the sleeves, so the skin and width of the upper arm "
+            "this change uncovers would have to be invented: Reshape only continues arms it "
+            "can see.",
         )
     arr = np.array(runs, np.float64)
     dl, dr, s_r = (float(np.median(arr[:, i])) for i in range(3))
-    if dr - dl < 0.03 * sw:
+    # An arm beside a turned torso shows only its outer part: its inner edge is the garment's
+    # outline, not the arm's. Its outer edge holds, and the arm reaches in under the garment
+    # as wide as an arm is for these shoulders (or as the part that shows, if wider).
+    seg0 = chain[1] - chain[0]
+    n0 = np.array([-seg0[1], seg0[0]]) / max(float(np.hypot(*seg0)), 1.0)
+    towards = 1.0
+    if centre_x is not None:
+        towards = 1.0 if float((centre_x - chain[0]) @ n0) > 0 else -1.0
+    inner = dr if towards > 0 else dl
+    r_g = max(2, int(round(0.03 * sw)))
+    ring = np.ones((2 * r_g + 1, 2 * r_g + 1), np.uint8)
+    gar_near = cv2.dilate(scene.mask[sub].astype(np.uint8), ring) > 0
+    rim = band & (np.abs(d - inner) <= 1.5)
+    hidden = rim.sum() >= 4 and float(gar_near[rim].mean()) > 0.5
+    shown = dr - dl
+    keep = None
+    if hidden and shown < 0.16 * sw:
+        # Much of the arm is behind the body: the garment uncovered inside the arm's line
+        # (below the shoulder's round) is the body's side the sleeve lay over, and stays.
+        keep = reg & ((d - inner) * towards > 0.0) & (s > 0.0)
+        keep_d, keep_line = d.copy(), inner
+    elif hidden and shown < ARM_WIDTH_SW * sw:
+        if towards > 0:
+            dr = dl + ARM_WIDTH_SW * sw
+        else:
+            dl = dr - ARM_WIDTH_SW * sw
+    if shown < (0.03 if hidden else 0.05) * sw:
         raise EngineError(
             "implausible_fill",
-            f"Too little of the {noun} shows beyond the garment to continue them.",
+            "Too little of the arm shows below the sleeve (it is hidden behind the body or "
+            "turned away) to read its width and skin: the upper arm would have to be invented.",
         )
-    # Colours across the limb: median per slice of its width.
-    nb = 16
+    # The visible arm's own light across it: lightness against the place across the arm (-1
+    # at one edge, 1 at the other) fitted as a smooth curve, so neither a fold's shadow nor
+    # a contact shadow at its side is carried along the arm as a streak.
     ref = band & (d >= dl) & (d <= dr)
-    u_ref = np.clip((d[ref] - dl) / (dr - dl), 0, 0.999)
-    px = scene.rgb[y0:y1, x0:x1][ref].astype(np.float32)
-    bins = (u_ref * nb).astype(int)
-    profile = np.full((nb, 3), np.nan, np.float32)
-    for i in range(nb):
-        if (bins == i).sum() >= 2:
-            profile[i] = np.median(px[bins == i], axis=0)
-    good = ~np.isnan(profile[:, 0])
-    if good.sum() < 4:
-        return None
-    centres = (np.arange(nb) + 0.5) / nb
+    centre, half_r = (dl + dr) / 2.0, (dr - dl) / 2.0
+    px = scene.rgb[sub][ref].astype(np.float32)
+    u_ref = (d[ref] - centre) / max(half_r, 1.0)
+    core = np.abs(u_ref) < 0.85
+    if core.sum() < 12:
+        core = np.ones_like(core)
+    lum = px.mean(axis=1)
+    if hidden:
+        # Only part of the width shows: its light gives the level and the side the light
+        # comes from; the falloff to the edges is a plain cylinder's.
+        basis = np.stack([1.0 - 0.15 * u_ref * u_ref, u_ref], axis=1)[core]
+        cf, *_ = np.linalg.lstsq(basis, lum[core], rcond=None)
+        cf = np.array([cf[0], cf[1], -0.15 * cf[0]])
+    else:
+        basis = np.stack([np.ones_like(u_ref), u_ref, u_ref * u_ref], axis=1)[core]
+        cf, *_ = np.linalg.lstsq(basis, lum[core], rcond=None)
+    b0 = max(float(cf[0]), 1.0)
+    b1 = float(np.clip(cf[1], -0.25 * b0, 0.25 * b0))
+    b2 = float(np.clip(cf[2], -0.35 * b0, -0.06 * b0))
+    basis = np.stack([np.ones_like(u_ref), u_ref, u_ref * u_ref], axis=1)[core]
+    resid = lum[core] - basis @ np.array([b0, b1, b2])
+    grain = float(np.clip(1.4 * np.median(np.abs(resid - np.median(resid))), 0.0, 3.0))
+    # Each channel against the lightness, as the visible skin has it: skin turning from the
+    # light darkens and warms, which one hue scaled darker would turn grey.
+    l_mean = float(lum[core].mean())
+    l_var = float(((lum[core] - l_mean) ** 2).mean())
+    chroma = []
     for c in range(3):
-        profile[:, c] = np.interp(centres, centres[good], profile[good, c])
-    resid = px - profile[bins]
-    grain = float(np.clip(np.median(np.abs(resid - np.median(resid, axis=0))) * 1.4, 0.0, 4.0))
-    # The limb along its bones: the reference's centre offset kept, its width tapered.
-    f = taper(s, joints) / float(taper(np.array([s_r]), joints)[0])
-    centre, half = (dl + dr) / 2.0, (dr - dl) / 2.0 * f
-    u = (d - centre) / np.maximum(half, 1e-3)
-    alpha = np.clip(half - np.abs(d - centre) + 0.5, 0.0, 1.0)
-    ui = np.clip((u + 1.0) / 2.0 * nb - 0.5, 0, nb - 1)
-    lo = np.floor(ui).astype(int)
-    hi = np.minimum(lo + 1, nb - 1)
-    t = (ui - lo)[..., None]
-    rgb = profile[lo] * (1 - t) + profile[hi] * t
-    if kind == "arm":
-        rgb = _round_arm(rgb, u, px)
+        ch = px[core, c]
+        slope = float(((lum[core] - l_mean) * (ch - ch.mean())).mean()) / max(l_var, 1e-3)
+        ratio = float(ch.mean()) / max(l_mean, 1.0)
+        slope = float(np.clip(slope, 0.6 * ratio, 1.6 * ratio)) if l_var > 4.0 else ratio
+        chroma.append((float(ch.mean()), slope))
+    # The arm's line: the bones moved across by the visible arm's offset from them.
+    k_seg = int(np.searchsorted(joints, s_r, side="right") - 1)
+    k_seg = int(np.clip(k_seg, 0, len(chain) - 2))
+    seg = chain[k_seg + 1] - chain[k_seg]
+    n = np.array([-seg[1], seg[0]]) / max(float(np.hypot(*seg)), 1.0)
+    moved = [c + centre * n for c in chain]
+    s, d, _, joints = _chain_coords(moved, xx, yy)
+    f = _arm_taper(s, joints) / float(_arm_taper(np.array([s_r]), joints)[0])
+    half = half_r * f
+    # Round at the shoulder: before the first joint ``d`` is the distance to it, and the arm
+    # keeps the deltoid's width there. Its light still runs across the arm, not around the
+    # joint.
+    alpha = np.clip((half - np.abs(d)) / 1.2 + 0.5, 0.0, 1.0)
+    seg0 = moved[1] - moved[0]
+    ln0 = max(float(np.hypot(*seg0)), 1.0)
+    n0 = np.array([-seg0[1], seg0[0]]) / ln0
+    across = np.where(s <= 0.0, (xx - moved[0][0]) * n0[0] + (yy - moved[0][1]) * n0[1], d)
+    # Where the uncovered part starts below the shoulder joint's round (the garment's
+    # shoulder still covers the top of the arm), the round moves down into it: the arm never
+    # ends in a square cut at the edge of what was uncovered.
+    t_lin = ((xx - moved[0][0]) * seg0[0] + (yy - moved[0][1]) * seg0[1]) / ln0
+    half0 = float(half_r * _arm_taper(np.array([0.0]), joints)[0]) / float(
+        _arm_taper(np.array([s_r]), joints)[0]
+    )
+    top_sel = reg & (np.abs(across) < 0.5 * half0) & (t_lin < joints[1])
+    if top_sel.any():
+        t_c = float(np.clip(float(t_lin[top_sel].min()) + half0, 0.0, 0.5 * joints[1]))
+        if t_c > 0.0:
+            cap = t_lin < t_c
+            radial = np.hypot(t_c - t_lin, across)
+            alpha = np.where(cap, np.clip((half0 - radial) / 1.2 + 0.5, 0.0, 1.0), alpha)
+    u = np.clip(across / np.maximum(half, 1e-3), -1.0, 1.0)
+    light = b0 + b1 * u + b2 * u * u
+    # The turn away from the camera darkens the last fifth of the width a little more, so
+    # the outline reads as a rounded limb.
+    edge = np.clip((np.abs(u) - 0.75) / 0.25, 0.0, 1.0)
+    light = light * (1.0 - 0.12 * edge * edge)
     rng = np.random.default_rng(7)
-    noise = cv2.GaussianBlur(rng.normal(0, 1, s.shape).astype(np.float32), (0, 0), 0.7)
-    rgb = rgb + (noise * grain * 1.6)[..., None]
-    # The old edge's shadow on the visible limb goes too: the fill runs a little past the
-    # edge and fades into the real limb there.
-    ramp = np.clip((s_edge + off - s) / max(off, 1.0), 0.0, 1.0)
-    zone = own & (s <= s_edge + off) & (reg | (visible & (s >= s_edge - 1)))
+    noise = cv2.GaussianBlur(rng.normal(0, 1, s.shape).astype(np.float32), (0, 0), 0.8)
+    # Half as strong as the visible skin's grain (that figure takes in some of its shading
+    # too), once the blur that makes it pore-sized is undone.
+    light = light + noise * (0.5 * grain / max(float(noise.std()), 1e-3))
+    rgb = np.stack([m + k * (light - l_mean) for m, k in chroma], axis=-1)
+    # Over the old sleeve's shadow just past its edge the drawn arm covers the real one, then
+    # fades into it.
+    ramp = np.clip((s_edge + off - s) / max(0.5 * off, 1.0), 0.0, 1.0)
+    # Within the arm's outline the old hem's shadow on the skin goes too, however dark (the
+    # person there, below a slanted hem, may lie above the hem's lowest point).
+    arm_px = bare if scene.person is None else (bare | (scene.person[sub] & ~scene.mask[sub]))
+    zone = own & (s <= s_edge + off) & (reg | arm_px)
     alpha = alpha * np.where(reg, 1.0, ramp)
+    if keep is not None:
+        # The arm ends at the body's side, its last pixel shared with the garment.
+        alpha = alpha * np.clip((keep_line - keep_d) * towards + 0.5, 0.0, 1.0)
+        zone &= ~keep | (alpha > 0)
+    # Scraps of the old sleeve's hem that the garment mask missed (its shaded underside, a
+    # frill) stay beside the arm's outline near the old edge: neither skin nor backdrop in
+    # colour, they go to the backdrop fill.
+    scraps = None
+    back = ~scene.mask[sub] & ~bare & ~region[sub]
+    if scene.person is not None:
+        back &= ~scene.person[sub]
+    if back.sum() > 50:
+        lab = srgb8_to_oklab(scene.rgb[sub])
+        back_lab = np.median(lab[back][:: max(1, int(back.sum()) // 2000)], axis=0)
+        r_s = max(2, int(round(0.04 * sw)))
+        ring_s = np.ones((2 * r_s + 1, 2 * r_s + 1), np.uint8)
+        near_reg = cv2.dilate(region[sub].astype(np.uint8), ring_s) > 0
+        scraps = (
+            near_reg
+            & own
+            & ~scene.mask[sub]
+            & ~scene.skin[sub]
+            & (alpha * zone < 0.05)
+            & (np.abs(s - s_edge) <= off)
+            & (np.abs(d) > half)
+            & (np.linalg.norm(lab - back_lab, axis=-1) > 0.05)
+        )
     return LimbFill(
         box=(y0, y1, x0, x1),
         rgb=rgb.astype(np.float32),
@@ -726,32 +859,9 @@ def continue_limb(
         zone=zone & reg,
         width=dr - dl,
         invented=max(0.0, s_edge - s_start),
+        keep=keep,
+        scraps=scraps,
     )
-
-
-def _round_arm(rgb: np.ndarray, u: np.ndarray, ref_px: np.ndarray) -> np.ndarray:
-    """An arm's colours across its width (``u`` -1..1) shaded round: the skin just below a
-    sleeve lies in the sleeve's even shade, so its profile alone fills the upper arm as a flat
-    slab. The lightness falls off towards the sides as on a lit cylinder (the cosine of the
-    surface's turn from the camera), over the visible skin's own lightness range."""
-    lum = ref_px.mean(axis=1)
-    hi, lo = (float(v) for v in np.percentile(lum, [90, 10]))
-    if hi < 1.0:
-        return rgb
-    # At most half as dark at the very edge: a deep contact shadow in the reference is not the
-    # arm's own shading.
-    depth = float(np.clip((hi - lo) / hi, 0.2, 0.5))
-
-    def cylinder(v: np.ndarray) -> np.ndarray:
-        # Softer than a bare cosine: skin scatters light, so the turn shows well inside the edge.
-        return 1.0 - depth * (1.0 - np.clip(1.0 - v * v, 0.0, 1.0) ** 0.75)
-
-    # As bright on average as the visible skin, so the fill meets the real arm without a step.
-    target = float(lum.mean()) * cylinder(u) / float(cylinder(np.linspace(-1, 1, 65)).mean())
-    own = np.maximum(rgb.mean(axis=-1, keepdims=True), 1.0)
-    # Mostly the cylinder's light, a little of the profile's own (its light from one side).
-    shaded = 0.8 * target[..., None] + 0.2 * own
-    return rgb * (shaded / own)
 
 
 def _leg_runs(row: np.ndarray, lum: np.ndarray, lo: int, hi: int, min_w: int, pair_w: float):
@@ -950,7 +1060,7 @@ def limb_fills(scene: Scene, region: np.ndarray, kinds: tuple[str, ...]) -> list
         if kind not in kinds or kind == "leg":
             continue
         other = chains.get(f"{'right' if side == 'left' else 'left'}_{kind}")
-        got = continue_limb(scene, region, chain, other, kind, sw)
+        got = continue_arm(scene, region, chain, other, sw)
         if got is not None:
             fills.append(got)
     return fills
@@ -993,9 +1103,21 @@ def fill_uncovered(
     # Arms and legs the edit uncovers are continued from where they show (may refuse).
     fills = limb_fills(scene, uncovered | grown, limbs) if (scene.worn and limbs) else []
     handled = np.zeros_like(uncovered)
+    scraps = np.zeros_like(uncovered)
     for lf in fills:
         y0, y1, x0, x1 = lf.box
         handled[y0:y1, x0:x1] |= lf.zone
+        if lf.keep is not None:
+            # The body's side a sleeve lay over, beside an arm half hidden by the body: it
+            # stays garment, as it was.
+            keep = np.zeros_like(uncovered)
+            keep[y0:y1, x0:x1] = lf.keep
+            keep &= uncovered
+            scene.mask |= keep
+            uncovered = uncovered & ~keep
+            grown &= ~keep
+        if lf.scraps is not None:
+            scraps[y0:y1, x0:x1] |= lf.scraps
     on_body = None
     if scene.worn and scene.body is not None and not fills:
         on_body = uncovered & scene.body & ~handled
@@ -1007,6 +1129,8 @@ def fill_uncovered(
     if scene.worn and scene.person is not None:
         # Keep the visible body (arms, legs beside the garment) out of the backdrop fill.
         rest &= ~(scene.person & ~uncovered)
+    grown |= scraps
+    rest |= scraps
     if rest.any():
         backdrop = ~scene.mask & ~grown
         if scene.person is not None:
@@ -1019,7 +1143,9 @@ def fill_uncovered(
         if fill is None:
             fill = np.empty_like(rgb)
             fill[:] = np.median(rgb[backdrop].reshape(-1, 3), axis=0) if backdrop.any() else 255
-        _composite(rgb, fill, rest, 1.2)
+        # Beside a drawn arm the garment's new armhole keeps its own edge pixels: feathered
+        # into the backdrop fill they would show as a pale line between arm and garment.
+        _composite(rgb, fill, rest, 1.2, protect=scene.mask if "arm" in limbs else None)
     if on_body is not None and on_body.sum() > 0.0005 * on_body.size:
         visible_skin = scene.skin & ~scene.mask & ~uncovered
         fill = inpaint_from(rgb, on_body, visible_skin)
@@ -1809,6 +1935,13 @@ def _worn_sleeves(scene: Scene) -> list[Sleeve]:
         if cuff <= 0.12 * acc + 2.0:
             continue  # the arm's middle is bare from the shoulder on: no sleeve (a strap)
         px &= along <= cuff + 0.04 * acc
+        # Below the armpit a sleeve hangs around the arm: garment farther inside the upper
+        # arm's bone than a sleeve reaches is the body's side (a turned torso whose side runs
+        # along the arm), not sleeve.
+        el = chain[1]
+        bone_x = sx + (el[0] - sx) * np.clip((yy_c - sy) / max(el[1] - sy, 1.0), 0.0, 1.0)
+        body_side = (yy_c > sy + 0.3 * sw) & ((xx_c - bone_x) * inward > 0.15 * sw)
+        px &= ~body_side
         if px.sum() < 30:
             continue
         # A sleeve covers the shoulder joint and reaches out past it; garment that stays
@@ -1830,7 +1963,7 @@ def _worn_sleeves(scene: Scene) -> list[Sleeve]:
         # joined to it outside the armhole and near the upper arm are sleeve too, and go with it.
         near = np.zeros((h, w), bool)
         near[y0:y1, x0:x1] = (best < 0.45 * sw) & (box_along <= cuff + 0.08 * acc)
-        px = _grow_sleeve(scene, lab, px, side & outside & near)
+        px = _grow_sleeve(scene, lab, px, side & outside & near & ~body_side)
         scene.mask |= px
         axis = (chain[-1] - chain[0]) / max(np.hypot(*(chain[-1] - chain[0])), 1.0)
         sleeves.append(Sleeve(px, chain[0], along, float(along[px].max()), axis, reach=acc))
@@ -1938,6 +2071,18 @@ def _check_arms_hang(scene: Scene) -> None:
                 "the sleeve would have to be invented. Reshape changes sleeves on photos where "
                 "the arms hang beside the body.",
             )
+        # An arm held across the body (its elbow well inside the shoulder) lies over the
+        # garment and is partly hidden by it: its shape under the sleeve cannot be read below.
+        centre = _mean_point(p, "left_shoulder", "right_shoulder")
+        if centre is not None and abs(s[0] - centre[0]) > 1.0:
+            outward = 1.0 if s[0] > centre[0] else -1.0
+            if dx * outward < -0.2 * _shoulder_width(scene):
+                raise EngineError(
+                    "implausible_fill",
+                    "An arm is held across the body: the arm under the sleeve is partly hidden "
+                    "and would have to be invented. Reshape changes sleeves on photos where "
+                    "the arms hang beside the body.",
+                )
 
 
 def _cut_sleeve(
