@@ -239,3 +239,24 @@ def test_zero_dimension_is_refused() -> None:
             lambda *a: None,
         )
     assert err.value.code == "bad_dimensions"
+
+
+@pytest.mark.parametrize("label", ["half length, strap 20 cm",
+                                   "half length, long handle over the shoulder"])
+def test_a_mirrored_photo_gets_the_shoulder_carry_mirrored(label: str) -> None:
+    # Both shoulders fit alike; the side tried first always won, so the bag hung on the same
+    # side of the picture for a photo and for its mirror image.
+    case = _case(label)
+    rgb = fid.model_photo(case)
+    params = {"gender": "Female", **case.params}
+    bag = fid.tote(case.long_handle)
+
+    placed = baghold.place_bag(rgb, bag, None, params)
+    mirrored = baghold.place_bag(rgb[:, ::-1].copy(), bag, None, params)
+
+    assert placed.carry == mirrored.carry
+    w = rgb.shape[1]
+    x = float(np.nonzero(placed.bag_alpha > 0.5)[1].mean())
+    x_mirrored = float(np.nonzero(mirrored.bag_alpha > 0.5)[1].mean())
+    assert (x - w / 2) * (x_mirrored - w / 2) < 0, "the bag is on the mirrored side"
+    assert abs((w - 1 - x_mirrored) - x) < 0.05 * w

@@ -74,6 +74,8 @@ MAX_EXTENSION = 0.35
 STRAP_SLANT = 0.85
 # The top of a shoulder lies at most this far above the pose's shoulder joint.
 SHOULDER_RISE_CM = 6.0
+# Halves of the person whose median greys differ by less than this are lit alike.
+LIT_LEVELS = 6.0
 # A strap drapes: its middle sags this share of its length off the straight line, toward
 # the body's side.
 STRAP_SAG = 0.08
@@ -164,7 +166,37 @@ def place_bag(
     # By kind: the strap asked for, then a hand, then the handle over a shoulder; within a
     # kind, a carry that needs no extension of the floor first.
     plan = min(fitting, key=lambda p: (int(p.rank), p.extend > 0, p.extend, p.rank))
+    # Carries ranked alike (the two shoulders of a body, at the same offset) were settled by
+    # the order the sides are tried in: always the same side of the picture, so a photo and
+    # its mirror image got the bag on the same side. The carry on the lit side of the body
+    # wins, which a mirror image mirrors.
+    ties = [p for p in fitting if p.rank == plan.rank and p.extend == plan.extend]
+    lit = _lit_side(model_rgb, mask)
+    if len(ties) > 1 and lit != 0:
+        mid = float(np.median(np.nonzero(mask > 0.5)[1]))
+        plan = min(ties, key=lambda p: (-lit * (_centre_x(p.patch) - mid), p.rank))
     return plan.render(model_rgb, mask, sbag, ppcm)
+
+
+def _centre_x(patch: _Patch) -> float:
+    x0, _, x1, _ = patch.bbox()
+    return 0.5 * (x0 + x1)
+
+
+def _lit_side(rgb: np.ndarray, mask: np.ndarray) -> int:
+    """+1 when the person's right-hand half (in the picture) is the lighter one, -1 when the
+    left-hand half is, 0 when they differ by less than LIT_LEVELS grey levels."""
+    body = mask > 0.5
+    if body.sum() < 16:
+        return 0
+    mid = int(np.median(np.nonzero(body)[1]))
+    grey = rgb.mean(axis=2)
+    left = grey[:, :mid][body[:, :mid]]
+    right = grey[:, mid:][body[:, mid:]]
+    if len(left) == 0 or len(right) == 0:
+        return 0
+    diff = float(np.median(right)) - float(np.median(left))
+    return 0 if abs(diff) < LIT_LEVELS else int(np.sign(diff))
 
 
 def _refusal(who: str, hands: list[Hand], clasped: bool, plans: list[_Plan], strap: float,
