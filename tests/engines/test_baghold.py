@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -260,3 +261,19 @@ def test_a_mirrored_photo_gets_the_shoulder_carry_mirrored(label: str) -> None:
     x_mirrored = float(np.nonzero(mirrored.bag_alpha > 0.5)[1].mean())
     assert (x - w / 2) * (x_mirrored - w / 2) < 0, "the bag is on the mirrored side"
     assert abs((w - 1 - x_mirrored) - x) < 0.05 * w
+
+
+def test_two_hands_found_apart_are_not_clasped_when_the_pose_puts_the_wrists_together() -> None:
+    # At twice its size the pose puts both wrists of this photo on one hand; the hand
+    # detector finds the two hands far apart. The bag was refused as if they were clasped.
+    case = next(c for c in fid.CASES if c.model == "model/053228_0.jpg")
+    rgb = fid.model_photo(case)
+    h, w = rgb.shape[:2]
+    big = cv2.resize(rgb, (2 * w, 2 * h), interpolation=cv2.INTER_CUBIC)
+
+    placed = baghold.place_bag(big, fid.tote(), None, {"gender": "Female", **case.params})
+
+    assert placed.carry == "hand"
+    assert fid.frame_gap(placed.bag_alpha) > 0
+    overlap, _ = fid.grip(placed.image, placed)
+    assert overlap > 0

@@ -592,7 +592,10 @@ def _hand_plans(rgb: np.ndarray, pose: Pose, mask: np.ndarray, sbag: ScaledBag, 
         a, b = hands[0], hands[1]
         gap = float(np.linalg.norm(a.centre - b.centre))
         clasped = gap < 1.6 * 0.5 * (a.size + b.size)
-    if not clasped and "left_wrist" in pts and "right_wrist" in pts:
+    # The wrists decide only when the hand detector did not see both hands: two hands it
+    # found apart are apart, even when the pose puts both wrists on one of them (it did on
+    # a photo at twice the size, and the bag was refused as if the hands were clasped).
+    if not clasped and len(hands) < 2 and "left_wrist" in pts and "right_wrist" in pts:
         shoulders = (
             float(np.linalg.norm(np.subtract(pts["left_shoulder"], pts["right_shoulder"])))
             if "left_shoulder" in pts and "right_shoulder" in pts else None
