@@ -277,3 +277,19 @@ def test_two_hands_found_apart_are_not_clasped_when_the_pose_puts_the_wrists_tog
     assert fid.frame_gap(placed.bag_alpha) > 0
     overlap, _ = fid.grip(placed.image, placed)
     assert overlap > 0
+
+
+@pytest.mark.parametrize("grey", [False, True], ids=["colour", "grey"])
+def test_an_upside_down_photo_is_refused_as_not_upright(grey: bool) -> None:
+    # Upside down (the grey copy too), the feet are above the head: the stature came out
+    # negative, the bag's scale too, and the refusal blamed the bag's stated size.
+    rgb = fid.photo("model/model_9.png")[::-1].copy()
+    if grey:
+        rgb = np.repeat(rgb.mean(axis=2, keepdims=True), 3, axis=2).astype(np.uint8)
+    params = {"width": BAG_W, "height": BAG_H, "depth": BAG_D, "model_height_cm": 170}
+
+    with pytest.raises(EngineError) as err:
+        baghold.place_bag(rgb, fid.tote(), None, params)
+
+    assert err.value.code == "pose_unreadable"
+    assert "upright" in err.value.message

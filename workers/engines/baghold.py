@@ -134,6 +134,12 @@ def place_bag(
     pose = detect_pose(model_rgb)
     if pose is None:
         raise EngineError("no_person", "No person was found in the model photo.")
+    if not upright(pose):
+        raise EngineError(
+            "pose_unreadable",
+            "The model in the photo is not upright (the hips are not below the shoulders): a "
+            "bag hangs from a standing model. Use a photo of the model standing, head up.",
+        )
     mask = person_mask(model_rgb)
     ppcm = body_scale(pose, mask, model_height, gender)
     if ppcm is None:
@@ -227,6 +233,19 @@ def _refusal(who: str, hands: list[Hand], clasped: bool, plans: list[_Plan], str
     return f"The bag cannot be carried: {why}, and {how}. {fix}."
 
 
+def upright(pose: Pose) -> bool:
+    """Whether the hips (or, without them, the nose above the shoulders) say the body stands
+    head up. Upside down, the stature came out negative and so did the bag's scale."""
+    pts = pose.points
+    shoulders = [pts[k][1] for k in ("left_shoulder", "right_shoulder") if k in pts]
+    hips = [pts[k][1] for k in ("left_hip", "right_hip") if k in pts]
+    if not shoulders:
+        return True  # no shoulders: the scale refuses it with its own reason
+    if hips:
+        return float(np.mean(hips)) > float(np.mean(shoulders))
+    return "nose" not in pts or pts["nose"][1] < float(np.mean(shoulders))
+
+
 def body_scale(pose: Pose, mask: np.ndarray, height_cm: float, gender: str) -> float | None:
     """Pixels per centimetre at the model's body."""
     pts = pose.points
@@ -273,6 +292,8 @@ def stature_px(pose: Pose, mask: np.ndarray) -> float | None:
     top = float(rows.min())
     bottom = max(feet)
     stature = bottom - top
+    if stature <= 0:
+        return None
     return stature * (1 + SOLE_SHARE)
 
 
