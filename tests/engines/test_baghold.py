@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -239,3 +240,56 @@ def test_zero_dimension_is_refused() -> None:
             lambda *a: None,
         )
     assert err.value.code == "bad_dimensions"
+
+
+@pytest.mark.parametrize("label", ["half length, strap 20 cm",
+                                   "half length, long handle over the shoulder"])
+def test_a_mirrored_photo_gets_the_shoulder_carry_mirrored(label: str) -> None:
+    # Both shoulders fit alike; the side tried first always won, so the bag hung on the same
+    # side of the picture for a photo and for its mirror image.
+    case = _case(label)
+    rgb = fid.model_photo(case)
+    params = {"gender": "Female", **case.params}
+    bag = fid.tote(case.long_handle)
+
+    placed = baghold.place_bag(rgb, bag, None, params)
+    mirrored = baghold.place_bag(rgb[:, ::-1].copy(), bag, None, params)
+
+    assert placed.carry == mirrored.carry
+    w = rgb.shape[1]
+    x = float(np.nonzero(placed.bag_alpha > 0.5)[1].mean())
+    x_mirrored = float(np.nonzero(mirrored.bag_alpha > 0.5)[1].mean())
+    assert (x - w / 2) * (x_mirrored - w / 2) < 0, "the bag is on the mirrored side"
+    assert abs((w - 1 - x_mirrored) - x) < 0.05 * w
+
+
+def test_two_hands_found_apart_are_not_clasped_when_the_pose_puts_the_wrists_together() -> None:
+    # At twice its size the pose puts both wrists of this photo on one hand; the hand
+    # detector finds the two hands far apart. The bag was refused as if they were clasped.
+    case = next(c for c in fid.CASES if c.model == "model/053228_0.jpg")
+    rgb = fid.model_photo(case)
+    h, w = rgb.shape[:2]
+    big = cv2.resize(rgb, (2 * w, 2 * h), interpolation=cv2.INTER_CUBIC)
+
+    placed = baghold.place_bag(big, fid.tote(), None, {"gender": "Female", **case.params})
+
+    assert placed.carry == "hand"
+    assert fid.frame_gap(placed.bag_alpha) > 0
+    overlap, _ = fid.grip(placed.image, placed)
+    assert overlap > 0
+
+
+@pytest.mark.parametrize("grey", [False, True], ids=["colour", "grey"])
+def test_an_upside_down_photo_is_refused_as_not_upright(grey: bool) -> None:
+    # Upside down (the grey copy too), the feet are above the head: the stature came out
+    # negative, the bag's scale too, and the refusal blamed the bag's stated size.
+    rgb = fid.photo("model/model_9.png")[::-1].copy()
+    if grey:
+        rgb = np.repeat(rgb.mean(axis=2, keepdims=True), 3, axis=2).astype(np.uint8)
+    params = {"width": BAG_W, "height": BAG_H, "depth": BAG_D, "model_height_cm": 170}
+
+    with pytest.raises(EngineError) as err:
+        baghold.place_bag(rgb, fid.tote(), None, params)
+
+    assert err.value.code == "pose_unreadable"
+    assert "upright" in err.value.message

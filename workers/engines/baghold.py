@@ -74,6 +74,8 @@ MAX_EXTENSION = 0.35
 STRAP_SLANT = 0.85
 # The top of a shoulder lies at most this far above the pose's shoulder joint.
 SHOULDER_RISE_CM = 6.0
+# Halves of the person whose median greys differ by less than this are lit alike.
+LIT_LEVELS = 6.0
 # A strap drapes: its middle sags this share of its length off the straight line, toward
 # the body's side.
 STRAP_SAG = 0.08
@@ -132,6 +134,12 @@ def place_bag(
     pose = detect_pose(model_rgb)
     if pose is None:
         raise EngineError("no_person", "No person was found in the model photo.")
+    if not upright(pose):
+        raise EngineError(
+            "pose_unreadable",
+            "The model in the photo is not upright (the hips are not below the shoulders): a "
+            "bag hangs from a standing model. Use a photo of the model standing, head up.",
+        )
     mask = person_mask(model_rgb)
     ppcm = body_scale(pose, mask, model_height, gender)
     if ppcm is None:
@@ -164,7 +172,37 @@ def place_bag(
     # By kind: the strap asked for, then a hand, then the handle over a shoulder; within a
     # kind, a carry that needs no extension of the floor first.
     plan = min(fitting, key=lambda p: (int(p.rank), p.extend > 0, p.extend, p.rank))
+    # Carries ranked alike (the two shoulders of a body, at the same offset) were settled by
+    # the order the sides are tried in: always the same side of the picture, so a photo and
+    # its mirror image got the bag on the same side. The carry on the lit side of the body
+    # wins, which a mirror image mirrors.
+    ties = [p for p in fitting if p.rank == plan.rank and p.extend == plan.extend]
+    lit = _lit_side(model_rgb, mask)
+    if len(ties) > 1 and lit != 0:
+        mid = float(np.median(np.nonzero(mask > 0.5)[1]))
+        plan = min(ties, key=lambda p: (-lit * (_centre_x(p.patch) - mid), p.rank))
     return plan.render(model_rgb, mask, sbag, ppcm)
+
+
+def _centre_x(patch: _Patch) -> float:
+    x0, _, x1, _ = patch.bbox()
+    return 0.5 * (x0 + x1)
+
+
+def _lit_side(rgb: np.ndarray, mask: np.ndarray) -> int:
+    """+1 when the person's right-hand half (in the picture) is the lighter one, -1 when the
+    left-hand half is, 0 when they differ by less than LIT_LEVELS grey levels."""
+    body = mask > 0.5
+    if body.sum() < 16:
+        return 0
+    mid = int(np.median(np.nonzero(body)[1]))
+    grey = rgb.mean(axis=2)
+    left = grey[:, :mid][body[:, :mid]]
+    right = grey[:, mid:][body[:, mid:]]
+    if len(left) == 0 or len(right) == 0:
+        return 0
+    diff = float(np.median(right)) - float(np.median(left))
+    return 0 if abs(diff) < LIT_LEVELS else int(np.sign(diff))
 
 
 def _refusal(who: str, hands: list[Hand], clasped: bool, plans: list[_Plan], strap: float,
@@ -193,6 +231,19 @@ def _refusal(who: str, hands: list[Hand], clasped: bool, plans: list[_Plan], str
     fix = ("Use a full-length photo of the model with a free hand" if strap > 0 else
            "Use a full-length photo of the model with a free hand, or give the bag's strap drop")
     return f"The bag cannot be carried: {why}, and {how}. {fix}."
+
+
+def upright(pose: Pose) -> bool:
+    """Whether the hips (or, without them, the nose above the shoulders) say the body stands
+    head up. Upside down, the stature came out negative and so did the bag's scale."""
+    pts = pose.points
+    shoulders = [pts[k][1] for k in ("left_shoulder", "right_shoulder") if k in pts]
+    hips = [pts[k][1] for k in ("left_hip", "right_hip") if k in pts]
+    if not shoulders:
+        return True  # no shoulders: the scale refuses it with its own reason
+    if hips:
+        return float(np.mean(hips)) > float(np.mean(shoulders))
+    return "nose" not in pts or pts["nose"][1] < float(np.mean(shoulders))
 
 
 def body_scale(pose: Pose, mask: np.ndarray, height_cm: float, gender: str) -> float | None:
@@ -241,6 +292,8 @@ def stature_px(pose: Pose, mask: np.ndarray) -> float | None:
     top = float(rows.min())
     bottom = max(feet)
     stature = bottom - top
+    if stature <= 0:
+        return None
     return stature * (1 + SOLE_SHARE)
 
 
@@ -560,7 +613,10 @@ def _hand_plans(rgb: np.ndarray, pose: Pose, mask: np.ndarray, sbag: ScaledBag, 
         a, b = hands[0], hands[1]
         gap = float(np.linalg.norm(a.centre - b.centre))
         clasped = gap < 1.6 * 0.5 * (a.size + b.size)
-    if not clasped and "left_wrist" in pts and "right_wrist" in pts:
+    # The wrists decide only when the hand detector did not see both hands: two hands it
+    # found apart are apart, even when the pose puts both wrists on one of them (it did on
+    # a photo at twice the size, and the bag was refused as if the hands were clasped).
+    if not clasped and len(hands) < 2 and "left_wrist" in pts and "right_wrist" in pts:
         shoulders = (
             float(np.linalg.norm(np.subtract(pts["left_shoulder"], pts["right_shoulder"])))
             if "left_shoulder" in pts and "right_shoulder" in pts else None

@@ -577,6 +577,21 @@ def hold_frame_edges(dx: np.ndarray, person: np.ndarray) -> np.ndarray:
     return dx * ramp[None, :]
 
 
+def drop_faint_islands(person: np.ndarray) -> np.ndarray:
+    """The person mask without islands the segmentation is never sure of (no pixel past 0.5):
+    a crossing of backdrop lines or a shadow it half-took for a person. Left in, such an
+    island far out in the backdrop moved with the row's sideways shift and was filled around,
+    and the lines through it came out broken and tilted."""
+    n, labels = cv2.connectedComponents((person > 0.05).astype(np.uint8), connectivity=8)
+    if n <= 2:
+        return person
+    peak = np.zeros(n, np.float32)
+    np.maximum.at(peak, labels.ravel(), person.ravel().astype(np.float32))
+    keep = peak > 0.5
+    keep[0] = True  # the backdrop's own faint values stay as they are
+    return np.where(keep[labels], person, 0.0).astype(person.dtype)
+
+
 def second_figure(person: np.ndarray, body: Body) -> bool:
     """Whether the person mask holds another figure beside the one the pose found: a part
     of it apart from the posed body and at least a third of its size. Each row would be
@@ -617,6 +632,7 @@ def rebody(
     person = pose_mod.person_mask(small) if pose is not None else None
     if pose is None or person is None or (person > 0.5).sum() < 0.01 * h * w:
         raise EngineError("no_person", "No person was found in the image.")
+    person = drop_faint_islands(person)
     if body is None:
         raise EngineError(
             "pose_unreadable",
