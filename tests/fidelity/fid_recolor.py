@@ -43,7 +43,8 @@ mask every garment tool starts from) within its outer contour (a hole the mask c
 print's letters is no outline), the print is every interior pixel whose colour is far
 (ΔE2000 > 25 at the base's lightness) from the garment's median base colour, opened so single
 fold pixels do not count; set well inside the outline a nearer colour (ΔE2000 > 18) is print
-too, and a block the colour rule cannot see is marked by hand (MARKED). A hole in the print is
+too, and so is, on a grey, white or black base, a piece plainly tinted (CIELab chroma 6 over
+the base's: a pale lilac or baby-blue letter on grey, where no fold gives colour), and a block the colour rule cannot see is marked by hand (MARKED). A hole in the print is
 a counter when it has the base's colour and the stroke around it is no thicker than about
 twice the hole; any other hole is a print element of its own.
 """
@@ -86,6 +87,12 @@ BAND_OVER_INNER = 1.5
 PRINT_DE = 25.0  # how far from the base (at its lightness) a pixel is print, on photos
 INSET_PRINT_DE = 18.0  # the same, for print set well inside the outline
 MIN_CORE = 4  # pixels: a piece smaller than this, once its edge is left out, is not measured
+# On a grey, white or black base, CIELab chroma over the base's from which a piece of at least
+# MIN_TINTED px is a pale print: the fabric's own pixels (JPEG noise, a shadow's cast)
+# stay under about 4.
+TINT_CHROMA = 6.0
+GREY_CHROMA = 4.0  # CIELab: a grey, white or black (a cream's shadows are warmer than it)
+MIN_TINTED = 12
 COUNTER_DE = 10.0  # how near the base a hole in a print is to be the fabric showing through
 COUNTER_NEAR = 20  # px: the fabric around a counter that it is compared with
 # Print blocks (x0, y0, x1, y1) the colour rule cannot see, marked by hand on the photo: the
@@ -338,11 +345,32 @@ def _photo_print(name: str, rgb: np.ndarray,
 
     light = 45.0 if neutral else 35.0
     printed = far(PRINT_DE, light)
+    rim = ~(cv2.erode(outline.astype(np.uint8), np.ones((19, 19), np.uint8)) > 0)
+    # A piece far from the base by its lightness alone (the base's hue: within PRINT_DE at the
+    # base's lightness), darker, and lying wholly in the rim is the shadow of an armpit or a
+    # side's turn, fabric that follows the garment: a block of the base's hue (a darker
+    # sleeve) reaches further in, and a light print at the neck is no shadow.
+    n, labels = cv2.connectedComponents(printed.astype(np.uint8), connectivity=8)
+    hued = np.unique(labels[printed & ((chroma_gap > PRINT_DE) | (lab[..., 0] > base[0]))])
+    deep = np.unique(labels[printed & ~rim])
+    printed &= np.isin(labels, hued) | np.isin(labels, deep)
     near = far(INSET_PRINT_DE, light) & ~printed
     n, labels = cv2.connectedComponents(near.astype(np.uint8), connectivity=8)
-    rim = ~(cv2.erode(outline.astype(np.uint8), np.ones((19, 19), np.uint8)) > 0)
     rim_labels = np.unique(labels[rim & near])
     printed |= near & ~np.isin(labels, rim_labels)
+    if np.hypot(*base[1:]) < GREY_CHROMA:
+        # On a grey, white or black base no fold gives colour: a piece plainly tinted (a pale
+        # lilac or baby-blue letter, far under the colour rule's 25) is print when it holds
+        # together, away from the outline (a coloured backdrop or skin mixed into the rim).
+        chroma = np.hypot(lab[..., 1], lab[..., 2]) - float(np.hypot(*base[1:]))
+        # Beside a print the colour rule saw, its blurred rim is tinted too, and would join
+        # its elements into one: only what lies 3 px or more from it.
+        seen = cv2.dilate(printed.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+        tinted = cv2.morphologyEx(((chroma > TINT_CHROMA) & inner & ~seen).astype(np.uint8),
+                                  cv2.MORPH_OPEN, opened)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(tinted, connectivity=8)
+        keep = np.nonzero(stats[:, cv2.CC_STAT_AREA] >= MIN_TINTED)[0]
+        printed |= np.isin(labels, keep[keep > 0]) & ~rim
     boxes = np.zeros(printed.shape, bool)
     for x0, y0, x1, y1 in MARKED.get(name, ()):
         boxes[y0:y1, x0:x1] = True

@@ -105,6 +105,13 @@ def recolor_image(
 
     core = interior & (mask > 0.5)
     base_groups, base = _base_colour(lab_full[core] if core.sum() > 50 else lab_full[interior])
+    # A print in a shade of the base's own hue is no shade of the base: clustered with the
+    # garment, its colours join the base's shades and bridge the base to a colour block of the
+    # same hue (a tee's dark sleeves). A shade cluster that is mostly such a print's is not
+    # the base's.
+    shade = _shade_prints(lab_full, base_groups, base, interior, alpha, scale)
+    if shade.any():
+        base_groups = _without_prints(base_groups, lab_full[core], shade[core])
     # A garment mask of a worn outfit can miss a part of the garment (a sleeve against the
     # body, a side in shadow); left out, it would keep the old colour beside the new one.
     grown = _missed_parts(rgb, lab_full, alpha, base_groups, base, scale,
@@ -139,7 +146,17 @@ def recolor_image(
     if k > 1:
         share = cv2.medianBlur((share * 255 + 0.5).astype(np.uint8), k).astype(np.float32) / 255
         share *= region
+    share[shade] = 0.0
+    chroma = np.zeros((h, w), np.float32)
+    chroma[region] = np.hypot(smooth[:, 1], smooth[:, 2])
+    # Away from the outline: there a worn garment's mask takes in slivers of skin, which the
+    # mask decides on, not the colour.
+    away = cv2.erode((alpha > 0.5).astype(np.uint8), np.ones((3, 3), np.uint8),
+                     iterations=max(3, round(6 * scale))) > 0
+    tinted = _tinted_print(chroma, base, interior & (share > 0.95), interior & away, scale)
+    share[tinted] = 0.0
     share = _holes_in_print(share, lab_full, base, interior, alpha, scale)
+    share[tinted] = 0.0  # a pale print is near the fabric's colour: there it took it for fabric
 
     idx = region & (share > 0)
     lab = lab_full[idx]
@@ -177,6 +194,9 @@ def recolor_image(
     raw[doubt] = _base_membership(lab_full[doubt], base_groups["base"], base_groups["other"],
                                  base)
     print_core = interior & (share < 0.05) & ~(doubt & (raw >= 0.1))
+    # A pale print or one in the base's own shade lies within the base's colour distance, and
+    # would read as doubtful pixels all across a thin letter: it was found by its own rule.
+    print_core |= interior & (shade | tinted)
     edge &= ~print_core | (cv2.dilate(base_core.astype(np.uint8), np.ones((3, 3), np.uint8),
                                       iterations=max(1, round(scale))) > 0)
     if edge.any():
@@ -304,6 +324,136 @@ def _backdrop_distance(lab: np.ndarray, px: np.ndarray) -> np.ndarray:
         dc = np.linalg.norm(px - c, axis=-1)
         d = dc if d is None else np.minimum(d, dc)
     return d if d is not None else np.full(len(px), np.inf, np.float32)
+
+
+def _without_prints(groups: dict[str, np.ndarray], lab: np.ndarray,
+                    printed: np.ndarray) -> dict[str, np.ndarray]:
+    """The base's shade clusters whose pixels (`lab`, nearest centre) are mostly print
+    (`printed`) join the other colours; the base's largest cluster always stays."""
+    base_c, other_c = groups["base"], groups["other"]
+    if len(base_c) < 2:
+        return groups
+    centres = np.concatenate([base_c, other_c]) * _W
+    x = lab * _W
+    nearest = np.argmin(((x[:, None, :] - centres[None]) ** 2).sum(-1), axis=1)
+    counts = np.bincount(nearest, minlength=len(centres))[: len(base_c)]
+    in_print = np.bincount(nearest, weights=printed.astype(np.float64),
+                           minlength=len(centres))[: len(base_c)]
+    share = in_print / np.maximum(counts, 1)
+    drop = (share > 0.5) & (np.arange(len(base_c)) != int(np.argmax(counts)))
+    if not drop.any():
+        return groups
+    return {"base": base_c[~drop], "other": np.concatenate([other_c, base_c[drop]])}
+
+
+# A print of the fabric's own hue, only darker or lighter (a band printed in a deeper shade of
+# the tee's colour), is told from a fold by its outline: a region of the garment darker (or
+# lighter) than the base whose whole boundary is a crisp step (the lightness range over a pixel
+# on either side of the boundary holds at least CRISP_RATIO of the range over SHADE_REACH px),
+# where a fold's shading, however deep, fades out somewhere along its edge.
+SHADE_LEVELS = np.arange(0.04, 0.5, 0.04)  # OKLab L under (or over) the base's
+SHADE_REACH = 4  # px at 512: the breadth over which a step is measured
+CRISP_RATIO = 0.5  # a step blurred by the camera: about 0.7; a fold's edge: 0.1 to 0.3
+CRISP_SHARE = 0.95  # share of the boundary that must be crisp: closed all round
+CRISP_STEP = 0.06  # OKLab L: least step at the boundary, or 3 times the fabric's own range
+SHADE_MIN_AREA = 150  # px at 512
+SHADE_MIN_BREADTH = 2.5  # px at 512: the half-breadth of its thickest part (no seam lines)
+
+
+def _shade_prints(lab: np.ndarray, groups: dict[str, np.ndarray], base: np.ndarray,
+                  interior: np.ndarray, alpha: np.ndarray, scale: float) -> np.ndarray:
+    """Regions the colour membership took for the base that are a print in a shade of the
+    base's own hue: darker or lighter than the base, bounded all round by a crisp step, thick
+    enough not to be a seam, and away from the garment's outline (a region cut off by the
+    outline has no closed boundary of its own)."""
+    h, w = lab.shape[:2]
+    out = np.zeros((h, w), bool)
+    share = np.zeros((h, w), np.float32)
+    share[interior] = _base_membership(lab[interior], groups["base"], groups["other"], base)
+    body = interior & (share > 0.9)
+    if body.sum() < 50:
+        return out
+    Ls = cv2.GaussianBlur(lab[..., 0].astype(np.float32), (0, 0), 0.8 * scale)
+    r1, r4 = max(1, round(scale)), max(2, round(SHADE_REACH * scale))
+
+    def spread(r: int) -> np.ndarray:
+        k = np.ones((2 * r + 1, 2 * r + 1), np.uint8)
+        return cv2.dilate(Ls, k) - cv2.erode(Ls, k)
+
+    near, wide = spread(r1), spread(r4)
+    crisp = (near >= CRISP_RATIO * wide) & (wide >= max(CRISP_STEP,
+                                                          3.0 * float(np.median(wide[body]))))
+    lb = float(np.median(Ls[body]))
+    rim = ~(cv2.erode((alpha > 0.5).astype(np.uint8), np.ones((3, 3), np.uint8),
+                      iterations=max(3, round(6 * scale))) > 0)
+    min_area = SHADE_MIN_AREA * scale * scale
+    small = np.ones((3, 3), np.uint8)
+    for sign in (1.0, -1.0):
+        gap = (lb - Ls) * sign
+        for t in SHADE_LEVELS:
+            cand = ((gap > t) & interior).astype(np.uint8)
+            n, labels, stats, _ = cv2.connectedComponentsWithStats(cand, connectivity=8)
+            for i in range(1, n):
+                x, y, bw, bh, a = stats[i]
+                if a < min_area:
+                    continue
+                sub = (slice(max(0, y - 1), y + bh + 1), slice(max(0, x - 1), x + bw + 1))
+                piece = labels[sub] == i
+                if (piece & rim[sub]).any() or float(share[sub][piece].mean()) < 0.5:
+                    continue
+                p8 = piece.astype(np.uint8)
+                if float(cv2.distanceTransform(p8, cv2.DIST_L2, 3).max()) < \
+                        SHADE_MIN_BREADTH * scale:
+                    continue
+                edge = piece & ~(cv2.erode(p8, small) > 0)
+                if float(crisp[sub][edge].mean()) >= CRISP_SHARE:
+                    out[sub] |= piece
+    return out
+
+
+# On a grey, white or black base no fold gives colour: a piece of the garment tinted by at least
+# TINT (OKLab chroma over the base's; the grey fabric's own pixels: a median of 0.003 once
+# smoothed) is a pale print (a lilac or baby-blue letter), too faint for `_not_the_dye` and too
+# few pixels to form a cluster of its own, when it holds together (TINT_MIN_AREA px at 512 after
+# an opening that takes off single tinted pixels).
+TINT = 0.010
+GREY_CHROMA = 0.012  # a grey, white or black (a cream or a washed denim is tinted itself)
+TINT_MIN_AREA = 12
+
+
+def _tinted_print(chroma: np.ndarray, base: np.ndarray, body: np.ndarray, interior: np.ndarray,
+                  scale: float) -> np.ndarray:
+    """The pale prints on a neutral base: coherent pieces plainly tinted (see TINT), with what
+    is tinted half as much and joined to them, down to half the tint of the print beside it."""
+    c0 = float(np.hypot(base[1], base[2]))
+    out = np.zeros(chroma.shape, bool)
+    if c0 > GREY_CHROMA or body.sum() < 50:
+        return out
+    # The fabric's own spread of chroma (a washed denim's blues, a heather's flecks): a tint
+    # must stand well clear of it.
+    spread = float(np.percentile(chroma[body], 90) - np.median(chroma[body]))
+    tint = max(TINT, 3.0 * spread)
+    k = np.ones((3, 3), np.uint8)
+    tinted = cv2.morphologyEx((interior & (chroma > c0 + tint)).astype(np.uint8),
+                              cv2.MORPH_OPEN, k)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(tinted, connectivity=8)
+    keep = np.nonzero(stats[:, cv2.CC_STAT_AREA] >= TINT_MIN_AREA * scale * scale)[0]
+    keep = keep[keep > 0]
+    if not len(keep):
+        return out
+    # Grown, as a hysteresis, over what is tinted half as much and joined to them, a few px at
+    # most: the fainter parts of a pale letter (in a fold's shadow) and its rim.
+    pieces = np.isin(labels, keep)
+    near = cv2.dilate(pieces.astype(np.uint8), k, iterations=max(2, round(2 * scale))) > 0
+    faint = (near & interior & (chroma > c0 + 0.5 * tint)).astype(np.uint8)
+    m, grown = cv2.connectedComponents(faint, connectivity=8)
+    seeds = np.unique(grown[pieces & (faint > 0)])
+    seeds = seeds[seeds > 0]
+    # Down to half the tint of the print beside it: the photo (a JPEG's halved chroma, the
+    # camera's blur) spreads some of a letter's colour over the fabric beside it, which is
+    # fabric and follows the garment (its edge is unmixed later), not a ring of the old colour.
+    peak = cv2.dilate(chroma, np.ones((7, 7), np.uint8), iterations=max(1, round(scale)))
+    return np.isin(grown, seeds) & (chroma - c0 >= 0.5 * (peak - c0))
 
 
 def _holes_in_print(share: np.ndarray, lab: np.ndarray, base: np.ndarray,
