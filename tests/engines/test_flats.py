@@ -145,6 +145,7 @@ def test_a_top_and_shoes_are_worn_together_with_the_shoes_at_the_feet(case: fid_
     assert figures["top_share"] >= fid_flats.MIN_TOP_SHARE, figures["top_share"]
     assert figures["shoe_offset"] <= fid_flats.MAX_SHOE_OFFSET, figures["boxes"]
     assert figures["floor_gap"] <= fid_flats.MAX_FLOOR_GAP, figures["boxes"]
+    assert figures["shoe_to_shin"] <= fid_flats.MAX_SHOE_TO_SHIN, figures["boxes"]
     assert all(fid_flats.is_visible(im) for im in images)
 
 
