@@ -31,7 +31,7 @@ from workers.engines.imaging import warp
 from workers.engines.imaging.cutout import Cutout, cut_out_product
 from workers.engines.imaging.decode import encode_png
 from workers.engines.imaging.resize import limit_side
-from workers.engines.tryon.body import crop_body
+from workers.engines.tryon.body import crop_body, old_garment, skin_of
 from workers.engines.tryon.core import BOX_MARGIN
 
 CATEGORIES = ("shoes", "bottom", "top", "overlayer")
@@ -333,6 +333,53 @@ def _hide_under(out: np.ndarray, under: np.ndarray, top_a: np.ndarray, over_a: n
     return np.clip(mix + 0.5, 0, 255).astype(np.uint8)
 
 
+# How far a top may stand off the person's silhouette, a share of the shoulders' width: a
+# tee's flat outline (its shoulder points squared out, its sides cut straight) does not hang
+# beyond the body it is worn on.
+TOP_REACH = 0.02
+
+
+def _tidy_top(out: np.ndarray, under: np.ndarray, body: tryon.Body, alpha: np.ndarray
+              ) -> np.ndarray:
+    """The top as worn, not pasted: what of it stands off the silhouette (squared shoulders,
+    straight sides) goes back to what was there (the backdrop), with a soft edge; strips of
+    the old garment left beside it above its hem (between the tee and an arm) are painted
+    over from their surroundings, the tee and the arm."""
+    h, w = alpha.shape
+    person = (body.mask > 0.5).astype(np.uint8)
+    reach = max(1, int(round(TOP_REACH * body.shoulder_width)))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    allowed = cv2.GaussianBlur(cv2.dilate(person, disc).astype(np.float32), (0, 0), 1.0)
+    off = (1.0 - allowed) * np.clip(alpha, 0.0, 1.0) * (~body.head)
+    res = out
+    if off.max() > 0.02:
+        k = off[..., None]
+        res = np.clip(out.astype(np.float32) * (1 - k) + under.astype(np.float32) * k + 0.5,
+                      0, 255).astype(np.uint8)
+    covered = alpha > 0.5
+    has = covered.any(axis=0)
+    if not has.any():
+        return res
+    hem = np.where(has, h - 1 - np.argmax(covered[::-1], axis=0), -1)
+    top = np.where(has, np.argmax(covered, axis=0), h)
+    rows = np.arange(h)[:, None]
+    # Columns beside the garment (an arm's width at most) take its nearest hem and collar.
+    span = max(2, int(0.12 * body.shoulder_width))
+    hem = cv2.dilate(hem.astype(np.float32)[None, :], np.ones((1, 2 * span + 1), np.uint8))[0]
+    top = cv2.erode(top.astype(np.float32)[None, :], np.ones((1, 2 * span + 1), np.uint8))[0]
+    # The old garment as its mask reads it, or anything on the person there that is not skin
+    # (the mask misses a dress's darker side panel) and the photo still shows as it was.
+    old = old_garment(body, warp.UPPER) | (skin_of(body) < 0.5)
+    same = np.abs(res.astype(np.int16) - body.rgb.astype(np.int16)).max(axis=2) < 6
+    near = cv2.dilate(covered.astype(np.uint8), np.ones((2 * span + 1, 2 * span + 1), np.uint8)) > 0
+    strip = (old & same & near & ~covered & (body.mask > 0.5) & ~body.head
+             & (rows > top[None, :]) & (rows < hem[None, :] - 1))
+    if strip.sum() >= 4:
+        fill = cv2.dilate(strip.astype(np.uint8), np.ones((3, 3), np.uint8))
+        res = cv2.inpaint(res, fill, 3, cv2.INPAINT_TELEA)
+    return res
+
+
 def _dress_all(body: tryon.Body, items: list[Item], view: str) -> np.ndarray:
     by_cat = {it.category: it for it in items}
     # The garments are dressed on a crop round the person: no garment reaches past the
@@ -368,6 +415,7 @@ def _dress_garments(body: tryon.Body, by_cat: dict[str, Item], view: str) -> np.
             out, info = tryon.dress(body, g, out, fill_old=first or cat == "top")
             if cat == "top":
                 top_alpha = info["alpha"]
+                out = _tidy_top(out, under_top, body, top_alpha)
         first = False
     return out
 
