@@ -173,3 +173,15 @@ def test_a_nearly_uniform_output_is_refused_not_delivered() -> None:
         flats.run({"shoes": {"FRONT": buf.getvalue(), "BACK": buf.getvalue()}, "model": None},
                   Steps())
     assert refused.value.code == "blank_output"
+
+
+def test_shoes_on_feet_the_pose_cannot_place_are_refused_not_guessed() -> None:
+    body = tryon.analyse_body(fid_flats.photo("model/051918_0.jpg"))
+    shoes = flats._cutout(flats.analyse_items(fid_flats.look_params(None, top=False), Steps())[0].view("FRONT"))
+    worn = flats._place_shoes(body.rgb.copy(), body, shoes)
+    assert np.abs(worn.astype(int) - body.rgb.astype(int)).max() > 0
+    for key in ("heel", "foot_index"):
+        body.left.pop(key, None)
+    with pytest.raises(EngineError) as refused:
+        flats._place_shoes(body.rgb.copy(), body, shoes)
+    assert refused.value.code == "shoes_unfit"
