@@ -347,6 +347,11 @@ def _tidy_top(out: np.ndarray, under: np.ndarray, body: tryon.Body, alpha: np.nd
     over from their surroundings, the tee and the arm."""
     h, w = alpha.shape
     person = (body.mask > 0.5).astype(np.uint8)
+    # A narrow gap between a hanging arm and the torso is under a loose tee, not a line of
+    # backdrop cut into it.
+    gap = max(3, int(round(0.06 * body.shoulder_width)) | 1)
+    person = cv2.morphologyEx(person, cv2.MORPH_CLOSE,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (gap, gap)))
     reach = max(1, int(round(TOP_REACH * body.shoulder_width)))
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
     allowed = cv2.GaussianBlur(cv2.dilate(person, disc).astype(np.float32), (0, 0), 1.0)
