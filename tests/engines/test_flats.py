@@ -145,6 +145,7 @@ def test_a_top_and_shoes_are_worn_together_with_the_shoes_at_the_feet(case: fid_
     assert figures["top_share"] >= fid_flats.MIN_TOP_SHARE, figures["top_share"]
     assert figures["shoe_offset"] <= fid_flats.MAX_SHOE_OFFSET, figures["boxes"]
     assert figures["floor_gap"] <= fid_flats.MAX_FLOOR_GAP, figures["boxes"]
+    assert figures["shoe_to_shin"] <= fid_flats.MAX_SHOE_TO_SHIN, figures["boxes"]
     assert all(fid_flats.is_visible(im) for im in images)
 
 
@@ -172,3 +173,15 @@ def test_a_nearly_uniform_output_is_refused_not_delivered() -> None:
         flats.run({"shoes": {"FRONT": buf.getvalue(), "BACK": buf.getvalue()}, "model": None},
                   Steps())
     assert refused.value.code == "blank_output"
+
+
+def test_shoes_on_feet_the_pose_cannot_place_are_refused_not_guessed() -> None:
+    body = tryon.analyse_body(fid_flats.photo("model/051918_0.jpg"))
+    shoes = flats._cutout(flats.analyse_items(fid_flats.look_params(None, top=False), Steps())[0].view("FRONT"))
+    worn = flats._place_shoes(body.rgb.copy(), body, shoes)
+    assert np.abs(worn.astype(int) - body.rgb.astype(int)).max() > 0
+    for key in ("heel", "foot_index"):
+        body.left.pop(key, None)
+    with pytest.raises(EngineError) as refused:
+        flats._place_shoes(body.rgb.copy(), body, shoes)
+    assert refused.value.code == "shoes_unfit"

@@ -13,8 +13,15 @@ output blank?
   at the ankles' midpoint. Per foot, the ankle's distance to its shoe box (the box extended
   upward by a third of its height: an ankle stands in the collar or just above it) and the gap
   between the box's bottom and the sole line of the model's own shoe in the photo (its lowest
-  pixel apart from the backdrop under that ankle; the pose's heel and toe points sit inside
-  the foot, a few per cent above the sole), both in per cent of the figure's height.
+  pixel apart from the backdrop under that ankle and nearest that foot, so a foot stepping
+  behind the other does not take the front shoe's sole for its own; the pose's heel and toe
+  points sit inside the foot, a few per cent above the sole), both in per cent of the
+  figure's height.
+- Shoe size: per foot, the width of its shoe box over the shin's length (knee to ankle, in
+  the photo's pose). A shoe is about 0.6 of the shin long seen from the side and far
+  narrower seen from the front; a shoe sized off the model's own (a stiletto's heel, a boot's
+  shaft, trousers over it) or off the product shot comes out wider than the shin is long
+  allows, 0.75 at most.
 - Blank: every delivered output's luminance standard deviation and share of pixels apart from
   its backdrop (the median colour of its outer frame); an output under 8 or under 2 % is
   blank. The cases include the one the tester saw blank (shoes alone: their back view).
@@ -46,6 +53,7 @@ HALF_LENGTH = "model/01861_00.jpg"
 MIN_TOP_SHARE = 0.5
 MAX_SHOE_OFFSET = 2.0  # % of the figure's height
 MAX_FLOOR_GAP = 3.0  # % of the figure's height
+MAX_SHOE_TO_SHIN = 0.75  # a shoe's width on the picture / the shin's length (knee to ankle)
 MIN_STD = 8.0
 MIN_SHARE = 0.02
 
@@ -158,10 +166,19 @@ def sole_lines(before: np.ndarray, points: dict[str, tuple[float, float]]) -> li
     bg = np.median(np.concatenate([band[:, :side], band[:, -side:]], axis=1).reshape(-1, 3), axis=0)
     solid = cv2.morphologyEx((np.abs(band - bg).max(axis=2) > 30).astype(np.uint8),
                              cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) > 0
-    lines = []
+    # Each pixel goes to the foot whose ankle-to-floor line is nearest, as in ``shoe_boxes``: a
+    # foot stepping behind the other does not take the front shoe's sole for its own.
+    ys, xs = np.mgrid[y_from:h, 0:w].astype(np.float32)
+    dist = []
     for ankle, floor, _ in feet:
+        ty = np.clip(ys, ankle[1], max(floor, ankle[1] + 1))
+        dist.append(np.hypot(xs - ankle[0], ys - ty))
+    nearest = np.argmin(np.stack(dist), axis=0)
+    lines = []
+    for i, (ankle, floor, _) in enumerate(feet):
         x = int(ankle[0])
-        cols = solid[:, max(0, x - 6):min(w, x + 7)].any(axis=1)
+        mine = solid & (nearest == i)
+        cols = mine[:, max(0, x - 6):min(w, x + 7)].any(axis=1)
         rows = np.nonzero(cols)[0]
         lines.append(float(y_from + rows[-1] + 1) if len(rows) else floor)
     return lines
@@ -185,21 +202,24 @@ def on_model_figures(front: np.ndarray, case: Case) -> dict[str, Any]:
     px = box.reshape(-1, 3)
     tee = np.broadcast_to(np.array(_main_colour(TOP), np.uint8), px.shape)
     top_share = float((delta_e2000(px, tee) < 12).mean()) if len(px) else 0.0
-    offsets, gaps = [], []
+    offsets, gaps, widths = [], [], []
     boxes = shoe_boxes(before, front, points)
     soles = sole_lines(before, points)
-    for (ankle, _, _), sole, b in zip(_feet(points), soles, boxes, strict=True):
+    for (ankle, _, knee), sole, b in zip(_feet(points), soles, boxes, strict=True):
         if b is None:
             offsets.append(float("inf"))
             gaps.append(float("inf"))
+            widths.append(float("inf"))
             continue
         bx0, by0, bx1, by1 = b
+        widths.append((bx1 - bx0) / max(ankle[1] - knee, 1.0))
         top = by0 - (by1 - by0) / 3
         dx = max(bx0 - ankle[0], 0.0, ankle[0] - bx1)
         dy = max(top - ankle[1], 0.0, ankle[1] - by1)
         offsets.append(100.0 * float(np.hypot(dx, dy)) / height)
         gaps.append(100.0 * abs(by1 - sole) / height)
     return {"top_share": top_share, "shoe_offset": max(offsets), "floor_gap": max(gaps),
+            "shoe_to_shin": max(widths),
             "boxes": boxes, "feet": _feet(points), "soles": soles}
 
 
@@ -239,7 +259,7 @@ def measure(out_dir: Path) -> ToolReport:
     worn_together = len(looks[0].items) if len(looks) == 1 else 0
     sheet_rows: list[tuple[str, list[np.ndarray]]] = []
     stds, shares, blank, wrong_refusals = [], [], 0, 0
-    top_shares, offsets, gaps = [], [], []
+    top_shares, offsets, gaps, widths = [], [], [], []
 
     def outputs_of(label: str, params: dict[str, Any], expect_ok: bool) -> list[np.ndarray]:
         nonlocal blank, wrong_refusals
@@ -266,14 +286,17 @@ def measure(out_dir: Path) -> ToolReport:
             top_shares.append(0.0)
             offsets.append(float("inf"))
             gaps.append(float("inf"))
+            widths.append(float("inf"))
             continue
         fig = on_model_figures(images[0], case)
         top_shares.append(fig["top_share"])
         offsets.append(fig["shoe_offset"])
         gaps.append(fig["floor_gap"])
+        widths.append(fig["shoe_to_shin"])
         report.rows[-1].update({"tee on torso": fig["top_share"],
                                 "ankle-shoe %": fig["shoe_offset"],
-                                "floor gap %": fig["floor_gap"]})
+                                "floor gap %": fig["floor_gap"],
+                                "shoe/shin": fig["shoe_to_shin"]})
         sheet_rows.append((label + "  (model | front | back | flat-lay | shoes found, ankles)",
                            [photo(case.model), *images, _diagnostic(images[0], fig)]))
 
@@ -305,6 +328,7 @@ def measure(out_dir: Path) -> ToolReport:
             at_least=True),
         Bar("worst ankle-to-shoe distance (full-length)", max(offsets), MAX_SHOE_OFFSET, unit="%"),
         Bar("worst shoe bottom to the own sole line (full-length)", max(gaps), MAX_FLOOR_GAP, unit="%"),
+        Bar("widest shoe to its shin's length (full-length)", max(widths), MAX_SHOE_TO_SHIN),
     ]
     report.sheet = contact_sheet(out_dir / "flats.png", sheet_rows)
     report.notes.append("Distances in % of the figure's height (person mask of the photo).")

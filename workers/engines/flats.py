@@ -31,7 +31,7 @@ from workers.engines.imaging import warp
 from workers.engines.imaging.cutout import Cutout, cut_out_product
 from workers.engines.imaging.decode import encode_png
 from workers.engines.imaging.resize import limit_side
-from workers.engines.tryon.body import crop_body
+from workers.engines.tryon.body import crop_body, old_garment, skin_of
 from workers.engines.tryon.core import BOX_MARGIN
 
 CATEGORIES = ("shoes", "bottom", "top", "overlayer")
@@ -203,53 +203,105 @@ def _old_feet(out: np.ndarray, body: tryon.Body,
     return found
 
 
+# A shoe is about this share of the torso (shoulder joints to hip joints) long: an adult's
+# foot is 15-16 % of the stature, the torso about a third of it. The photo's own shoes are no
+# measure: trousers over them, a stiletto's heel or a boot's shaft make them look longer.
+SHOE_PER_TORSO = 0.46
+# A shoe seen from the front is about this share of its length wide.
+SHOE_WIDTH = 0.38
+# A product shot of a shoe seen from the side is at least this much wider than tall; a view of
+# its toe is narrower.
+SIDE_ASPECT = 1.6
+# A foot whose heel-to-toe line spans at least this share of a shoe's length across the picture
+# is seen from the side; a shorter one points at the camera and wears the front view.
+PROFILE = 0.55
+
+
+def _toe_right(alpha: np.ndarray) -> bool:
+    """Whether a shoe seen from the side points right: its heel end, where the collar is, is
+    taller than its toe."""
+    heights = (alpha > 0.5).sum(axis=0).astype(np.float32)
+    third = max(1, len(heights) // 3)
+    return float(heights[-third:].mean()) < float(heights[:third].mean())
+
+
+def _shoe_for(foot: dict[str, np.ndarray], rise: float, length: float,
+              pieces: list[tuple[np.ndarray, np.ndarray]], image_left: bool
+              ) -> tuple[np.ndarray, np.ndarray, float]:
+    """The view of the pair that suits one foot, scaled to it: (rgb, alpha, centre x). A foot
+    seen from the side wears a side view pointing its way, as long as the foot shows; a foot
+    pointing at the camera wears the toe view, as wide as a shoe is."""
+    heel, toe = foot.get("heel"), foot.get("foot_index")
+    if heel is not None and toe is not None:
+        dx = float(toe[0] - heel[0])
+        centre = float(heel[0] + toe[0]) / 2
+    else:
+        dx = 0.0
+        centre = float((toe if toe is not None else heel)[0])
+    profile = abs(dx) / max(length, 1.0)
+    sides = [p for p in pieces if p[0].shape[1] >= SIDE_ASPECT * p[0].shape[0]]
+    fronts = [p for p in pieces if p[0].shape[1] < SIDE_ASPECT * p[0].shape[0]]
+    if fronts and (profile < PROFILE or not sides):
+        # The pair's toe view, turned for the image-left foot (the other foot of the pair).
+        rgb, alpha = fronts[-1]
+        if image_left and len(fronts) == 1:
+            rgb, alpha = rgb[:, ::-1], alpha[:, ::-1]
+        # A foot turned a little shows more of its side: a little wider. Tall enough to
+        # reach from the sole to the ankle (a toe view's top is its tongue going up the leg),
+        # within what a shoe's width can be.
+        wide = SHOE_WIDTH * length * (1.0 + 0.8 * profile)
+        scale = min(max(wide / rgb.shape[1], 1.05 * rise / rgb.shape[0]),
+                    1.5 * wide / rgb.shape[1])
+    else:
+        rgb, alpha = sides[0] if sides else pieces[0]
+        if dx != 0.0 and _toe_right(alpha) != (dx > 0):
+            rgb, alpha = rgb[:, ::-1], alpha[:, ::-1]
+        # Its length as the foot shows it across the picture, never shorter than a shoe seen
+        # three-quarters on.
+        scale = length * float(np.clip(profile + 0.15, 0.75, 1.0)) / rgb.shape[1]
+    size = (max(2, int(round(rgb.shape[1] * scale))), max(2, int(round(rgb.shape[0] * scale))))
+    r = cv2.resize(np.ascontiguousarray(rgb), size, interpolation=cv2.INTER_AREA)
+    a = np.clip(cv2.resize(np.ascontiguousarray(alpha, np.float32), size,
+                           interpolation=cv2.INTER_AREA), 0, 1)
+    return r, a, centre
+
+
 def _place_shoes(out: np.ndarray, body: tryon.Body, shoes: Cutout,
                  boxes: list[tuple[int, int, int, int]] | None = None) -> np.ndarray:
-    """The pair worn at the model's feet: each shoe stands where the model's own foot stands
-    (its floor line, centred on it), as wide as the foot it replaces, and what the old shoe
-    showed beyond the new one is painted back to the backdrop. Nothing is placed when the
-    photo is not full-length (see ``feet_of``)."""
+    """The pair worn at the model's feet: each shoe sized from the body (the torso's length),
+    the view that suits its foot (side or toe), standing on the model's own sole line and
+    centred on the foot; the model's own shoes are painted out to the floor and the leg.
+    Nothing is placed when the photo is not full-length (see ``feet_of``); a foot the pose
+    cannot place (neither heel nor toe found) is refused (``shoes_unfit``)."""
     feet = feet_of(body)
     if feet is None:
         return out
     pieces = _shoe_pieces(shoes)
     if not pieces:
         return out
+    chains = (body.left, body.right)
+    if any("heel" not in c and "foot_index" not in c for c in chains):
+        raise EngineError("shoes_unfit", "The shoes cannot be fitted: the model's feet are not "
+                          "clear enough in the photo to tell where each foot points. Use a "
+                          "full-length photo with both feet visible on the floor.")
     t = body.torso_len
+    length = SHOE_PER_TORSO * t
     old = _old_feet(out, body, feet)
     h, w = out.shape[:2]
-    placed = np.zeros((h, w), np.float32)
     plan = []
-    # One scale for the pair, as it was photographed: its longer shoe as long as the model's
-    # own shoes are wide on the floor (within a plausible foot length).
-    # and tall enough to reach from the floor up to the ankle, so the old shoe is covered.
-    own = float(np.mean([ox1 - ox0 for ox0, _, ox1, _, _ in old]))
-    rise = float(np.mean([oy1 - a[1] for (a, _), (_, _, _, oy1, _) in zip(feet, old, strict=True)]))
-    scale = max(own / max(p[0].shape[1] for p in pieces),
-                1.1 * rise / max(p[0].shape[0] for p in pieces))
-    longest = max(p[0].shape[1] for p in pieces) * scale
-    scale *= float(np.clip(longest, 0.3 * t, 0.7 * t)) / longest
-    for (ox0, _, ox1, oy1, _), (rgb, alpha) in zip(old, pieces, strict=False):
-        width, height = rgb.shape[1] * scale, rgb.shape[0] * scale
-        size = (max(2, int(round(width))), max(2, int(round(height))))
-        r = cv2.resize(rgb, size, interpolation=cv2.INTER_AREA)
-        a = np.clip(cv2.resize(alpha.astype(np.float32), size, interpolation=cv2.INTER_AREA), 0, 1)
-        x = int(round((ox0 + ox1) / 2 - size[0] / 2))
-        y = int(round(oy1 - size[1]))
+    for i, ((ankle, _), (_, _, _, oy1, _), chain) in enumerate(zip(feet, old, chains, strict=True)):
+        r, a, centre = _shoe_for(chain, oy1 - float(ankle[1]), length, pieces, image_left=i == 0)
+        x = int(round(centre - r.shape[1] / 2))
+        y = int(round(oy1 - r.shape[0]))
         plan.append((r, a, x, y))
-        xs0, ys0 = max(0, x), max(0, y)
-        xs1, ys1 = min(w, x + size[0]), min(h, y + size[1])
-        if xs1 > xs0 and ys1 > ys0:
-            placed[ys0:ys1, xs0:xs1] = np.maximum(placed[ys0:ys1, xs0:xs1],
-                                                  a[ys0 - y:ys1 - y, xs0 - x:xs1 - x])
-    # The old shoes beyond the new ones go back to the backdrop (below the new shoes' collar;
-    # the leg above it stays).
-    cover = cv2.dilate((placed > 0.5).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    # The old shoes go back to the floor and the leg, all of them at once and under the new
+    # ones too: what is painted in is read off the backdrop and the leg round the old shoes,
+    # never off another old shoe. Above the ankle only what the shin is not.
     fill = np.zeros((h, w), np.uint8)
     for (ankle, _), (_, _, _, _, region) in zip(feet, old, strict=False):
         band = region.copy()
-        band[:max(0, int(ankle[1] + 0.02 * t))] = False
-        fill |= (band & ~cover).astype(np.uint8)
+        band[:max(0, int(ankle[1] - 0.02 * t))] = False
+        fill |= band.astype(np.uint8)
     if fill.any():
         fill = cv2.dilate(fill, np.ones((5, 5), np.uint8))
         out = cv2.inpaint(out, fill, max(3, int(0.04 * t)), cv2.INPAINT_TELEA)
@@ -279,6 +331,58 @@ def _hide_under(out: np.ndarray, under: np.ndarray, top_a: np.ndarray, over_a: n
     soft = cv2.GaussianBlur(peek.astype(np.float32), (0, 0), 1.0) * (1.0 - over_a)
     mix = out.astype(np.float32) * (1 - soft[..., None]) + under.astype(np.float32) * soft[..., None]
     return np.clip(mix + 0.5, 0, 255).astype(np.uint8)
+
+
+# How far a top may stand off the person's silhouette, a share of the shoulders' width: a
+# tee's flat outline (its shoulder points squared out, its sides cut straight) does not hang
+# beyond the body it is worn on.
+TOP_REACH = 0.02
+
+
+def _tidy_top(out: np.ndarray, under: np.ndarray, body: tryon.Body, alpha: np.ndarray
+              ) -> np.ndarray:
+    """The top as worn, not pasted: what of it stands off the silhouette (squared shoulders,
+    straight sides) goes back to what was there (the backdrop), with a soft edge; strips of
+    the old garment left beside it above its hem (between the tee and an arm) are painted
+    over from their surroundings, the tee and the arm."""
+    h, w = alpha.shape
+    person = (body.mask > 0.5).astype(np.uint8)
+    # A narrow gap between a hanging arm and the torso is under a loose tee, not a line of
+    # backdrop cut into it.
+    gap = max(3, int(round(0.06 * body.shoulder_width)) | 1)
+    person = cv2.morphologyEx(person, cv2.MORPH_CLOSE,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (gap, gap)))
+    reach = max(1, int(round(TOP_REACH * body.shoulder_width)))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    allowed = cv2.GaussianBlur(cv2.dilate(person, disc).astype(np.float32), (0, 0), 1.0)
+    off = (1.0 - allowed) * np.clip(alpha, 0.0, 1.0) * (~body.head)
+    res = out
+    if off.max() > 0.02:
+        k = off[..., None]
+        res = np.clip(out.astype(np.float32) * (1 - k) + under.astype(np.float32) * k + 0.5,
+                      0, 255).astype(np.uint8)
+    covered = alpha > 0.5
+    has = covered.any(axis=0)
+    if not has.any():
+        return res
+    hem = np.where(has, h - 1 - np.argmax(covered[::-1], axis=0), -1)
+    top = np.where(has, np.argmax(covered, axis=0), h)
+    rows = np.arange(h)[:, None]
+    # Columns beside the garment (an arm's width at most) take its nearest hem and collar.
+    span = max(2, int(0.12 * body.shoulder_width))
+    hem = cv2.dilate(hem.astype(np.float32)[None, :], np.ones((1, 2 * span + 1), np.uint8))[0]
+    top = cv2.erode(top.astype(np.float32)[None, :], np.ones((1, 2 * span + 1), np.uint8))[0]
+    # The old garment as its mask reads it, or anything on the person there that is not skin
+    # (the mask misses a dress's darker side panel) and the photo still shows as it was.
+    old = old_garment(body, warp.UPPER) | (skin_of(body) < 0.5)
+    same = np.abs(res.astype(np.int16) - body.rgb.astype(np.int16)).max(axis=2) < 6
+    near = cv2.dilate(covered.astype(np.uint8), np.ones((2 * span + 1, 2 * span + 1), np.uint8)) > 0
+    strip = (old & same & near & ~covered & (body.mask > 0.5) & ~body.head
+             & (rows > top[None, :]) & (rows < hem[None, :] - 1))
+    if strip.sum() >= 4:
+        fill = cv2.dilate(strip.astype(np.uint8), np.ones((3, 3), np.uint8))
+        res = cv2.inpaint(res, fill, 3, cv2.INPAINT_TELEA)
+    return res
 
 
 def _dress_all(body: tryon.Body, items: list[Item], view: str) -> np.ndarray:
@@ -316,6 +420,7 @@ def _dress_garments(body: tryon.Body, by_cat: dict[str, Item], view: str) -> np.
             out, info = tryon.dress(body, g, out, fill_old=first or cat == "top")
             if cat == "top":
                 top_alpha = info["alpha"]
+                out = _tidy_top(out, under_top, body, top_alpha)
         first = False
     return out
 
