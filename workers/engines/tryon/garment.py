@@ -35,7 +35,7 @@ MIN_SOLIDITY = 0.45
 # smooth shape, whose outline GrabCut finds as well at this size as at the 480 px that thin
 # chains and straps need; the soft edge is recomputed at full resolution either way, and
 # GrabCut is the dearest step of preparing a garment (its cost grows with the pixels).
-GARMENT_CUT_SIDE = 420.0
+GARMENT_CUT_SIDE = 360.0
 # The long side at which the cut-out's outline is checked (weak_outline_share's own scale).
 OUTLINE_SIDE = 512
 
