@@ -386,6 +386,16 @@ def cheek_texture(rgb: np.ndarray, face: Face) -> float:
     return float(np.median(np.concatenate(vals))) if vals else 1.0
 
 
+def _cheek_lab(lab: np.ndarray, face: Face) -> np.ndarray:
+    """The Lab pixels (N x 3) of small squares round the cheek landmarks, a twentieth of the
+    face's width across: the face's own skin under the face's own light."""
+    r = max(2, int(0.05 * face.face_width))
+    return np.concatenate([
+        lab[max(0, y - r): y + r + 1, max(0, x - r): x + r + 1].reshape(-1, 3)
+        for x, y in (face.points[i].astype(int) for i in CHEEKS)
+    ])
+
+
 def ear_skin(
     rgb: np.ndarray, face: Face, frame: EarFrame, person: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -395,12 +405,7 @@ def ear_skin(
     H, W = rgb.shape[:2]
     fw = face.face_width
     lab_all = cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB).astype(np.float32)
-    r = max(2, int(0.05 * fw))
-    cs = []
-    for i in CHEEKS:
-        x, y = face.points[i].astype(int)
-        cs.append(lab_all[max(0, y - r) : y + r + 1, max(0, x - r) : x + r + 1].reshape(-1, 3))
-    cheek = np.concatenate(cs)
+    cheek = _cheek_lab(lab_all, face)
     mean = cheek.mean(axis=0)
     std = np.maximum(cheek.std(axis=0), np.array([4.0, 2.0, 2.0], np.float32))
 
@@ -531,12 +536,7 @@ def _small_lobe(
         return False
     # The cheeks' hue and colourfulness.
     lab_all = cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB).astype(np.float32)
-    r = max(2, int(0.05 * fw))
-    cs = []
-    for c in CHEEKS:
-        x, y = face.points[c].astype(int)
-        cs.append(lab_all[max(0, y - r) : y + r + 1, max(0, x - r) : x + r + 1].reshape(-1, 3))
-    cheek_hue, cheek_chroma = _hue_chroma(np.concatenate(cs).mean(axis=0))
+    cheek_hue, cheek_chroma = _hue_chroma(_cheek_lab(lab_all, face).mean(axis=0))
     lab = cv2.cvtColor(sample(rgb, frame), cv2.COLOR_RGB2LAB).astype(np.float32)
     seen = lab[r0:r1, c0:c1][loose[r0:r1, c0:c1]]
     hue, chroma = _hue_chroma(seen)
