@@ -69,6 +69,25 @@ def servers() -> Iterator[dict[str, Any]]:
         yield found
 
 
+@pytest.fixture(autouse=True)
+def _worker_settled(transactional_db: Any) -> Iterator[None]:
+    """The test's tables are emptied as it ends (TRUNCATE): first let the worker finish what a
+    job's end set off (its delivery task, its events), or the two deadlock. Settled when no
+    queue holds a message and none is unacked (tasks are acked late, once done)."""
+    yield
+    import time
+
+    import redis
+
+    client = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        lists = [k for k in client.scan_iter(count=1000) if client.type(k) == b"list"]
+        if client.hlen("unacked") == 0 and not any(client.llen(k) for k in lists):
+            break
+        time.sleep(0.1)
+
+
 def _start(redis_server: Any, providers: dict[str, Any]) -> CeleryProcess:
     return start_worker(concurrency=1, env={"ENGINE_PROVIDERS": json.dumps(providers),
                                             "OUTBOUND_ALLOW": "127.0.0.1"})
