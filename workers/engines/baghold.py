@@ -195,14 +195,22 @@ def _lit_side(rgb: np.ndarray, mask: np.ndarray) -> int:
     body = mask > 0.5
     if body.sum() < 16:
         return 0
+    diff = _right_minus_left(rgb, body)
+    if diff is None:
+        return 0
+    return 0 if abs(diff) < LIT_LEVELS else int(np.sign(diff))
+
+
+def _right_minus_left(rgb: np.ndarray, body: np.ndarray) -> float | None:
+    """The median grey of the person's right-hand half (in the picture) minus the left-hand
+    half's, split at the person's median column; None when a half is empty."""
     mid = int(np.median(np.nonzero(body)[1]))
     grey = rgb.mean(axis=2)
     left = grey[:, :mid][body[:, :mid]]
     right = grey[:, mid:][body[:, mid:]]
     if len(left) == 0 or len(right) == 0:
-        return 0
-    diff = float(np.median(right)) - float(np.median(left))
-    return 0 if abs(diff) < LIT_LEVELS else int(np.sign(diff))
+        return None
+    return float(np.median(right)) - float(np.median(left))
 
 
 def _refusal(who: str, hands: list[Hand], clasped: bool, plans: list[_Plan], strap: float,
@@ -862,10 +870,7 @@ def _away_from_light(rgb: np.ndarray, mask: np.ndarray) -> float:
     cols = np.nonzero(body.any(axis=0))[0]
     if len(cols) < 4:
         return 1.0
-    mid = int(np.median(np.nonzero(body)[1]))
-    grey = rgb.mean(axis=2)
-    left = grey[:, :mid][body[:, :mid]]
-    right = grey[:, mid:][body[:, mid:]]
-    if len(left) == 0 or len(right) == 0:
+    diff = _right_minus_left(rgb, body)
+    if diff is None:
         return 1.0
-    return -1.0 if float(np.median(right)) > float(np.median(left)) + 3.0 else 1.0
+    return -1.0 if diff > 3.0 else 1.0
