@@ -54,6 +54,11 @@ MIN_TOP_SHARE = 0.5
 MAX_SHOE_OFFSET = 2.0  # % of the figure's height
 MAX_FLOOR_GAP = 3.0  # % of the figure's height
 MAX_SHOE_TO_SHIN = 0.75  # a shoe's width on the picture / the shin's length (knee to ankle)
+# Pixels off the person's silhouette (2 px out) between the shoulders' and the hips' rows that
+# the look changed, per 100 pixels of the person in those rows: a top standing off the body
+# (squared shoulders, a sleeve past the arm) or its faded rim shows there as a ghost of the new
+# colour over the backdrop.
+MAX_OFF_BODY = 1.0  # %
 MIN_STD = 8.0
 MIN_SHARE = 0.02
 
@@ -202,6 +207,11 @@ def on_model_figures(front: np.ndarray, case: Case) -> dict[str, Any]:
     px = box.reshape(-1, 3)
     tee = np.broadcast_to(np.array(_main_colour(TOP), np.uint8), px.shape)
     top_share = float((delta_e2000(px, tee) < 12).mean()) if len(px) else 0.0
+    band = slice(int(y0 - 0.1 * (y1 - y0)), int(y1))
+    near = cv2.dilate(mask.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    changed = delta_e2000(front[band].reshape(-1, 3), before[band].reshape(-1, 3)) > 6
+    off = changed.reshape(near[band].shape) & ~near[band]
+    off_body = 100.0 * float(off.sum()) / max(1, int(mask[band].sum()))
     offsets, gaps, widths = [], [], []
     boxes = shoe_boxes(before, front, points)
     soles = sole_lines(before, points)
@@ -218,7 +228,8 @@ def on_model_figures(front: np.ndarray, case: Case) -> dict[str, Any]:
         dy = max(top - ankle[1], 0.0, ankle[1] - by1)
         offsets.append(100.0 * float(np.hypot(dx, dy)) / height)
         gaps.append(100.0 * abs(by1 - sole) / height)
-    return {"top_share": top_share, "shoe_offset": max(offsets), "floor_gap": max(gaps),
+    return {"top_share": top_share, "off_body": off_body, "shoe_offset": max(offsets),
+            "floor_gap": max(gaps),
             "shoe_to_shin": max(widths),
             "boxes": boxes, "feet": _feet(points), "soles": soles}
 
@@ -259,7 +270,7 @@ def measure(out_dir: Path) -> ToolReport:
     worn_together = len(looks[0].items) if len(looks) == 1 else 0
     sheet_rows: list[tuple[str, list[np.ndarray]]] = []
     stds, shares, blank, wrong_refusals = [], [], 0, 0
-    top_shares, offsets, gaps, widths = [], [], [], []
+    top_shares, offsets, gaps, widths, off_body = [], [], [], [], []
 
     def outputs_of(label: str, params: dict[str, Any], expect_ok: bool) -> list[np.ndarray]:
         nonlocal blank, wrong_refusals
@@ -284,16 +295,19 @@ def measure(out_dir: Path) -> ToolReport:
         images = outputs_of(label, look_params(case.model), True)
         if not images:
             top_shares.append(0.0)
+            off_body.append(float("inf"))
             offsets.append(float("inf"))
             gaps.append(float("inf"))
             widths.append(float("inf"))
             continue
         fig = on_model_figures(images[0], case)
         top_shares.append(fig["top_share"])
+        off_body.append(fig["off_body"])
         offsets.append(fig["shoe_offset"])
         gaps.append(fig["floor_gap"])
         widths.append(fig["shoe_to_shin"])
         report.rows[-1].update({"tee on torso": fig["top_share"],
+                                "changed off body %": fig["off_body"],
                                 "ankle-shoe %": fig["shoe_offset"],
                                 "floor gap %": fig["floor_gap"],
                                 "shoe/shin": fig["shoe_to_shin"]})
@@ -326,6 +340,8 @@ def measure(out_dir: Path) -> ToolReport:
             100 * MIN_SHARE, at_least=True, unit="%"),
         Bar("lowest tee share of the torso (full-length)", min(top_shares), MIN_TOP_SHARE,
             at_least=True),
+        Bar("worst share changed off the silhouette beside the top (full-length)",
+            max(off_body), MAX_OFF_BODY, unit="%"),
         Bar("worst ankle-to-shoe distance (full-length)", max(offsets), MAX_SHOE_OFFSET, unit="%"),
         Bar("worst shoe bottom to the own sole line (full-length)", max(gaps), MAX_FLOOR_GAP, unit="%"),
         Bar("widest shoe to its shin's length (full-length)", max(widths), MAX_SHOE_TO_SHIN),

@@ -354,12 +354,6 @@ def _hide_under(out: np.ndarray, under: np.ndarray, top_a: np.ndarray, over_a: n
     return np.clip(mix + 0.5, 0, 255).astype(np.uint8)
 
 
-# How far a top may stand off the person's silhouette, a share of the shoulders' width: a
-# tee's flat outline (its shoulder points squared out, its sides cut straight) does not hang
-# beyond the body it is worn on.
-TOP_REACH = 0.02
-
-
 def _tidy_top(out: np.ndarray, under: np.ndarray, body: tryon.Body, alpha: np.ndarray
               ) -> np.ndarray:
     """The top as worn, not pasted: what of it stands off the silhouette (squared shoulders,
@@ -371,12 +365,16 @@ def _tidy_top(out: np.ndarray, under: np.ndarray, body: tryon.Body, alpha: np.nd
     # A narrow gap between a hanging arm and the torso is under a loose tee, not a line of
     # backdrop cut into it.
     gap = max(3, int(round(0.06 * body.shoulder_width)) | 1)
-    person = cv2.morphologyEx(person, cv2.MORPH_CLOSE,
+    closed = cv2.morphologyEx(person, cv2.MORPH_CLOSE,
                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (gap, gap)))
-    reach = max(1, int(round(TOP_REACH * body.shoulder_width)))
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
-    allowed = cv2.GaussianBlur(cv2.dilate(person, disc).astype(np.float32), (0, 0), 1.0)
-    off = (1.0 - allowed) * np.clip(alpha, 0.0, 1.0) * (~body.head)
+    # Elsewhere the top ends where the person does, as the old garment did: a tee's flat
+    # outline (its shoulder points squared out, its sides cut straight) does not hang beyond
+    # the body it is worn on. Everything off the silhouette goes back to the photo, the
+    # garment's own feathered rim included: a margin of the new colour faded over the backdrop
+    # shows as a pale ghost round the shoulders and arms. The cut is the segmentation's half-way
+    # line, which follows the photo's edge (its matte fades over several pixels), antialiased.
+    allowed = cv2.GaussianBlur(closed.astype(np.float32), (0, 0), 0.7)
+    off = (1.0 - allowed) * (~body.head)
     res = out
     if off.max() > 0.02:
         k = off[..., None]

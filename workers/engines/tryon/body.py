@@ -315,8 +315,8 @@ def arms_mask(body: Body, starts: dict[str, float], category: str) -> np.ndarray
     """
     h, w = body.h, body.w
     binm = body.mask > 0.5
-    # Skin-coloured prints on the garment being replaced are not hands.
-    skin = (skin_of(body) > 0.5) & ~old_garment(body, category)
+    # Skin-coloured prints on the garment being replaced, or round a hand, are not hands.
+    skin = _bare_skin(body, category)
     m = np.zeros((h, w), bool)
     for name, limb in limbs_of(body).items():
         if not name.startswith("arm"):
@@ -569,6 +569,40 @@ def body_box(body: Body, margin: float) -> np.ndarray:
     return box
 
 
+# How far a pixel's colour may lie from the arms' own skin and still be drawn as a bare arm or
+# hand in front of the new garment: its chromaticity (OKLab a and b over lightness, which a
+# shadow leaves as it is) within this of the arms' median. A print whose pinks pass the
+# generic skin model (trousers round a hand in a pocket) is not the model's skin.
+OWN_SKIN_CHROMATICITY = 0.05
+
+
+def _bare_skin(body: Body, category: str) -> np.ndarray:
+    """The person's bare skin (bool), not the garment worn now nor the head, in the colour of
+    the arms' own skin."""
+    key = f"bare_skin_{category}"
+    if key in body.extras:
+        return body.extras[key]
+    skin = (skin_of(body) > 0.5) & ~old_garment(body, category) & (body.mask > 0.5) & ~body.head
+    arms = np.zeros((body.h, body.w), np.uint8)
+    for name, limb in limbs_of(body).items():
+        if name.startswith("arm"):
+            arms |= limb.mask(body.h, body.w, 1.0)
+    lab = oklab_of(body)
+    ab = lab[..., 1:] / np.maximum(lab[..., :1], 0.05)
+    ref = ab[skin & (arms > 0)]
+    if len(ref) >= 50:
+        d = ab - np.median(ref, axis=0)
+        skin &= np.hypot(d[..., 0], d[..., 1]) < OWN_SKIN_CHROMATICITY
+    # Specks under a fingertip's size are a print's skin-toned dots, not skin.
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(skin.astype(np.uint8), connectivity=8)
+    if n > 1:
+        keep = stats[:, cv2.CC_STAT_AREA] >= (0.05 * body.shoulder_width) ** 2
+        keep[0] = False
+        skin = keep[labels]
+    body.extras[key] = skin
+    return skin
+
+
 def bare_arms_in_front(body: Body, starts: dict[str, float], category: str,
                        arms: np.ndarray | None = None) -> np.ndarray:
     """The bare arms and hands (skin, not the garment worn now) from ``starts[side]`` pixels
@@ -580,7 +614,7 @@ def bare_arms_in_front(body: Body, starts: dict[str, float], category: str,
     if not any(n.startswith("arm") for n in limbs_of(body)):
         return np.zeros((body.h, body.w), np.float32)
     h, w = body.h, body.w
-    skin = (skin_of(body) > 0.5) & ~old_garment(body, category) & (body.mask > 0.5) & ~body.head
+    skin = _bare_skin(body, category)
     near = np.zeros((h, w), np.uint8)
     for name, limb in limbs_of(body).items():
         if name.startswith("arm"):
@@ -611,7 +645,7 @@ def bare_hands(body: Body, category: str) -> np.ndarray:
             near |= limb.mask(h, w, 1.35, first=2)
     if not near.any():
         return np.zeros((h, w), np.float32)
-    skin = (skin_of(body) > 0.5) & ~old_garment(body, category) & (body.mask > 0.5) & ~body.head
+    skin = _bare_skin(body, category)
     bare = skin & (near > 0)
     bare = cv2.morphologyEx(bare.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)) > 0
     bare &= near > 0
