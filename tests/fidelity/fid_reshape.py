@@ -61,7 +61,6 @@ SLEEVE_CASES = (
     Case("model/051918_0", "t-shirt", "sleeves", "remove the sleeves"),
     Case("model/049205_0", "t-shirt", "sleeves", "sleeveless"),
     Case("model/049713_0", "t-shirt", "sleeves", "remove the sleeves"),
-    Case("model/02849_00", "top", "sleeves", "removed"),
     Case("garment/00055_00", "t-shirt", "sleeves", "sleeves removed"),
 )
 HEM_CASES = (
@@ -76,6 +75,9 @@ REFUSAL_CASES = (
     # Long sleeves: removing them invents the whole arm.
     Case("model/01861_00", "top", "sleeves", "remove the sleeves"),
     Case("model/051962_0", "sweatshirt", "sleeves", "sleeveless"),
+    # Her torso is turned: the sleeve found on her left takes in the top's shoulder up to the
+    # neckline, and the arm under it hides behind her body.
+    Case("model/02849_00", "top", "sleeves", "removed"),
     # Hands on the hips: the arm under the sleeve bends out of sight.
     Case("model/07966_00", "t-shirt", "sleeves", "remove the sleeves"),
     # Trousers to the ankle: no leg shows below the hem to continue.

@@ -1711,6 +1711,7 @@ class Sleeve:
     axis: np.ndarray  # unit vector from the origin towards the cuff
     reach: float | None = None  # full arm length (worn), for "long"
     armpit: tuple[float, float] | None = None  # product shots: where the sleeve meets the side
+    at_neck: bool = False  # worn: it borders the bare neckline (it took in the shoulder)
 
 
 def _runs(row: np.ndarray) -> list[tuple[int, int]]:
@@ -1792,7 +1793,10 @@ def _shaded_dist(lab: np.ndarray, ref: np.ndarray, darkest: float) -> np.ndarray
 
 def _grow_sleeve(scene: Scene, lab: np.ndarray, px: np.ndarray, bounds: np.ndarray) -> np.ndarray:
     """``px`` grown over the connected pixels inside ``bounds`` whose colour, in any light, is
-    nearer the sleeve's than the backdrop's or the skin's."""
+    nearer the sleeve's than the backdrop's or the skin's, on the person: a white sleeve in a
+    little less light is the colour of a pale backdrop beside it."""
+    if scene.person is not None:
+        bounds = bounds & (cv2.dilate(scene.person.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0)
     ys, xs = np.nonzero(bounds | px)
     if not len(ys) or not px.any():
         return px
@@ -1964,9 +1968,16 @@ def _worn_sleeves(scene: Scene) -> list[Sleeve]:
         near = np.zeros((h, w), bool)
         near[y0:y1, x0:x1] = (best < 0.45 * sw) & (box_along <= cuff + 0.08 * acc)
         px = _grow_sleeve(scene, lab, px, side & outside & near & ~body_side)
+        # A set-in sleeve meets the body at the armhole, never at the neckline: one found
+        # bordering the bare chest or neck has taken in the garment's shoulder (a turned torso
+        # puts the shoulder joint inside it; a wide neckline leaves little shoulder).
+        ring = cv2.dilate(px.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+        neckline = ring & ~px & scene.skin & torso & (yy_c < sy + 0.3 * sw)
+        at_neck = bool(neckline.sum() >= max(3, 0.1 * sw))
         scene.mask |= px
         axis = (chain[-1] - chain[0]) / max(np.hypot(*(chain[-1] - chain[0])), 1.0)
-        sleeves.append(Sleeve(px, chain[0], along, float(along[px].max()), axis, reach=acc))
+        sleeves.append(Sleeve(px, chain[0], along, float(along[px].max()), axis, reach=acc,
+                              at_neck=at_neck))
     return sleeves
 
 
@@ -1974,6 +1985,14 @@ def edit_sleeves(scene: Scene, e: Edit) -> None:
     if scene.region == "lower":
         raise EngineError("unsupported_instruction", f"A {scene.garment} has no sleeves to change.")
     sleeves = _worn_sleeves(scene) if scene.worn else _product_sleeves(scene.mask)
+    if any(sl.at_neck for sl in sleeves):
+        # Cutting such a sleeve would cut into the top and invent the shoulder under it.
+        raise EngineError(
+            "implausible_fill",
+            "A sleeve cannot be told from the shoulder of the garment (the body is turned to "
+            "the side, or the neckline reaches the shoulder): changing it would cut into the "
+            "top and invent the shoulder under it.",
+        )
     if not sleeves:
         if e.sleeve == "removed" or e.direction < 0:
             return  # already sleeveless
