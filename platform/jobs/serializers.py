@@ -3,6 +3,7 @@ import the API module)."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -12,7 +13,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.serializers import FieldsBuiltOnce
-from jobs.models import Job, JobOutput
+from jobs.models import Job, JobOutput, JobStatus
 from jobs.selectors import QueueFigures
 
 OUTPUT_LINK_SALT = "atelier.job-output"
@@ -72,9 +73,9 @@ class JobSerializer(FieldsBuiltOnce):
             "attempts": int(instance.attempts),
             "batch_id": None if instance.batch_id is None
             else _UUID.to_representation(instance.batch_id),
-            "created_at": _DATETIME.to_representation(instance.created_at),
-            "started_at": _DATETIME.to_representation(instance.started_at),
-            "finished_at": _DATETIME.to_representation(instance.finished_at),
+            "created_at": _moment(instance.created_at),
+            "started_at": _moment(instance.started_at),
+            "finished_at": _moment(instance.finished_at),
             "engine": str(instance.made_by),
             "tier": str(instance.tier),
             "outputs": JobOutputSerializer(outputs, many=True, context=self.context).data
@@ -108,8 +109,12 @@ class JobSerializer(FieldsBuiltOnce):
 # the model's columns. They hold no per-request state (never bound), so one of each serves
 # every thread.
 _UUID = serializers.UUIDField()
-_STATUS = serializers.ChoiceField(choices=Job._meta.get_field("status").choices)
+_STATUS = serializers.ChoiceField(choices=JobStatus.choices)  # the status column's choices
 _DATETIME = serializers.DateTimeField()
+
+
+def _moment(value: datetime | None) -> str | None:
+    return None if value is None else _DATETIME.to_representation(value)
 
 
 def output_signed_path(*, output: JobOutput) -> str:

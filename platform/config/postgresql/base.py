@@ -15,6 +15,7 @@ dropped) is not seen by either check ahead of the query: the SELECT 1 would hang
 from __future__ import annotations
 
 import select
+from typing import Any
 
 from django.db.backends.postgresql import base
 from psycopg import pq
@@ -22,9 +23,10 @@ from psycopg import pq
 
 class DatabaseWrapper(base.DatabaseWrapper):
     def close_if_health_check_failed(self) -> None:
-        if (self.connection is not None and self.health_check_enabled
-                and not self.health_check_done and not self.pool and self._quiet()):
-            self.health_check_done = True
+        wrapper: Any = self  # health_check_enabled, health_check_done, pool: not in the stubs
+        if (self.connection is not None and wrapper.health_check_enabled
+                and not wrapper.health_check_done and not wrapper.pool and self._quiet()):
+            wrapper.health_check_done = True
             return
         super().close_if_health_check_failed()
 
