@@ -100,6 +100,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
 else:
+    # Django's backend with a health check that needs no round trip while the connection is
+    # quiet (config/postgresql/base.py).
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        DATABASES["default"]["ENGINE"] = "config.postgresql"
     # Short connect timeout so that a database outage answers 503 quickly.
     DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = 5
     # Values bound by the server, not spliced into the text by the client: the statements a

@@ -47,6 +47,13 @@ def _redis() -> redis.Redis:
     return redis.Redis.from_url(location, socket_connect_timeout=2, socket_timeout=2)
 
 
+@memoize
+def _hit() -> Any:
+    """The script by its digest (EVALSHA, loaded again should Redis have lost it): EVAL sent
+    its text with every request, and Redis hashed it again each time."""
+    return _redis().register_script(_HIT)
+
+
 class PartnerRateThrottle(UserRateThrottle):
     """Requests per signed-in user (per address for anonymous callers), per fixed window."""
 
@@ -66,8 +73,8 @@ class PartnerRateThrottle(UserRateThrottle):
         window = int(now // self.duration)
         self._reset = max(1, math.ceil((window + 1) * self.duration - now))
         try:
-            hits = int(_redis().eval(_HIT, 1, cache.make_key(f"{key}:{window}"),
-                                     int(self.duration) + 1))
+            hits = int(_hit()(keys=[cache.make_key(f"{key}:{window}")],
+                              args=[int(self.duration) + 1]))
         except Exception as exc:  # noqa: BLE001 - the cache (Redis) is down: let it through
             logger.warning("throttle unavailable: %s", exc)
             return True

@@ -13,8 +13,10 @@ job's task does none: its take replaces a broken connection itself."""
 
 from __future__ import annotations
 
+import json
 import re
 import time
+import uuid
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
@@ -23,11 +25,12 @@ from unittest import mock
 
 import pytest
 from django.db import close_old_connections, connection
+from django.utils import timezone
 from webhooks.models import Webhook, WebhookDelivery
 from webhooks.services import events_dispatch
 
 from jobs.models import Activity, Job, JobEvent, JobStatus
-from jobs.services import job_submit
+from jobs.services import _finish_sql, _take_sql, job_submit
 from tests.support.loopback import LoopbackServer, respond, serving
 from tools.registry import TOOLS
 from workers.tasks.jobs import run_job
@@ -143,3 +146,46 @@ def test_a_failed_job_costs_at_most_4_statements(partner: Any) -> None:
     assert len(statements) <= MAX_STATEMENTS, statements
     entry = Activity.objects.select_related("job").get(job=job)
     assert entry.shown() == ("Error", "The diagnostic job failed as asked.")
+
+
+def plan_indexes(sql: str, params: list[Any]) -> list[str]:
+    """The indexes PostgreSQL's plan for the statement reads jobs_job through."""
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN (FORMAT JSON) " + sql, params)
+        plan = cursor.fetchone()[0]
+    found: list[str] = []
+
+    def walk(node: dict[str, Any]) -> None:
+        if node.get("Relation Name") == "jobs_job" and "Index Name" in node:
+            found.append(node["Index Name"])
+        for child in node.get("Plans", []):
+            walk(child)
+
+    walk((plan if isinstance(plan, list) else json.loads(plan))[0]["Plan"])
+    return found
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's planner")
+def test_the_take_and_the_finish_find_the_job_by_its_primary_key_whatever_the_statistics(
+        partner: Any) -> None:
+    """Statistics taken when no job was queued (a history of ended jobs), then a backlog: the
+    take and the finish still read the job by its primary key, never by the status index
+    (which would read every queued or running entry, dead ones included, for each job)."""
+    Job.objects.bulk_create([
+        Job(organization=partner.organization, user=partner, tool="diagnostics.sleep",
+            queue="interactive", status=JobStatus.SUCCEEDED) for _ in range(2000)])
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE jobs_job")
+    Job.objects.bulk_create([
+        Job(organization=partner.organization, user=partner, tool="diagnostics.sleep",
+            queue="interactive") for _ in range(300)])
+    job = Job.objects.filter(status=JobStatus.QUEUED).first()
+    assert job is not None
+    now = timezone.now()
+    take = _take_sql(connection, with_lease=False)
+    assert plan_indexes(take, [JobStatus.RUNNING.value, uuid.uuid4(), now, now, "host", 1,
+                               job.pk, JobStatus.QUEUED.value]) == ["jobs_job_pkey"]
+    names = ["status", "progress", "finished_at", "lease", "output_count"]
+    finish = _finish_sql(connection, names, [])
+    assert plan_indexes(finish, [JobStatus.SUCCEEDED.value, 100, now, None, 1, job.pk,
+                                 JobStatus.RUNNING.value, uuid.uuid4()]) == ["jobs_job_pkey"]
