@@ -542,7 +542,10 @@ def _arm_taper(s: np.ndarray, joints: list[float]) -> np.ndarray:
     s_e = max(joints[1], 1.0)
     s_w = joints[2] if len(joints) > 2 else s_e * 1.8
     u = np.clip((s - s_e) / max(s_w - s_e, 1.0), 0.0, 1.0)
-    upper = 1.0 + 0.15 * np.clip(1.0 - s / s_e, 0.0, 1.0)
+    # The upper arm keeps the deltoid's full, round width over its top quarter, then narrows
+    # smoothly to the elbow (no straight, even-width tube; no kink where the deltoid ends).
+    t = np.clip((s / s_e - 0.25) / 0.75, 0.0, 1.0)
+    upper = 1.0 + 0.075 * (1.0 + np.cos(np.pi * t))
     return np.where(s < s_e, upper, 1.0 - 0.25 * u)
 
 
@@ -1914,7 +1917,10 @@ def _worn_sleeves(scene: Scene) -> list[Sleeve]:
         lab_cache = lab
         shift = 0.0
         for _ in range(12):
-            line_x = ax + (bx - ax) * np.clip((yy_c - ay) / (by - ay), 0.0, 1.0) - inward * shift
+            # A round armhole: straight down from the shoulder, curving in to the armpit
+            # (a quarter ellipse), not a straight slant.
+            t_a = np.clip((yy_c - ay) / (by - ay), 0.0, 1.0)
+            line_x = ax + (bx - ax) * (1.0 - np.sqrt(1.0 - t_a * t_a)) - inward * shift
             outside = (xx_c - line_x) * -inward > 0
             px = scene.mask & side & outside & ((yy_c < by) | arm_zone)
             if px.sum() < 30:
