@@ -335,7 +335,9 @@ def test_a_shorter_crop_top_keeps_its_long_sleeves_whole() -> None:
 
 
 @pytest.mark.parametrize(("name", "garment"), [("model/model_1.png", "top"),
-                                                ("model/model_9.png", "dress")])
+                                                ("model/model_9.png", "dress"),
+                                                # A tank top: its armhole's rim is not a sleeve.
+                                                ("model/model_6.png", "top")])
 def test_removing_sleeves_from_a_sleeveless_garment_changes_nothing(name: str,
                                                                     garment: str) -> None:
     rgb = load(name)

@@ -24,6 +24,9 @@ mask (the engine's mask is never trusted):
   persists along it (high-passed across, averaged over a stretch along) against the same on
   the visible arm below: a fill copied down the arm row by row shows as lines along it;
 - backdrop ΔE: mean ΔE2000 of everything farther than 3% of the image from the old garment;
+- sleeveless changed: "remove the sleeves" on a garment with none (a tank top, a strappy
+  dress) finds nothing to remove; the share of the photo's pixels the output changes by more
+  than 8 levels in any channel, the worst case counts;
 - refusals: each implausible request raises EngineError("implausible_fill").
 """
 
@@ -47,6 +50,7 @@ LEG_DE_MAX = 10.0
 LEG_WIDTH_MAX = 0.25
 BACKDROP_DE_MAX = 1.0
 ARM_STREAK_MAX = 1.5
+SLEEVELESS_CHANGED_MAX = 0.0005
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,12 @@ SLEEVE_CASES = (
     Case("model/049205_0", "t-shirt", "sleeves", "sleeveless"),
     Case("model/049713_0", "t-shirt", "sleeves", "remove the sleeves"),
     Case("garment/00055_00", "t-shirt", "sleeves", "sleeves removed"),
+)
+# Nothing to remove: the armhole's rim beside a bare shoulder is not a sleeve.
+SLEEVELESS_CASES = (
+    Case("model/model_6.png", "top", "sleeves", "remove the sleeves"),
+    Case("model/model_1.png", "top", "sleeves", "remove the sleeves"),
+    Case("model/model_9.png", "dress", "sleeves", "sleeveless"),
 )
 HEM_CASES = (
     Case("model/052964_0", "dress", "length", "shorten to mid-thigh"),
@@ -505,6 +515,13 @@ def measure(out_dir: Path) -> ToolReport:
         sheet_rows.append((f"{case.name}: {case.instruction} (leg dE {figs['leg_de']:.1f}, "
                            f"width err {figs['leg_width_err']:.0%}) before | after | change",
                            [rgb, out, _diff(rgb, out)]))
+    changed = []
+    for case in SLEEVELESS_CASES:
+        rgb, out, _ = run_case(case)
+        share = float((np.abs(out.astype(int) - rgb.astype(int)).max(axis=2) > 8).mean())
+        changed.append(share)
+        report.rows.append({"case": f"{case.name} {case.instruction}",
+                            "sleeveless changed": share})
     refused = 0
     for case in REFUSAL_CASES:
         try:
@@ -524,6 +541,8 @@ def measure(out_dir: Path) -> ToolReport:
         Bar("filled upper arm streaks vs the visible arm's (worst arm)", max(arm_s),
             ARM_STREAK_MAX),
         Bar("backdrop ΔE2000 outside the edit (worst case)", max(back_vals), BACKDROP_DE_MAX),
+        Bar("photo changed when removing sleeves a sleeveless garment lacks (worst case)",
+            max(changed) * 100, SLEEVELESS_CHANGED_MAX * 100, unit="%"),
         Bar("implausible fills refused", refused / len(REFUSAL_CASES) * 100, 100,
             at_least=True, unit="%"),
     ]

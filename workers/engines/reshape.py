@@ -542,7 +542,10 @@ def _arm_taper(s: np.ndarray, joints: list[float]) -> np.ndarray:
     s_e = max(joints[1], 1.0)
     s_w = joints[2] if len(joints) > 2 else s_e * 1.8
     u = np.clip((s - s_e) / max(s_w - s_e, 1.0), 0.0, 1.0)
-    upper = 1.0 + 0.15 * np.clip(1.0 - s / s_e, 0.0, 1.0)
+    # The upper arm keeps the deltoid's full, round width over its top quarter, then narrows
+    # smoothly to the elbow (no straight, even-width tube; no kink where the deltoid ends).
+    t = np.clip((s / s_e - 0.25) / 0.75, 0.0, 1.0)
+    upper = 1.0 + 0.075 * (1.0 + np.cos(np.pi * t))
     return np.where(s < s_e, upper, 1.0 - 0.25 * u)
 
 
@@ -1821,6 +1824,31 @@ def _grow_sleeve(scene: Scene, lab: np.ndarray, px: np.ndarray, bounds: np.ndarr
     return out
 
 
+def _arm_shows_outside(
+    scene: Scene, px: np.ndarray, inward: float, sy: float, sw: float
+) -> bool:
+    """True when bare arm shows just outside a would-be sleeve along most of its rows below
+    the shoulder: a sleeve wraps the arm, so its outer edge is the arm's outline; garment
+    with skin beyond it is the armhole's edge of a sleeveless top (the mask took in the rim
+    of the armhole), not a sleeve."""
+    if scene.person is None:
+        return False
+    bare = scene.skin & scene.person & ~scene.mask
+    w = px.shape[1]
+    reach = max(3, int(0.06 * sw))
+    rows = [y for y in np.nonzero(px.any(axis=1))[0] if y > sy]
+    if len(rows) < 5:
+        return False
+    shows = 0
+    for y in rows:
+        xs = np.nonzero(px[y])[0]
+        edge = int(xs.min()) if inward > 0 else int(xs.max())
+        lo, hi = (edge - reach, edge) if inward > 0 else (edge + 1, edge + 1 + reach)
+        seg = bare[y, max(0, lo) : min(w, hi)]
+        shows += bool(len(seg)) and seg.mean() > 0.6
+    return shows > 0.6 * len(rows)
+
+
 def _worn_sleeves(scene: Scene) -> list[Sleeve]:
     p = scene.points
     h, w = scene.shape
@@ -1893,7 +1921,10 @@ def _worn_sleeves(scene: Scene) -> list[Sleeve]:
         lab_cache = lab
         shift = 0.0
         for _ in range(12):
-            line_x = ax + (bx - ax) * np.clip((yy_c - ay) / (by - ay), 0.0, 1.0) - inward * shift
+            # A round armhole: straight down from the shoulder, curving in to the armpit
+            # (a quarter ellipse), not a straight slant.
+            t_a = np.clip((yy_c - ay) / (by - ay), 0.0, 1.0)
+            line_x = ax + (bx - ax) * (1.0 - np.sqrt(1.0 - t_a * t_a)) - inward * shift
             outside = (xx_c - line_x) * -inward > 0
             px = scene.mask & side & outside & ((yy_c < by) | arm_zone)
             if px.sum() < 30:
@@ -1952,6 +1983,8 @@ def _worn_sleeves(scene: Scene) -> list[Sleeve]:
         # inside it is the body's side on a turned torso, not a sleeve.
         px_x = np.nonzero(px)[1].astype(np.float64)
         if np.percentile((px_x - sx) * -inward, 95) < 0.04 * sw:
+            continue
+        if _arm_shows_outside(scene, px, inward, sy, sw):
             continue
         # A "sleeve" the colour of the wearer's skin and unlike the garment is the arm itself
         # (a sleeveless top whose mask took in a shoulder).
