@@ -54,12 +54,12 @@ def bench_rebody() -> None:
 
 def bench_reshape() -> None:
     dress = _source("garment", "053319_1.jpg")
-    worn = _source("model", "02849_00.jpg")
+    worn = _source("model", "049713_0.jpg")
     short = {
         "target_garment": "dress",
         "changes": [{"place": "length", "instruction": "shorter by 20%"}],
     }
-    sleeves = {"target_garment": "top", "changes": [{"place": "sleeves", "instruction": "removed"}]}
+    sleeves = {"target_garment": "t-shirt", "changes": [{"place": "sleeves", "instruction": "removed"}]}
     cases = []
     for side in (1024, 2048):
         cases.append((f"{side} px dress shorter 20%", _jpeg_at(dress, side), short))

@@ -72,7 +72,7 @@ def cases() -> dict[str, tuple[bytes, Callable[[], object]]]:
               "garment_type": "trousers"}
     fabric = {"image": photo("model/049205_0.jpg"), "re_fabric": "tulle",
               "material_finish": "sheer", "target_garment": "tshirt"}
-    shape = {"image": photo("model/02849_00.jpg"), "target_garment": "top",
+    shape = {"image": photo("model/049713_0.jpg"), "target_garment": "t-shirt",
              "changes": [{"place": "sleeves", "instruction": "removed"}]}
     body = {"image": photo("model/model_8.png"), "target_bodytype": "Hourglass"}
 
