@@ -308,3 +308,26 @@ def test_outputs_keep_the_photo_resolution() -> None:
     asset = tryon.ecommerce_asset({"outfit": data, "garment": raw("accessory/bag_053514_0.jpg"),
                                    "kind": "bag"}, noop_progress)
     assert rgb_of(asset[0].data).shape == big.shape
+
+
+@pytest.mark.parametrize("model_name", ["model/053228_0.jpg", "model/051918_0.jpg",
+                                        "model/07966_00.jpg"])
+def test_shoulder_joints_sit_at_the_shoulders_edges(model_name: str) -> None:
+    """The pose model puts 053228_0's shoulder joints on her chest (a third and a half of their
+    width of body beyond them, over hanging arms): the body moves them out, so a top is as wide
+    as her shoulders. A joint over a raised arm (07966_00's hand on the hip) and joints in place
+    stay where the pose put them."""
+    from workers.engines.tryon.body import SHOULDER_INSIDE, _reach
+
+    body = tryon.analyse_body(rgb_of(raw(model_name)))
+    binm = body.mask > 0.5
+    joint_w = float(np.linalg.norm(body.right["shoulder"] - body.left["shoulder"]))
+    for chain, sign in ((body.left, -1.0), (body.right, 1.0)):
+        beyond = _reach(binm, chain["shoulder"], sign * body.u, joint_w) / joint_w
+        hangs = (chain["elbow"] - chain["shoulder"]) @ body.down > 0.85 * np.linalg.norm(
+            chain["elbow"] - chain["shoulder"])
+        if hangs:
+            assert 0.05 <= beyond <= SHOULDER_INSIDE, (model_name, beyond)
+    # Edge to edge, her shoulders span about a quarter of the 384 px frame, not a fifth.
+    if model_name == "model/053228_0.jpg":
+        assert body.shoulder_width > 95, body.shoulder_width
