@@ -331,3 +331,17 @@ def test_shoulder_joints_sit_at_the_shoulders_edges(model_name: str) -> None:
     # Edge to edge, her shoulders span about a quarter of the 384 px frame, not a fifth.
     if model_name == "model/053228_0.jpg":
         assert body.shoulder_width > 95, body.shoulder_width
+
+
+def test_short_sleeves_on_arms_in_long_sleeves_are_refused() -> None:
+    """01861_00's long sleeves cover her arms to the wrists: a tee's short sleeves would leave
+    them bare, and bare forearms would have to be invented (they came out as flat pale shapes
+    rimmed with the old red). Refused with the reason; long sleeves on her are dressed."""
+    with pytest.raises(EngineError) as refused:
+        tryon.virtual_try_on({"model": raw("model/01861_00.jpg"),
+                              "garment": raw("garment/00055_00.jpg")}, noop_progress)
+    assert refused.value.code == "arms_covered"
+    assert "long sleeves" in refused.value.message
+    out = tryon.virtual_try_on({"model": raw("model/01861_00.jpg"),
+                                "garment": raw("garment/049805_1.jpg")}, noop_progress)
+    assert out and out[0].data

@@ -320,7 +320,8 @@ def measure(out_dir: Path) -> ToolReport:
         ("shoes alone, no model", look_params(None, top=False), True),
         ("top+shoes, no model", look_params(None), True),
         ("shoes alone on 01861_00 (half-length)", look_params(HALF_LENGTH, top=False), False),
-        ("top+shoes on 01861_00 (half-length)", look_params(HALF_LENGTH), True),
+        # Her long sleeves under the tee's short ones: the refusals' case (arms_covered).
+        ("top+shoes on 01861_00 (half-length, long sleeves)", look_params(HALF_LENGTH), False),
     ]:
         images = outputs_of(label, params, ok)
         if images:

@@ -151,6 +151,9 @@ def refusal_cases() -> list[Case]:
               "depth": 12, "model_name": "Eileen (sample)"}, [portrait]),
         Case("Flats: a look of shoes on a half-length portrait", "flats", "no_full_body",
              {"shoes": {"FRONT": jpeg_of(SHOES)}, "model": png(portrait)}, [portrait]),
+        Case("Flats: a short-sleeved tee on a model in long sleeves", "flats", "arms_covered",
+             {"top": {"FRONT": jpeg_of("garment/050191_1.jpg")},
+              "model": jpeg_of("model/01861_00.jpg")}, [photo("model/01861_00")]),
         Case("Rebody: a half-length portrait", "rebody", "no_torso",
              {"image": png(portrait), "target_bodytype": "Curvy Fit"}, [portrait]),
     ]

@@ -20,7 +20,8 @@ the person photo it was given, on the fixture pairs below (tests/fixtures/fashio
   pixels within ΔE2000 8 of one of the old garment's main colours and more than 8 from the
   backdrop's. Their share of the band: at most 2 %.
 - Refusals: a "garment" that is a person wearing one, photos under 256 px, two people, a
-  portrait cropped above the hips, a white tee on a white sweep that cannot be told from it;
+  portrait cropped above the hips, a white tee on a white sweep that cannot be told from it, a
+  short-sleeved tee on a model whose long sleeves cover her arms (they would be invented);
   each must be refused with its code (``product_not_separable`` may also be met by a correct
   cut-out: intersection over union with the drawn tee's silhouette at least 0.9). And no fixture
   pair may be refused.
@@ -262,6 +263,9 @@ def refusal_cases() -> list[tuple[str, str, dict[str, Any], np.ndarray]]:
         ("cropped above the hips", "no_torso", {"model": png(cropped), "garment": garment}, cropped),
         ("white tee on a white sweep", "product_not_separable",
          {"model": model, "garment": png(tee)}, tee),
+        ("a short-sleeved tee on a model in long sleeves", "arms_covered",
+         {"model": fixture_bytes("model/01861_00.jpg"), "garment": garment},
+         photo("model/01861_00")),
     ]
 
 

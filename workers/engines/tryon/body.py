@@ -395,6 +395,35 @@ def _arm_from(limb: Limb, start: float) -> Limb | None:
     return None
 
 
+# Share of an arm's length (shoulder to wrist) that must show below a new sleeve before what
+# covers it there counts.
+ARM_SHOWN = 0.25
+
+
+def arms_covered(body: Body, starts: dict[str, float], category: str) -> list[float]:
+    """For each arm with at least ARM_SHOWN of its length showing below the new garment's
+    sleeve (``starts[side]`` pixels from the shoulder down): the share of that stretch, hand
+    left out, that the person's current garment covers in the photo (a narrow core along the
+    pose's bones, so the torso beside an arm does not count)."""
+    h, w = body.h, body.w
+    old = old_garment(body, category)
+    binm = body.mask > 0.5
+    shares = []
+    for name, limb in limbs_of(body).items():
+        if not name.startswith("arm") or len(limb.joints) < 4:
+            continue  # no wrist: too little of the arm is seen to say
+        arm = Limb(limb.joints[:3], limb.radii[:2])  # shoulder, elbow, wrist
+        length = sum(float(np.linalg.norm(arm.joints[i + 1] - arm.joints[i])) for i in range(2))
+        start = max(starts.get(name[-1], 0.0), 0.0)
+        part = _arm_from(arm, start)
+        if part is None or length - start < ARM_SHOWN * length:
+            continue
+        core = (part.mask(h, w, 0.5) > 0) & binm
+        if core.any():
+            shares.append(float((core & old).sum()) / float(core.sum()))
+    return shares
+
+
 def _torso_reach(body: Body, centre: np.ndarray) -> tuple[float, float]:
     """How far the torso reaches left and right of ``centre`` along the shoulder line, with the
     arms taken out (arms hanging against the sides merge into the person mask)."""

@@ -8,11 +8,12 @@ from typing import Any
 import cv2
 import numpy as np
 
-from workers.engines.base import Progress
+from workers.engines.base import EngineError, Progress
 from workers.engines.imaging import warp
 from workers.engines.tryon.body import (
     Body,
     analyse_body,
+    arms_covered,
     arms_mask,
     bare_arms_in_front,
     bare_hands,
@@ -33,6 +34,13 @@ from workers.engines.tryon.shading import cloth_shading, continues_below, fill_u
 
 # How far past the person's bounding box (a share of its width and height) a garment may reach.
 BOX_MARGIN = 0.05
+# Both arms covered by the person's clothes over at least this share of what the new garment's
+# sleeves leave bare (long sleeves under a tee's short ones): the bare forearms would have to
+# be made up, and come out as flat pale shapes with the old sleeves' colour round them. On our
+# photos: 0.84 and 0.94 under long sleeves; 0.77 at most on a bare arm, where the pose puts
+# the bones on the dress beside it, and then never on both arms.
+ARMS_INVENTED = 0.6
+_GARMENT = {warp.UPPER: "the top", warp.ONE_PIECE: "the dress", warp.LOWER: "the garment"}
 
 
 def skirt_allowance(body: Body) -> np.ndarray:
@@ -114,6 +122,13 @@ def dress(
             # The sleeve's hem is slanted: the arm comes out from under all of it a little on.
             radius = limbs_of(body)[f"arm_{side}"].radii[0] if f"arm_{side}" in limbs_of(body) else 0.0
             starts[side] = max(0.4 * upper, sleeve + 0.6 * radius if sleeve > 0 else 0.0)
+        covered = arms_covered(body, starts, cat)
+        if len(covered) == 2 and min(covered) >= ARMS_INVENTED:
+            raise EngineError(
+                "arms_covered",
+                f"The model's arms are covered down to the wrists ({min(covered):.0%} of what "
+                f"{_GARMENT[cat]}'s sleeves leave bare), so bare arms would have to be invented. "
+                "Use a photo of the model with bare forearms, or a garment with long sleeves.")
         # The same arms again for the bare arms drawn in front below: worked out once.
         arms = arms_mask(body, starts, cat)
         a = a * (1.0 - arms * (1.0 - info.get("sleeve_share", 0.0)))
