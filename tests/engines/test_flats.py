@@ -185,3 +185,22 @@ def test_shoes_on_feet_the_pose_cannot_place_are_refused_not_guessed() -> None:
     with pytest.raises(EngineError) as refused:
         flats._place_shoes(body.rgb.copy(), body, shoes)
     assert refused.value.code == "shoes_unfit"
+
+
+def test_small_holes_in_the_silhouette_are_under_the_top() -> None:
+    """A small gap the person closes round (under the armpit of a loose sleeve) is covered by
+    the top: put back to the photo, it showed through the sleeve as a round pale spot. A large
+    one (an arm held away from the waist) and background reaching the frame's edge stay open."""
+    from workers.engines.flats import SLEEVE_GAP, _small_holes_filled
+
+    sw = 200.0
+    mask = np.zeros((400, 400), np.uint8)
+    mask[50:350, 50:350] = 1
+    mask[100:120, 100:120] = 0  # 400 px: 0.01 of sw squared
+    mask[150:300, 200:260] = 0  # 9,000 px: 0.225
+    mask[300:400, 340:350] = 0  # reaches the bottom edge
+    filled = _small_holes_filled(mask, SLEEVE_GAP * sw ** 2)
+    assert filled[100:120, 100:120].all()
+    assert not filled[150:300, 200:260].any()
+    assert not filled[300:400, 340:350].any()
+    assert (filled[mask == 1] == 1).all()

@@ -345,3 +345,23 @@ def test_short_sleeves_on_arms_in_long_sleeves_are_refused() -> None:
     out = tryon.virtual_try_on({"model": raw("model/01861_00.jpg"),
                                 "garment": raw("garment/049805_1.jpg")}, noop_progress)
     assert out and out[0].data
+
+
+def test_skin_round_a_crop_top_is_skin_not_the_top() -> None:
+    """14627_00's crop top leaves more skin than fabric in the top's seed box: that skin was
+    taken for one of the top's colours, and then all her skin read as clothing (her bare arms
+    refused as covered by long sleeves). Her arms, chest and midriff are skin; the top is
+    clothing; a tee is dressed on her."""
+    from workers.engines.tryon.body import old_garment
+
+    body = tryon.analyse_body(rgb_of(raw("model/14627_00.jpg")))
+    old = old_garment(body, warp.UPPER)
+    sx = body.w / 768  # points read on the 768 px original
+    for what, (x, y) in {"chest": (380, 380), "midriff": (330, 620), "left forearm": (190, 720),
+                         "right forearm": (500, 760)}.items():
+        px, py = int(x * sx), int(y * sx)
+        assert not old[py - 2:py + 3, px - 2:px + 3].any(), what
+    assert old[int(500 * sx), int(380 * sx)], "the top itself"
+    out = tryon.virtual_try_on({"model": raw("model/14627_00.jpg"),
+                                "garment": raw("garment/00055_00.jpg")}, noop_progress)
+    assert out and out[0].data
