@@ -147,6 +147,8 @@ def test_trousers_replace_the_lower_body_and_keep_the_top() -> None:
         ("garment/051988_1.jpg", warp.LOWER),
         ("garment/051827_1.jpg", warp.LOWER),
         ("garment/052234_1.jpg", warp.ONE_PIECE),
+        # a crop camisole: the V between its straps is not two legs
+        ("garment/02015_00.jpg", warp.UPPER),
     ],
 )
 def test_product_shots_are_classified_by_shape(name: str, expected: str) -> None:
@@ -364,4 +366,21 @@ def test_skin_round_a_crop_top_is_skin_not_the_top() -> None:
     assert old[int(500 * sx), int(380 * sx)], "the top itself"
     out = tryon.virtual_try_on({"model": raw("model/14627_00.jpg"),
                                 "garment": raw("garment/00055_00.jpg")}, noop_progress)
+    assert out and out[0].data
+
+
+def test_shorts_over_trousers_are_refused() -> None:
+    """Shorts (the jeans' product shot cut at mid-thigh) on a model in full-length jeans would
+    leave his shins bare where the photo shows denim: they came out as flat skin. Refused with
+    the reason; the full-length jeans on him are dressed."""
+    jeans = rgb_of(raw("garment/051827_1.jpg"))
+    shorts = jeans[: jeans.shape[0] // 2]
+    buf = io.BytesIO()
+    Image.fromarray(np.ascontiguousarray(shorts)).save(buf, "PNG")
+    with pytest.raises(EngineError) as refused:
+        tryon.virtual_try_on({"model": raw("model/051918_0.jpg"), "garment": buf.getvalue()},
+                             noop_progress)
+    assert refused.value.code == "legs_covered"
+    out = tryon.virtual_try_on({"model": raw("model/051918_0.jpg"),
+                                "garment": raw("garment/051827_1.jpg")}, noop_progress)
     assert out and out[0].data

@@ -21,7 +21,8 @@ the person photo it was given, on the fixture pairs below (tests/fixtures/fashio
   backdrop's. Their share of the band: at most 2 %.
 - Refusals: a "garment" that is a person wearing one, photos under 256 px, two people, a
   portrait cropped above the hips, a white tee on a white sweep that cannot be told from it, a
-  short-sleeved tee on a model whose long sleeves cover her arms (they would be invented);
+  short-sleeved tee on a model whose long sleeves cover her arms, shorts on a model in jeans
+  and jeans on a model in a dress (bare arms or legs would be invented);
   each must be refused with its code (``product_not_separable`` may also be met by a correct
   cut-out: intersection over union with the drawn tee's silhouette at least 0.9). And no fixture
   pair may be refused.
@@ -250,6 +251,8 @@ def refusal_cases() -> list[tuple[str, str, dict[str, Any], np.ndarray]]:
     pair = side_by_side(photo("model/model_1.png"), photo("model/model_3.png"))
     tiny_model, tiny_garment = small(photo("model/model_1.png")), small(photo("garment/00055_00"))
     tee, _ = white_tee()
+    jeans = photo("garment/051827_1")
+    shorts = np.ascontiguousarray(jeans[: jeans.shape[0] // 2])
     garment = fixture_bytes("garment/00055_00.jpg")
     model = fixture_bytes("model/model_1.png")
     return [
@@ -266,6 +269,11 @@ def refusal_cases() -> list[tuple[str, str, dict[str, Any], np.ndarray]]:
         ("a short-sleeved tee on a model in long sleeves", "arms_covered",
          {"model": fixture_bytes("model/01861_00.jpg"), "garment": garment},
          photo("model/01861_00")),
+        ("shorts (the jeans' shot cut at mid-thigh) on a model in jeans", "legs_covered",
+         {"model": fixture_bytes("model/051918_0.jpg"), "garment": png(shorts)}, shorts),
+        ("jeans on a model in a dress (the skirt over her thighs)", "legs_covered",
+         {"model": fixture_bytes("model/model_9.png"),
+          "garment": fixture_bytes("garment/051827_1.jpg")}, photo("model/model_9.png")),
     ]
 
 

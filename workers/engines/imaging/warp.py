@@ -54,11 +54,17 @@ def _clean(alpha: np.ndarray) -> np.ndarray:
     return mask > 0
 
 
+# Where, as a share of the garment's height from its hem, its two legs must already be apart.
+LEGS_FROM_HEM = 0.15
+
+
 def leg_split(mask: np.ndarray) -> float:
     """Share of the garment's height (from the bottom) over which it is two separate legs.
 
     Legs part at the garment's centre line; the cuffs of long sleeves hanging beside a top
     also leave separate runs in the bottom rows, but with the body of the top between them.
+    The legs start at the hem: a split higher up, a camisole's V neck between its straps, is
+    not one (it made a crop top "trousers", dressed at the hips).
     """
     ys = np.nonzero(mask.any(axis=1))[0]
     if len(ys) == 0:
@@ -73,7 +79,7 @@ def leg_split(mask: np.ndarray) -> float:
         apart = len(runs) >= 2 and not any(a <= cx < b for a, b in runs)
         if apart:
             split += 1
-        elif split > 0:
+        elif split > 0 or y1 - y > LEGS_FROM_HEM * h:
             break
     return split / max(1, h)
 

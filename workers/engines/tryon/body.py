@@ -395,30 +395,50 @@ def _arm_from(limb: Limb, start: float) -> Limb | None:
     return None
 
 
-# Share of an arm's length (shoulder to wrist) that must show below a new sleeve before what
-# covers it there counts.
-ARM_SHOWN = 0.25
+# Share of a limb's length (shoulder to wrist, hip to ankle) that must show below a new sleeve
+# or hem before what covers it there counts.
+LIMB_SHOWN = 0.25
 
 
-def arms_covered(body: Body, starts: dict[str, float], category: str) -> list[float]:
-    """For each arm with at least ARM_SHOWN of its length showing below the new garment's
-    sleeve (``starts[side]`` pixels from the shoulder down): the share of that stretch, hand
-    left out, that the person's current garment covers in the photo (a narrow core along the
-    pose's bones, so the torso beside an arm does not count)."""
+def limbs_covered(body: Body, starts: dict[str, float], category: str, limb: str = "arm"
+                  ) -> list[float]:
+    """For each arm (``limb`` "arm") or leg ("leg") seen to its wrist or ankle with at least
+    LIMB_SHOWN of its length showing below the new garment's sleeve or hem (``starts[side]``
+    pixels along it from the shoulder or hip): the share of that stretch, hand and foot left
+    out, that the person's current garment of ``category`` covers in the photo (a narrow core
+    along the pose's bones, so the body beside a limb does not count)."""
     h, w = body.h, body.w
     old = old_garment(body, category)
     binm = body.mask > 0.5
     shares = []
-    for name, limb in limbs_of(body).items():
-        if not name.startswith("arm") or len(limb.joints) < 4:
-            continue  # no wrist: too little of the arm is seen to say
-        arm = Limb(limb.joints[:3], limb.radii[:2])  # shoulder, elbow, wrist
-        length = sum(float(np.linalg.norm(arm.joints[i + 1] - arm.joints[i])) for i in range(2))
+    for name, whole in limbs_of(body).items():
+        if not name.startswith(limb) or len(whole.joints) < 3:
+            continue  # no wrist or ankle: too little of it is seen to say
+        bones = Limb(whole.joints[:3], whole.radii[:2])  # shoulder or hip, elbow or knee, ...
+        length = sum(float(np.linalg.norm(bones.joints[i + 1] - bones.joints[i]))
+                     for i in range(2))
         start = max(starts.get(name[-1], 0.0), 0.0)
-        part = _arm_from(arm, start)
-        if part is None or length - start < ARM_SHOWN * length:
+        part = _arm_from(bones, start)
+        if part is None or length - start < LIMB_SHOWN * length:
             continue
         core = (part.mask(h, w, 0.5) > 0) & binm
+        if core.any():
+            shares.append(float((core & old).sum()) / float(core.sum()))
+    return shares
+
+
+def legs_bared(body: Body, alpha: np.ndarray, category: str) -> list[float]:
+    """For each leg seen to its ankle: the share of it, hip to ankle (a narrow core along the
+    pose's bones), that the person's current garment of ``category`` covers in the photo and a
+    new one of opacity ``alpha`` leaves uncovered (trousers under shorts)."""
+    h, w = body.h, body.w
+    old = old_garment(body, category) & (alpha < 0.5)
+    binm = body.mask > 0.5
+    shares = []
+    for name, whole in limbs_of(body).items():
+        if not name.startswith("leg") or len(whole.joints) < 3:
+            continue
+        core = (Limb(whole.joints[:3], whole.radii[:2]).mask(h, w, 0.5) > 0) & binm
         if core.any():
             shares.append(float((core & old).sum()) / float(core.sum()))
     return shares

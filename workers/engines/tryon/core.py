@@ -13,12 +13,13 @@ from workers.engines.imaging import warp
 from workers.engines.tryon.body import (
     Body,
     analyse_body,
-    arms_covered,
     arms_mask,
     bare_arms_in_front,
     bare_hands,
     body_box,
     front_mask,
+    legs_bared,
+    limbs_covered,
     limbs_of,
     old_garment,
     outer_forearms,
@@ -35,11 +36,17 @@ from workers.engines.tryon.shading import cloth_shading, continues_below, fill_u
 # How far past the person's bounding box (a share of its width and height) a garment may reach.
 BOX_MARGIN = 0.05
 # Both arms covered by the person's clothes over at least this share of what the new garment's
-# sleeves leave bare (long sleeves under a tee's short ones): the bare forearms would have to
-# be made up, and come out as flat pale shapes with the old sleeves' colour round them. On our
-# photos: 0.84 and 0.94 under long sleeves; 0.77 at most on a bare arm, where the pose puts
-# the bones on the dress beside it, and then never on both arms.
-ARMS_INVENTED = 0.6
+# sleeves leave bare (long sleeves under a tee's short ones), or both legs of what its hems
+# leave bare (trousers under shorts): the bare forearms or legs would have to be made up, and
+# come out as flat shapes of skin rimmed with the old clothes' colour. On our photos: 0.80 and
+# more under long sleeves; 0.77 at most on a bare arm, where the pose puts the bones on the
+# dress beside it, and then never on both arms.
+LIMBS_INVENTED = 0.6
+# A leg left bare by new trousers, shorts or a skirt over at least this share of its length
+# (hip to ankle) where the photo shows it covered: 0.17 to 0.65 on our photos under shorts cut
+# from jeans, under trousers over a dress or on a walking stride, each time drawn as flat skin
+# (or as two tubes with the skin between); 0.016 at most where trousers are dressed well.
+LEGS_INVENTED = 0.12
 _GARMENT = {warp.UPPER: "the top", warp.ONE_PIECE: "the dress", warp.LOWER: "the garment"}
 
 
@@ -58,6 +65,30 @@ def skirt_allowance(body: Body) -> np.ndarray:
     half = np.where(across < 0, hl, hr) * (1.08 + 0.35 * t)
     m = ((along > 0) & (np.abs(across) <= half)).astype(np.float32)
     return cv2.GaussianBlur(m, (0, 0), 1.0)
+
+
+def _refuse_invented_limbs(body: Body, cat: str, arm_starts: dict[str, float],
+                           alpha: np.ndarray) -> None:
+    """Refuse a garment that would bare limbs the photo shows covered: forearms under long
+    sleeves (LIMBS_INVENTED), legs under trousers (LEGS_INVENTED). ``alpha``: the new garment's
+    opacity."""
+    if cat == warp.LOWER:
+        bared = max(legs_bared(body, alpha, cat), default=0.0)
+        if bared >= LEGS_INVENTED:
+            raise EngineError(
+                "legs_covered",
+                f"The photo shows {bared:.0%} of a leg covered (by trousers, a skirt or a "
+                "dress) where the new garment would leave it bare, so that part of the leg would "
+                "have to be invented. Use a photo of the model in trousers, or in shorts no "
+                "longer than the new garment.")
+        return
+    covered = limbs_covered(body, arm_starts, cat, "arm")
+    if len(covered) == 2 and min(covered) >= LIMBS_INVENTED:
+        raise EngineError(
+            "arms_covered",
+            f"The model's arms are covered down to the wrists ({min(covered):.0%} of what "
+            f"{_GARMENT[cat]}'s sleeves leave bare), so bare arms would have to be invented. "
+            "Use a photo of the model with bare forearms, or a garment with long sleeves.")
 
 
 def dress(
@@ -122,13 +153,6 @@ def dress(
             # The sleeve's hem is slanted: the arm comes out from under all of it a little on.
             radius = limbs_of(body)[f"arm_{side}"].radii[0] if f"arm_{side}" in limbs_of(body) else 0.0
             starts[side] = max(0.4 * upper, sleeve + 0.6 * radius if sleeve > 0 else 0.0)
-        covered = arms_covered(body, starts, cat)
-        if len(covered) == 2 and min(covered) >= ARMS_INVENTED:
-            raise EngineError(
-                "arms_covered",
-                f"The model's arms are covered down to the wrists ({min(covered):.0%} of what "
-                f"{_GARMENT[cat]}'s sleeves leave bare), so bare arms would have to be invented. "
-                "Use a photo of the model with bare forearms, or a garment with long sleeves.")
         # The same arms again for the bare arms drawn in front below: worked out once.
         arms = arms_mask(body, starts, cat)
         a = a * (1.0 - arms * (1.0 - info.get("sleeve_share", 0.0)))
@@ -136,6 +160,7 @@ def dress(
         # Nothing of the garment past the person's box and a small margin: a skirt's or a
         # boxy top's flare stops there, it never spreads into the room.
         a = a * body_box(body, BOX_MARGIN)
+        _refuse_invented_limbs(body, cat, starts, a)
     a = np.clip(cv2.GaussianBlur(a, (0, 0), 0.5), 0, 1)
     covered = a > 0.5
     # The bare arms and hands in front, as the photo shows them, over everything.
