@@ -59,6 +59,17 @@ SHOULDER_INSET = 0.1
 ARM_HANGS = 0.85
 
 
+def arm_hangs(chain: dict[str, np.ndarray], down: np.ndarray | None = None) -> bool:
+    """Whether the arm of ``chain`` (shoulder, elbow...) hangs: its upper arm runs within
+    ARM_HANGS of straight ``down`` (the image's down when not given)."""
+    elbow, joint = chain.get("elbow"), chain["shoulder"]
+    if elbow is None:
+        return False
+    d = np.array([0.0, 1.0]) if down is None else down
+    return float((elbow - joint) @ d) >= ARM_HANGS * max(float(np.linalg.norm(elbow - joint)),
+                                                         1e-6)
+
+
 def _shoulders_to_edges(binm: np.ndarray, left: dict[str, np.ndarray],
                         right: dict[str, np.ndarray]) -> None:
     """Move a shoulder joint that the pose put inside the torso out to its shoulder's edge (in
@@ -74,10 +85,7 @@ def _shoulders_to_edges(binm: np.ndarray, left: dict[str, np.ndarray],
         joint = chain["shoulder"]
         reach = _reach(binm, joint, sign * u, joint_w)
         edges.append(joint + sign * u * reach)
-        elbow = chain.get("elbow")
-        hangs = elbow is not None and float((elbow - joint) @ down) >= ARM_HANGS * max(
-            float(np.linalg.norm(elbow - joint)), 1e-6)
-        inside.append(hangs and reach > SHOULDER_INSIDE * joint_w)
+        inside.append(arm_hangs(chain, down) and reach > SHOULDER_INSIDE * joint_w)
     if not any(inside):
         return
     inset = SHOULDER_INSET * float(np.linalg.norm(edges[1] - edges[0]))

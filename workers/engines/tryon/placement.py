@@ -10,7 +10,16 @@ import cv2
 import numpy as np
 
 from workers.engines.imaging import warp
-from workers.engines.tryon.body import LEG_RADII, Body, as_point, limbs_of, old_garment, torso_sides
+from workers.engines.tryon.body import (
+    LEG_RADII,
+    Body,
+    _reach,
+    arm_hangs,
+    as_point,
+    limbs_of,
+    old_garment,
+    torso_sides,
+)
 from workers.engines.tryon.garment import Garment
 
 
@@ -78,6 +87,28 @@ def place_garment(g: Garment, body: Body) -> tuple[list[np.ndarray], list[np.nda
     return place(g, body, pts)
 
 
+# A sleeved garment's shoulder seam lies on the top of the shoulder: read off the silhouette
+# above the middle of the shoulder's cap (0.04 to 0.13 of the shoulders' width above the joint
+# on our photos), held between these shares, less SHOULDER_SLOPE for the way the shoulder rounds
+# down to the seam's end. Hair on the shoulder would read higher: the cap holds it.
+SHOULDER_TOP = (0.06, 0.11)
+SHOULDER_SLOPE = 0.02
+
+
+def shoulder_top(body: Body, side: str) -> float:
+    """Pixels from the shoulder joint on ``side`` ("l", "r") up to where a sleeved garment's
+    shoulder seam ends."""
+    sw = body.shoulder_width
+    chain, sign, edge = ((body.left, -1.0, body.extras["edge"][0]) if side == "l"
+                         else (body.right, 1.0, body.extras["edge"][1]))
+    if not arm_hangs(chain, body.down):
+        # A raised arm lifts its deltoid: the silhouette above it is not the shoulder's top.
+        return SHOULDER_TOP[0] * sw
+    cap = chain["shoulder"] + sign * body.u * 0.5 * edge
+    up = _reach(body.mask > 0.5, cap, -body.down, SHOULDER_TOP[1] * sw + 2 * SHOULDER_SLOPE * sw)
+    return float(np.clip(up / sw - SHOULDER_SLOPE, *SHOULDER_TOP)) * sw
+
+
 def _place_top(g: Garment, body: Body, pts: dict[str, np.ndarray]) -> tuple[list[np.ndarray], list[np.ndarray], dict[str, Any]]:
     src: list[np.ndarray] = []
     dst: list[np.ndarray] = []
@@ -94,8 +125,8 @@ def _place_top(g: Garment, body: Body, pts: dict[str, np.ndarray]) -> tuple[list
         b_sl = L["shoulder"] - body.u * 0.2 * edge_l + 1.2 * lift
         b_sr = R["shoulder"] + body.u * 0.2 * edge_r + 1.2 * lift
     else:
-        b_sl = L["shoulder"] - body.u * edge_l + lift
-        b_sr = R["shoulder"] + body.u * edge_r + lift
+        b_sl = L["shoulder"] - body.u * edge_l - shoulder_top(body, "l") * body.down
+        b_sr = R["shoulder"] + body.u * edge_r - shoulder_top(body, "r") * body.down
     f, s = _similarity(pts["shoulder_l"], pts["shoulder_r"], b_sl, b_sr)
     g_mid = (pts["shoulder_l"] + pts["shoulder_r"]) / 2
     gu = pts["shoulder_r"] - pts["shoulder_l"]
@@ -125,9 +156,13 @@ def _place_top(g: Garment, body: Body, pts: dict[str, np.ndarray]) -> tuple[list
             src.append(pts[k])
             dst.append(f(pts[k]))
 
-    # Hem: straight down the body's torso axis at the garment's own length.
+    # Hem: straight down the body's torso axis at the garment's own length, counted from the
+    # shoulder line as it sits on an average shoulder: a seam lifted onto a high shoulder
+    # does not lift the hem with it, which would bare the old garment below.
     hem_c = (pts["hem_l"] + pts["hem_r"]) / 2
-    depth = depth_of(hem_c)
+    raised = 0.0 if sleeveless else float(
+        (body.shoulder_mid + lift - b_mid) @ body.down)
+    depth = depth_of(hem_c) + raised
     if one_piece:
         ankles = [c["ankle"] for c in (L, R) if "ankle" in c]
         if ankles:
@@ -136,7 +171,7 @@ def _place_top(g: Garment, body: Body, pts: dict[str, np.ndarray]) -> tuple[list
     else:
         # Flat product shots exaggerate length against the shoulders; a top ending past
         # 1.3 torso lengths would be a dress.
-        depth = min(depth, 1.3 * torso + 0.06 * sw)
+        depth = min(depth, 1.3 * torso + 0.06 * sw + raised)
     own_half = float(np.linalg.norm(pts["hem_r"] - pts["hem_l"])) * s / 2
     hl, hr = fitted(depth, own_half, own_half, 1.03, None if one_piece else 1.08)
     src += [pts["hem_l"], pts["hem_r"], hem_c]
