@@ -88,7 +88,9 @@ class JobPagination(LimitOffsetPagination):
     exists; `count` is exact when the list ends on this page, else counted up to MAX_COUNT
     (past it, `count` reads MAX_COUNT: at least that many)."""
 
-    MAX_COUNT = 10_000
+    # Counting reads the organisation's index up to here on every page that is not the last:
+    # 10,000 made the list 1.2x slower at a million jobs of history than at none.
+    MAX_COUNT = 1_000
     has_more = False
 
     def paginate_queryset(self, queryset: Any, request: Request, view: Any = None) -> Any:

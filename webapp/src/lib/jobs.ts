@@ -26,6 +26,9 @@ export type JobFilters = {
 export type JobPage = { count: number; next: string | null; previous: string | null; results: Job[] };
 
 export const JOB_HISTORY_LIMIT = 50;
+/** The API counts a job list up to this many (`JobPagination.MAX_COUNT`); past it `count` is a
+ * lower bound, exact again on the last page. */
+export const JOB_COUNT_BOUND = 1000;
 export const JOB_HISTORY_POLL_MS = 5000;
 
 export function jobListUrl(filters: JobFilters, limit = JOB_HISTORY_LIMIT): string {

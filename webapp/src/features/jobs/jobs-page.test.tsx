@@ -5,7 +5,9 @@ import { mockFetch } from '@/testing/mock-fetch';
 import { renderApp } from '@/testing/render-app';
 import { batchList, batchUrl, makeJob, renderTool, toolPageRoutes } from '@/testing/tool-mocks';
 
-const page = (jobs: ReturnType<typeof makeJob>[], count = jobs.length) => ({ body: { count, next: null, previous: null, results: jobs } });
+const page = (jobs: ReturnType<typeof makeJob>[], count = jobs.length, next: string | null = null) => ({
+  body: { count, next, previous: null, results: jobs },
+});
 
 const done = makeJob('j-done-1', 'succeeded', {
   tool: 'recolor',
@@ -110,7 +112,7 @@ test('a long history pages through the API with offsets', async () => {
   const first = Array.from({ length: 50 }, (_, i) => makeJob(`j-${i}`, 'succeeded'));
   const calls = mockFetch(
     toolPageRoutes({
-      'GET /api/jobs/?limit=50': page(first, 120),
+      'GET /api/jobs/?limit=50': page(first, 120, '/api/jobs/?limit=50&offset=50'),
       'GET /api/jobs/?offset=50&limit=50': page([makeJob('j-50', 'failed')], 120),
     }),
   );
@@ -121,6 +123,19 @@ test('a long history pages through the API with offsets', async () => {
   await userEvent.click(screen.getByRole('button', { name: 'Older' }));
 
   expect(await screen.findByText('51–51 of 120')).toBeInTheDocument();
+  expect(screen.getByRole('button', { name: 'Older' })).toBeDisabled();
   expect(getRouter().location.search).toBe('?offset=50');
   expect(calls.at(-1)?.url).toBe('/api/jobs/?offset=50&limit=50');
+});
+
+test('past the counted bound the total reads as a lower bound and Older follows the next page', async () => {
+  const first = Array.from({ length: 50 }, (_, i) => makeJob(`j-${i}`, 'succeeded'));
+  mockFetch(
+    toolPageRoutes({
+      'GET /api/jobs/?limit=50': page(first, 1000, '/api/jobs/?limit=50&offset=50'),
+    }),
+  );
+  renderApp('/jobs');
+  expect(await screen.findByText('1–50 of 1,000+')).toBeInTheDocument();
+  expect(screen.getByRole('button', { name: 'Older' })).toBeEnabled();
 });

@@ -11,10 +11,12 @@ import { useDocumentTitle } from '@/hooks/use-document-title';
 import { useBatchJobs } from '@/lib/batches';
 import { formatTimestamp } from '@/lib/format';
 import {
+  JOB_COUNT_BOUND,
   JOB_HISTORY_LIMIT,
   JOB_STATUS_LABEL,
   JOB_STATUS_TONE,
   type JobFilters,
+  type JobPage,
   batchReportUrl,
   jobStatusLabel,
   useJobs,
@@ -23,6 +25,13 @@ import { useTools } from '@/lib/tools';
 import type { Job, JobStatus } from '@/types/api';
 
 const STATUSES = (Object.keys(JOB_STATUS_LABEL) as JobStatus[]).map((value) => ({ value, label: JOB_STATUS_LABEL[value] }));
+
+/** The list's length as the page knows it: past JOB_COUNT_BOUND jobs the count only says "at
+ * least", until the last page is reached. */
+function pageCount(page: JobPage): string {
+  const count = page.count.toLocaleString('en');
+  return page.next && page.count >= JOB_COUNT_BOUND ? `${count}+` : count;
+}
 
 const FILTER_NAMES = ['tool', 'status', 'batch', 'created_after', 'created_before'] as const;
 
@@ -126,14 +135,14 @@ export function JobsPage() {
           {page.count > 0 ? (
             <nav className="jobs-pager" aria-label="Pages">
               <span className="muted small">
-                {offset + 1}–{offset + page.results.length} of {page.count}
+                {offset + 1}–{offset + page.results.length} of {pageCount(page)}
               </span>
               {page.count > JOB_HISTORY_LIMIT ? (
                 <>
                   <button type="button" className="secondary-button" disabled={offset === 0} onClick={() => goTo(Math.max(0, offset - JOB_HISTORY_LIMIT))}>
                     Newer
                   </button>
-                  <button type="button" className="secondary-button" disabled={offset + JOB_HISTORY_LIMIT >= page.count} onClick={() => goTo(offset + JOB_HISTORY_LIMIT)}>
+                  <button type="button" className="secondary-button" disabled={!page.next} onClick={() => goTo(offset + JOB_HISTORY_LIMIT)}>
                     Older
                   </button>
                 </>
