@@ -227,6 +227,7 @@ def skin_probability(
     not_like: np.ndarray | None = None,
     lab: np.ndarray | None = None,
     sample_from: np.ndarray | None = None,
+    tone: tuple[np.ndarray, float] | None = None,
 ) -> np.ndarray:
     """Skin likelihood in [0, 1]: chroma close to the face's skin (YCrCb-equivalent test in
     OKLab's a/b plane, where reds and tans separate better from skin than in CrCb).
@@ -237,7 +238,7 @@ def skin_probability(
     """
     if lab is None:
         lab = srgb8_to_oklab(rgb)
-    centre, radius = skin_tone(lab, faces, sample_from=sample_from)
+    centre, radius = tone or skin_tone(lab, faces, sample_from=sample_from)
     d_skin = np.hypot(lab[..., 1] - centre[1], lab[..., 2] - centre[2])
     p = np.clip((radius - d_skin) / (0.3 * radius) + 0.5, 0.0, 1.0)
     # Skin in shade keeps its hue but loses lightness; very dark or white pixels are not skin.
@@ -267,11 +268,11 @@ def skin_tone(lab: np.ndarray, faces: list[tuple[int, int, int, int]], *,
         patch = lab[max(sy0, 0):max(sy1, 0), max(sx0, 0):max(sx1, 0)].reshape(-1, 3)
         if len(patch) > 30:
             samples.append(patch)
-    generic = _generic_skin(lab)
+    generic = None if samples or sample_from is None else _generic_skin(lab) & sample_from
     if samples:
         s = np.concatenate(samples)
-    elif sample_from is not None and (generic & sample_from).sum() > 50:
-        s = lab[generic & sample_from]
+    elif generic is not None and generic.sum() > 50:
+        s = lab[generic]
     else:
         s = np.array([[0.75, 0.045, 0.055]], np.float32)
     centre = np.median(s, axis=0)
@@ -339,8 +340,10 @@ def worn_outfit(
     candidates = body & ~head
     # Necklines and midriffs show skin inside the seed boxes: leave it out of the garment's
     # colours, unless nearly the whole box looks like skin (a nude or beige garment).
-    first_skin = skin_probability(rgb, faces, lab=lab, sample_from=candidates) > 0.5
-    tone = skin_tone(lab, faces, sample_from=candidates) if faces else None
+    tone = skin_tone(lab, faces, sample_from=candidates)
+    first_skin = skin_probability(rgb, faces, lab=lab, tone=tone) > 0.5
+    if not faces:
+        tone = None  # a tone guessed without a face is not sure enough to take colours out
     top_c = _not_skin(_clusters(_seed_pixels(lab, top_seed & candidates, first_skin)), tone)
     bottom_c = _not_skin(_clusters(_seed_pixels(lab, bottom_seed & candidates, first_skin)),
                          tone)

@@ -408,15 +408,15 @@ def _arm_from(limb: Limb, start: float) -> Limb | None:
 LIMB_SHOWN = 0.25
 
 
-def limbs_covered(body: Body, starts: dict[str, float], category: str, limb: str = "arm"
-                  ) -> list[float]:
+def limbs_covered(body: Body, old: np.ndarray, limb: str = "arm",
+                  starts: dict[str, float] | None = None) -> list[float]:
     """For each arm (``limb`` "arm") or leg ("leg") seen to its wrist or ankle with at least
-    LIMB_SHOWN of its length showing below the new garment's sleeve or hem (``starts[side]``
-    pixels along it from the shoulder or hip): the share of that stretch, hand and foot left
-    out, that the person's current garment of ``category`` covers in the photo (a narrow core
-    along the pose's bones, so the body beside a limb does not count)."""
+    LIMB_SHOWN of its length showing below ``starts[side]`` pixels along it from the shoulder
+    or hip (a new sleeve's or hem's end; none: the whole limb): the share of that stretch, hand
+    and foot left out, that ``old`` covers (a narrow core along the pose's bones, so the body
+    beside a limb does not count). ``old``: the person's current garment, less whatever the new
+    one covers when that is known."""
     h, w = body.h, body.w
-    old = old_garment(body, category)
     binm = body.mask > 0.5
     shares = []
     for name, whole in limbs_of(body).items():
@@ -425,28 +425,11 @@ def limbs_covered(body: Body, starts: dict[str, float], category: str, limb: str
         bones = Limb(whole.joints[:3], whole.radii[:2])  # shoulder or hip, elbow or knee, ...
         length = sum(float(np.linalg.norm(bones.joints[i + 1] - bones.joints[i]))
                      for i in range(2))
-        start = max(starts.get(name[-1], 0.0), 0.0)
+        start = max((starts or {}).get(name[-1], 0.0), 0.0)
         part = _arm_from(bones, start)
         if part is None or length - start < LIMB_SHOWN * length:
             continue
         core = (part.mask(h, w, 0.5) > 0) & binm
-        if core.any():
-            shares.append(float((core & old).sum()) / float(core.sum()))
-    return shares
-
-
-def legs_bared(body: Body, alpha: np.ndarray, category: str) -> list[float]:
-    """For each leg seen to its ankle: the share of it, hip to ankle (a narrow core along the
-    pose's bones), that the person's current garment of ``category`` covers in the photo and a
-    new one of opacity ``alpha`` leaves uncovered (trousers under shorts)."""
-    h, w = body.h, body.w
-    old = old_garment(body, category) & (alpha < 0.5)
-    binm = body.mask > 0.5
-    shares = []
-    for name, whole in limbs_of(body).items():
-        if not name.startswith("leg") or len(whole.joints) < 3:
-            continue
-        core = (Limb(whole.joints[:3], whole.radii[:2]).mask(h, w, 0.5) > 0) & binm
         if core.any():
             shares.append(float((core & old).sum()) / float(core.sum()))
     return shares

@@ -18,7 +18,6 @@ from workers.engines.tryon.body import (
     bare_hands,
     body_box,
     front_mask,
-    legs_bared,
     limbs_covered,
     limbs_of,
     old_garment,
@@ -47,7 +46,7 @@ LIMBS_INVENTED = 0.6
 # from jeans, under trousers over a dress or on a walking stride, each time drawn as flat skin
 # (or as two tubes with the skin between); 0.016 at most where trousers are dressed well.
 LEGS_INVENTED = 0.12
-_GARMENT = {warp.UPPER: "the top", warp.ONE_PIECE: "the dress", warp.LOWER: "the garment"}
+_GARMENT = {warp.UPPER: "the top", warp.ONE_PIECE: "the dress"}  # (sleeves: no bottoms)
 
 
 def skirt_allowance(body: Body) -> np.ndarray:
@@ -73,7 +72,8 @@ def _refuse_invented_limbs(body: Body, cat: str, arm_starts: dict[str, float],
     sleeves (LIMBS_INVENTED), legs under trousers (LEGS_INVENTED). ``alpha``: the new garment's
     opacity."""
     if cat == warp.LOWER:
-        bared = max(legs_bared(body, alpha, cat), default=0.0)
+        bared = max(limbs_covered(body, old_garment(body, cat) & (alpha < 0.5), "leg"),
+                    default=0.0)
         if bared >= LEGS_INVENTED:
             raise EngineError(
                 "legs_covered",
@@ -82,7 +82,7 @@ def _refuse_invented_limbs(body: Body, cat: str, arm_starts: dict[str, float],
                 "have to be invented. Use a photo of the model in trousers, or in shorts no "
                 "longer than the new garment.")
         return
-    covered = limbs_covered(body, arm_starts, cat, "arm")
+    covered = limbs_covered(body, old_garment(body, cat), "arm", arm_starts)
     if len(covered) == 2 and min(covered) >= LIMBS_INVENTED:
         raise EngineError(
             "arms_covered",
