@@ -209,3 +209,24 @@ def test_faint_islands_apart_from_the_figure_are_not_the_person() -> None:
 
     assert kept[20, 10] == pytest.approx(0.9) and kept[21, 31] == pytest.approx(0.7)
     assert kept[11, 31] == 0.0
+
+
+def test_an_arm_the_segmentation_is_unsure_of_is_solid_along_its_bones() -> None:
+    # A sheer sleeve: the segmentation gives 0.4 on the forearm. Half transparent, the layer
+    # showed the backdrop's fill through it as a pale patch.
+    person = np.zeros((100, 100), np.float32)
+    person[20:90, 40:60] = 0.9  # the torso
+    person[20:80, 20:28] = 0.4  # the right arm, unsure
+    person[5:10, 80:90] = 0.4  # something unsure away from any arm
+    pose = pose_mod.Pose(points={"right_shoulder": (24.0, 20.0), "right_elbow": (24.0, 50.0),
+                                 "right_wrist": (24.0, 78.0), "left_shoulder": (56.0, 20.0)},
+                         width=100, height=100)
+    body = rebody.Body(shoulder_y=20.0, hip_y=70.0, knee_y=90.0, ankle_y=None,
+                       shoulder_width=32.0, centre_knots=((20.0, 40.0), (70.0, 40.0)))
+
+    solid = rebody.solid_arms(person, pose, body)
+
+    assert (solid[22:78, 21:28] == 1.0).all()
+    assert solid[7, 85] == pytest.approx(0.4)  # not on an arm: as it was
+    assert solid[50, 10] == 0.0  # the backdrop beside the arm stays backdrop
+    assert solid[50, 50] == pytest.approx(0.9)
