@@ -262,6 +262,9 @@ from workers.engines.tryon import guards  # noqa: E402
     ("two people", "several_people"),
     ("cropped above the hips", "no_torso"),
     ("white tee on a white sweep", "product_not_separable"),
+    ("a dress (the shot cut above the knee) on a model in jeans", "legs_covered"),
+    ("a V-neck strap top on a model in a tee (the chest under it covered)", "chest_covered"),
+    ("a tee's shot that lost a shoulder (its top right quarter blank)", "garment_unreadable"),
 ])
 def test_inputs_that_cannot_work_are_refused(label: str, code: str) -> None:
     params = next(p for lab, _, p, _ in fid_tryon.refusal_cases() if lab == label)

@@ -253,6 +253,10 @@ def refusal_cases() -> list[tuple[str, str, dict[str, Any], np.ndarray]]:
     tee, _ = white_tee()
     jeans = photo("garment/051827_1")
     shorts = np.ascontiguousarray(jeans[: jeans.shape[0] // 2])
+    dress = photo("garment/053319_1")
+    short_dress = np.ascontiguousarray(dress[: int(0.55 * dress.shape[0])])
+    one_shoulder = photo("garment/00055_00").copy()
+    one_shoulder[: int(0.3 * one_shoulder.shape[0]), one_shoulder.shape[1] // 2:] = 255
     garment = fixture_bytes("garment/00055_00.jpg")
     model = fixture_bytes("model/model_1.png")
     return [
@@ -274,6 +278,14 @@ def refusal_cases() -> list[tuple[str, str, dict[str, Any], np.ndarray]]:
         ("jeans on a model in a dress (the skirt over her thighs)", "legs_covered",
          {"model": fixture_bytes("model/model_9.png"),
           "garment": fixture_bytes("garment/051827_1.jpg")}, photo("model/model_9.png")),
+        ("a dress (the shot cut above the knee) on a model in jeans", "legs_covered",
+         {"model": fixture_bytes("model/051918_0.jpg"), "garment": png(short_dress),
+          "category": "one_piece"}, short_dress),
+        ("a V-neck strap top on a model in a tee (the chest under it covered)", "chest_covered",
+         {"model": fixture_bytes("model/051918_0.jpg"),
+          "garment": fixture_bytes("garment/02015_00.jpg")}, photo("garment/02015_00")),
+        ("a tee's shot that lost a shoulder (its top right quarter blank)", "garment_unreadable",
+         {"model": model, "garment": png(one_shoulder)}, one_shoulder),
     ]
 
 

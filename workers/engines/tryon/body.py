@@ -405,7 +405,7 @@ def _arm_from(limb: Limb, start: float) -> Limb | None:
 
 # Share of a limb's length (shoulder to wrist, hip to ankle) that must show below a new sleeve
 # or hem before what covers it there counts.
-LIMB_SHOWN = 0.25
+LIMB_SHOWN = 0.1
 
 
 def limbs_covered(body: Body, old: np.ndarray, limb: str = "arm",

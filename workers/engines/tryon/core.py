@@ -46,6 +46,24 @@ LIMBS_INVENTED = 0.6
 # from jeans, under trousers over a dress or on a walking stride, each time drawn as flat skin
 # (or as two tubes with the skin between); 0.016 at most where trousers are dressed well.
 LEGS_INVENTED = 0.12
+# Share of the upper chest (shoulder line to 0.45 of the torso down, within the shoulders) a
+# top or dress would leave bare where the photo shows it covered: a lower neckline than the
+# worn one. 0.33 to 0.73 on our photos for a V-neck strap top or a square neckline over tees and
+# crew necks, each painted as a flat, banded patch of skin; 0.25 at most where the chest came
+# out as skin a catalogue would take, 0.06 at most for necklines no lower than the worn one.
+CHEST_INVENTED = 0.3
+
+
+def _upper_chest(body: Body) -> np.ndarray:
+    """The person's upper chest (bool): below the shoulder line to 0.45 of the torso's
+    length, within the shoulders, the head left out."""
+    yy, xx = np.mgrid[0:body.h, 0:body.w].astype(np.float32)
+    x, y = xx - float(body.shoulder_mid[0]), yy - float(body.shoulder_mid[1])
+    along = x * float(body.down[0]) + y * float(body.down[1])
+    across = x * float(body.u[0]) + y * float(body.u[1])
+    t = body.torso_len
+    return ((along > -0.15 * t) & (along < 0.45 * t)
+            & (np.abs(across) < 0.32 * body.shoulder_width) & (body.mask > 0.5) & ~body.head)
 _GARMENT = {warp.UPPER: "the top", warp.ONE_PIECE: "the dress"}  # (sleeves: no bottoms)
 
 
@@ -68,10 +86,13 @@ def skirt_allowance(body: Body) -> np.ndarray:
 
 def _refuse_invented_limbs(body: Body, cat: str, arm_starts: dict[str, float],
                            alpha: np.ndarray) -> None:
-    """Refuse a garment that would bare limbs the photo shows covered: forearms under long
-    sleeves (LIMBS_INVENTED), legs under trousers (LEGS_INVENTED). ``alpha``: the new garment's
+    """Refuse a garment that would bare skin the photo shows covered: forearms under long
+    sleeves (LIMBS_INVENTED), legs under trousers (LEGS_INVENTED), a chest under a higher
+    neckline (CHEST_INVENTED). ``alpha``: the new garment's
     opacity."""
-    if cat == warp.LOWER:
+    if cat in (warp.LOWER, warp.ONE_PIECE):
+        # A dress shorter than the trousers or the long skirt the photo shows bares the legs
+        # as shorts over trousers do.
         bared = max(limbs_covered(body, old_garment(body, cat) & (alpha < 0.5), "leg"),
                     default=0.0)
         if bared >= LEGS_INVENTED:
@@ -79,9 +100,20 @@ def _refuse_invented_limbs(body: Body, cat: str, arm_starts: dict[str, float],
                 "legs_covered",
                 f"The photo shows {bared:.0%} of a leg covered (by trousers, a skirt or a "
                 "dress) where the new garment would leave it bare, so that part of the leg would "
-                "have to be invented. Use a photo of the model in trousers, or in shorts no "
-                "longer than the new garment.")
+                "have to be invented. Use a photo of the model with bare legs, or in a garment "
+                "no longer than the new one.")
+    if cat == warp.LOWER:
         return
+    chest = _upper_chest(body)
+    bared_chest = float((chest & old_garment(body, cat) & (alpha < 0.5)).sum()) / max(
+        float(chest.sum()), 1.0)
+    if bared_chest >= CHEST_INVENTED:
+        raise EngineError(
+            "chest_covered",
+            f"The photo shows {bared_chest:.0%} of the upper chest covered where "
+            f"{_GARMENT[cat]}'s neckline would leave it bare, so that skin would have to be "
+            "invented. Use a photo of the model in a neckline as low as the new garment's, or "
+            "a garment with a higher neckline.")
     covered = limbs_covered(body, old_garment(body, cat), "arm", arm_starts)
     if len(covered) == 2 and min(covered) >= LIMBS_INVENTED:
         raise EngineError(

@@ -135,4 +135,36 @@ def prepare_garment_image(rgb: np.ndarray, alpha: np.ndarray | None, category: s
         shape = warp.garment_keypoints(calpha, cat)
     except (ValueError, IndexError) as exc:
         raise EngineError("no_garment", "The garment's outline could not be read.") from exc
+    _check_shoulders(shape)
     return Garment(crgb, calpha, shape)
+
+
+# A top's or a dress's shoulder points, read from its outline: at least this share of its
+# width apart, and level to within this share. On the front-view product shots we have they
+# are 0.18 to 0.81 apart and level to 0.07. A cut-out that lost part of the garment (a white
+# tee on a pale sweep: its print alone), a camisole whose straps were both taken for one
+# shoulder, or a halter neck came out 0.03 to 0.09 apart or 0.36 askew, and were dressed as
+# shreds of fabric and painted skin.
+SHOULDERS_APART = 0.15
+SHOULDERS_LEVEL = 0.15
+
+
+def _check_shoulders(shape: warp.GarmentShape) -> None:
+    """Refuse a top or dress whose shoulders the outline does not show where a garment's are."""
+    p, w = shape.points, float(shape.width)
+    if shape.category == warp.LOWER or w <= 0:
+        return
+    pairs = [(p[f"{k}_l"], p[f"{k}_r"]) for k in ("shoulder", "armhole")
+             if f"{k}_l" in p and f"{k}_r" in p]
+    if not pairs:
+        return
+    apart = abs(pairs[0][1][0] - pairs[0][0][0]) / w
+    askew = max(abs(r[1] - l[1]) for l, r in pairs) / w
+    if apart < SHOULDERS_APART or askew > SHOULDERS_LEVEL:
+        raise EngineError(
+            "garment_unreadable",
+            "The garment's shoulders could not be found in its product shot (read "
+            f"{apart:.0%} of its width apart and {askew:.0%} askew), so it cannot be fitted "
+            "to a body. Send a front view of the whole garment, laid flat or on an invisible "
+            "mannequin, on a backdrop that contrasts with it, or a PNG cut-out with "
+            "transparency.")
