@@ -276,6 +276,7 @@ def earlobes(rgb: np.ndarray, face: Face) -> list[Earlobe]:
 # the same fractions hold on a 512 px catalogue thumbnail and on a 24 MP original.
 
 LOBE_FRAME_STEPS = 100  # samples per face width
+FAR_MIN_SHARE = 0.05  # of the band beyond the ear, for a colour to count as hair or backdrop
 LOBE_BELOW_CONTOUR = 0.08  # prior: lobe below contour point 93/323, in face widths
 LOBE_OUT_OF_CONTOUR = 0.015
 LOBE_RADIUS = 0.035  # the lobe disc tested for skin, in face widths
@@ -284,17 +285,19 @@ LOBE_MIN_SMOOTH = 0.4  # of the lobe disc, smooth skin only: strands of skin-ton
 # The lobe's shape on smooth skin: the disc minus the skin right below it (a lobe has a free
 # edge, a cheek or a neck has not) and further out (a skin-toned backdrop is no ear).
 LOBE_MIN_SCORE = 0.25
-# A lobe a few pixels across (its disc's radius under LOBE_SMALL_PX image pixels) is all rim
-# and shading: a texture test at that scale cannot tell its shading from strands, so when the
-# smooth-skin test fails such a lobe is judged on its shape over every skin-coloured pixel,
-# held to more: a clear lobe shape, hanging out of the face's silhouette (a jaw edge the mesh's
-# contour falls short of does not), in the cheeks' own hue and colourfulness (shade darkens
-# skin without turning it; strands of skin-toned hair against a light backdrop are paler and
-# yellower).
-LOBE_SMALL_PX = 3.0
+# The texture test reads steep shading as strands too: a lobe a few pixels across is all rim and
+# shading, and the folds of a larger ear shade it more steeply than the cheeks' own texture
+# allows on a smooth, retouched face. So when the smooth-skin test fails, a lobe is judged on its
+# shape over every skin-coloured pixel, held to more: a clear lobe shape, hanging out of the
+# face's silhouette (a jaw edge the mesh's contour falls short of does not), in the cheeks' own
+# hue and colourfulness (shade darkens skin without turning it; strands of skin-toned hair
+# against a light backdrop are paler and yellower).
 LOBE_SHAPE_MIN_SCORE = 0.45
 LOBE_MIN_PROTRUSION = 0.06  # face widths beyond the face oval, at the lobe's rows
-LOBE_MAX_HUE_SHIFT = 10.0  # degrees of Lab hue from the cheeks'
+LOBE_MAX_HUE_SHIFT = 10.0  # degrees of Lab hue from the cheeks', towards yellow
+# An ear is often redder than the cheeks (thinner skin, light shining through it); skin-toned
+# hair is yellower, never redder.
+LOBE_MAX_REDDER = 20.0
 LOBE_MIN_CHROMA = 0.8  # of the cheeks' Lab chroma
 
 
@@ -424,9 +427,14 @@ def ear_skin(
         k = min(5, len(far))
         crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
         cv2.setRNGSeed(1)
-        _, _, centres = cv2.kmeans(
+        _, labels, centres = cv2.kmeans(
             (far * w).astype(np.float32), k, None, crit, 2, cv2.KMEANS_PP_CENTERS
         )
+        # A colour in a sliver of the band is not what lies behind the ear: on a turned head
+        # the ear's own rim reaches into it, and its skin taken for backdrop would leave no
+        # lobe. One of at most five colours always covers a fifth.
+        share = np.bincount(labels.ravel(), minlength=k) / len(far)
+        centres = centres[share >= FAR_MIN_SHARE]
         d_out = np.min(
             np.linalg.norm((lab * w)[..., None, :] - centres[None, None], axis=3), axis=2
         )
@@ -504,7 +512,7 @@ def _hue_chroma(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.degrees(np.arctan2(b, a)), np.hypot(a, b)
 
 
-def _small_lobe(
+def _strict_lobe(
     rgb: np.ndarray,
     face: Face,
     frame: EarFrame,
@@ -520,7 +528,7 @@ def _small_lobe(
     r0, r1 = max(0, i - rho), i + rho + 1
     c0, c1 = max(0, j - rho), j + rho + 1
     # The shape score counts the disc's skin itself: its rim blends into hair or backdrop over
-    # a pixel, a large share of so small a disc, and the rest must then be all skin.
+    # a pixel, a large share of a small disc, and the rest must then be all skin.
     if shape < LOBE_SHAPE_MIN_SCORE:
         return False
     # Out of the silhouette: the skin joined to the disc reaches this far beyond the oval.
@@ -541,7 +549,7 @@ def _small_lobe(
     seen = lab[r0:r1, c0:c1][loose[r0:r1, c0:c1]]
     hue, chroma = _hue_chroma(seen)
     shift = (float(np.median(hue)) - float(cheek_hue) + 180.0) % 360.0 - 180.0
-    return abs(shift) <= LOBE_MAX_HUE_SHIFT and float(np.median(chroma)) >= LOBE_MIN_CHROMA * float(
+    return -LOBE_MAX_REDDER <= shift <= LOBE_MAX_HUE_SHIFT and float(np.median(chroma)) >= LOBE_MIN_CHROMA * float(
         cheek_chroma
     )
 
@@ -564,8 +572,8 @@ def find_earlobes(rgb: np.ndarray, face: Face, person: np.ndarray | None = None)
 
     A lobe is visible only when a skin disc sits outside the face's contour near where the
     contour predicts it, with its free edge below (no skin there) and no skin further out. A
-    lobe too small for its smoothness to be measured is held to the stricter shape and colour
-    test of ``_small_lobe`` instead.
+    lobe whose shading fails the smoothness test is held to the stricter shape and colour test
+    of ``_strict_lobe`` instead.
     """
     if person is None:
         person = head_person_mask(rgb, face)
@@ -602,7 +610,7 @@ def find_earlobes(rgb: np.ndarray, face: Face, person: np.ndarray | None = None)
             and score[i, j] >= LOBE_MIN_SCORE
         )
         best = float(score[i, j])
-        if not visible and LOBE_RADIUS * fw < LOBE_SMALL_PX:
+        if not visible:
             # Located on smooth and all skin-coloured pixels alike, judged on the latter.
             loose_shape = _lobe_shape(loose, fw, prior)
             both = np.where(allowed, 0.5 * (smooth_shape + loose_shape), -9.0)
@@ -611,7 +619,7 @@ def find_earlobes(rgb: np.ndarray, face: Face, person: np.ndarray | None = None)
             if (
                 ok2
                 and not turned_away
-                and _small_lobe(rgb, face, frame, loose, edge_u, i2, j2, float(loose_shape[i2, j2]))
+                and _strict_lobe(rgb, face, frame, loose, edge_u, i2, j2, float(loose_shape[i2, j2]))
             ):
                 on, x, y, visible, best = on2, x2, y2, True, float(both[i2, j2])
         outward = float(np.sign(frame.out[0])) or (-1.0 if side == "right" else 1.0)
