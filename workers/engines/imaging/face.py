@@ -197,15 +197,33 @@ def _too_small(pts: np.ndarray, w: int, h: int) -> bool:
     return float(span.max()) < 0.12 * max(w, h)
 
 
+def turned_away(face: Face, side: str) -> bool:
+    """Whether the head is turned past about 35 degrees away from this side: the nose is within
+    a quarter of the face's width of the other side's edge, and this side's ear and cheek are
+    behind or foreshortened to a sliver."""
+    p = face.points
+    lateral, _ = head_axes(face)
+    nose = float(np.dot(p[NOSE_TIP] - p[RIGHT_EDGE], lateral)) / (face.face_width + 1e-6)
+    return nose < 0.25 if side == "right" else nose > 0.75
+
+
+def _seen_cheeks(face: Face) -> tuple[int, ...]:
+    """The cheek landmarks the picture shows: a cheek on a side turned away is a sliver between
+    the nose and the silhouette, and a square round it takes in the nose's highlight and the
+    backdrop, which makes the skin's colour so loose that a grey backdrop passes for skin (and
+    catches an earring's shadow). The lobe search keeps all four cheeks: it also weighs the
+    colours beyond the ear, and its limits were set on them."""
+    right, left = CHEEKS[0::2], CHEEKS[1::2]
+    if turned_away(face, "right"):
+        return left
+    if turned_away(face, "left"):
+        return right
+    return CHEEKS
+
+
 def _skin_model(rgb: np.ndarray, face: Face) -> tuple[np.ndarray, np.ndarray]:
     lab = cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB).astype(np.float32)
-    r = max(2, int(0.05 * face.face_width))
-    samples = []
-    for i in CHEEKS:
-        x, y = face.points[i].astype(int)
-        patch = lab[max(0, y - r) : y + r + 1, max(0, x - r) : x + r + 1].reshape(-1, 3)
-        samples.append(patch)
-    s = np.concatenate(samples) if samples else lab.reshape(-1, 3)[:1]
+    s = _cheek_lab(lab, face, _seen_cheeks(face))
     return s.mean(axis=0), np.maximum(s.std(axis=0), np.array([6.0, 3.0, 3.0], np.float32))
 
 
@@ -232,7 +250,6 @@ def earlobes(rgb: np.ndarray, face: Face) -> list[Earlobe]:
     up = up / (np.linalg.norm(up) + 1e-6)
     lateral = p[LEFT_EDGE] - p[RIGHT_EDGE]
     lateral = lateral / (np.linalg.norm(lateral) + 1e-6)
-    nose_pos = float(np.dot(p[NOSE_TIP] - p[RIGHT_EDGE], lateral)) / (fw + 1e-6)
     out = []
     for side, edge_ids, sign in (("right", RIGHT_EAR_SIDE, -1.0), ("left", LEFT_EAR_SIDE, 1.0)):
         edge = p[edge_ids[2]]  # contour at the lower ear
@@ -242,7 +259,7 @@ def earlobes(rgb: np.ndarray, face: Face) -> list[Earlobe]:
         pt = edge + lateral * sign * 0.035 * fw + up * (along - 0.10 * fw)
         x, y = float(pt[0]), float(pt[1])
         # A head turned past ~35 degrees hides the far ear behind the cheek.
-        turned_away = nose_pos < 0.25 if side == "right" else nose_pos > 0.75
+        hidden = turned_away(face, side)
         r = max(2, int(0.06 * fw))
         x0, y0 = int(max(0, x - r)), int(max(0, y - r))
         x1, y1 = int(min(face.width, x + r + 1)), int(min(face.height, y + r + 1))
@@ -258,7 +275,7 @@ def earlobes(rgb: np.ndarray, face: Face) -> list[Earlobe]:
                 side=side,
                 point=(x, y),
                 outward=outward,
-                visible=bool(inside and not turned_away and frac >= VISIBLE_SKIN_FRACTION),
+                visible=bool(inside and not hidden and frac >= VISIBLE_SKIN_FRACTION),
                 skin_fraction=frac,
             )
         )
@@ -389,13 +406,13 @@ def cheek_texture(rgb: np.ndarray, face: Face) -> float:
     return float(np.median(np.concatenate(vals))) if vals else 1.0
 
 
-def _cheek_lab(lab: np.ndarray, face: Face) -> np.ndarray:
+def _cheek_lab(lab: np.ndarray, face: Face, cheeks: tuple[int, ...] = CHEEKS) -> np.ndarray:
     """The Lab pixels (N x 3) of small squares round the cheek landmarks, a twentieth of the
     face's width across: the face's own skin under the face's own light."""
     r = max(2, int(0.05 * face.face_width))
     return np.concatenate([
         lab[max(0, y - r): y + r + 1, max(0, x - r): x + r + 1].reshape(-1, 3)
-        for x, y in (face.points[i].astype(int) for i in CHEEKS)
+        for x, y in (face.points[i].astype(int) for i in cheeks)
     ])
 
 
@@ -578,9 +595,6 @@ def find_earlobes(rgb: np.ndarray, face: Face, person: np.ndarray | None = None)
     if person is None:
         person = head_person_mask(rgb, face)
     fw = face.face_width
-    p = face.points
-    lateral, _ = head_axes(face)
-    nose_pos = float(np.dot(p[NOSE_TIP] - p[RIGHT_EDGE], lateral)) / (fw + 1e-6)
     out: list[Earlobe] = []
     for side in ("right", "left"):
         frame = ear_frame(face, side)
@@ -599,10 +613,10 @@ def find_earlobes(rgb: np.ndarray, face: Face, person: np.ndarray | None = None)
         allowed = (U > edge_u[:, None] + 0.02 * fw) & (U < 0.14 * fw) & (np.abs(V) < 0.18 * fw)
         score = np.where(allowed, smooth_shape, -9.0)
         i, j = np.unravel_index(int(np.argmax(score)), score.shape)
-        turned_away = nose_pos < 0.25 if side == "right" else nose_pos > 0.75
+        hidden = turned_away(face, side)
 
         on, x, y, ok = _lobe_at(face, frame, loose, i, j)
-        ok = ok and not turned_away
+        ok = ok and not hidden
         visible = bool(
             ok
             and on >= LOBE_MIN_SKIN
@@ -618,7 +632,7 @@ def find_earlobes(rgb: np.ndarray, face: Face, person: np.ndarray | None = None)
             on2, x2, y2, ok2 = _lobe_at(face, frame, loose, int(i2), int(j2))
             if (
                 ok2
-                and not turned_away
+                and not hidden
                 and _strict_lobe(rgb, face, frame, loose, edge_u, i2, j2, float(loose_shape[i2, j2]))
             ):
                 on, x, y, visible, best = on2, x2, y2, True, float(both[i2, j2])
