@@ -54,7 +54,7 @@ class _LibraryTools(Mapping[str, str]):
 LIBRARY_TOOLS = _LibraryTools()
 
 # Bumped when what a photo "shows" is measured differently, so stored measures are redone.
-SHOWS_VERSION = 2
+SHOWS_VERSION = 3
 
 
 class LibraryError(ValueError):

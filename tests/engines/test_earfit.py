@@ -74,7 +74,7 @@ def test_the_small_lobe_test_takes_no_jaw_edge_or_strands(name: str, side: str) 
     face = detect_face(rgb)
     assert face is not None
 
-    # when the lobes are looked for, with the test for lobes too small for a texture test too
+    # when the lobes are looked for, with the stricter shape and colour test for shaded lobes too
     lobe = next(lobe for lobe in find_earlobes(rgb, face) if lobe.side == side)
 
     # then that ear is not taken for a visible lobe

@@ -353,6 +353,11 @@ def _hair_in_front(
         cv2.morphologyEx(skin.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((k, k), np.uint8)) > 0
     )
     strands = disc & enclosed & ~skin
+    if person is not None:
+        # Strands are the person's: backdrop seen under a lobe is closed in by skin too, but an
+        # earring hangs in front of it.
+        on_person = _person_core(person, face, box) > 0.5
+        strands &= on_person
     if strands.sum() < max(3, 0.06 * disc.sum()):
         return None
     lab = cv2.cvtColor(rgb[by0:by1, bx0:bx1], cv2.COLOR_RGB2LAB).astype(np.float32)
@@ -361,6 +366,8 @@ def _hair_in_front(
     spread = np.maximum(hair.std(axis=0), [6.0, 3.0, 3.0])
     like = np.linalg.norm((lab - mean) / (2.5 * spread), axis=2) < 1.0
     like &= ~skin
+    if person is not None:
+        like &= on_person
     n, labels = cv2.connectedComponents(like.astype(np.uint8))
     keep = np.unique(labels[strands & like])
     keep = keep[keep > 0]
@@ -454,14 +461,7 @@ def _contact_shadow(
     shade = shade.copy()
     catch = np.clip(skin * 1.5, 0, 1)
     if person is not None:
-        # The head's person mask was widened to keep the ears' rims; narrowed back, its
-        # pixels are the person's (hair included) and not the backdrop beside them.
-        k = max(1, int(0.06 * face.face_width))
-        pad_k = k + 1
-        px0, py0 = max(0, x0 - pad_k), max(0, y0 - pad_k)
-        region = person[py0 : y1 + pad_k, px0 : x1 + pad_k]
-        core = cv2.erode(region, np.ones((k, k), np.uint8))
-        core = core[y0 - py0 : y0 - py0 + (y1 - y0), x0 - px0 : x0 - px0 + (x1 - x0)]
+        core = _person_core(person, face, (x0, y0, x1, y1))
         catch = np.maximum(catch, np.clip((core - 0.5) * 2, 0, 1))
     shade[y0 - sy : y1 - sy, x0 - sx : x1 - sx] *= catch
     shade[: y0 - sy] = 0
@@ -469,6 +469,19 @@ def _contact_shadow(
     shade[:, : x0 - sx] = 0
     shade[:, x1 - sx :] = 0
     return darken(rgb, shade, sx, sy, 0.35)
+
+
+def _person_core(person: np.ndarray, face: Face, box: tuple[int, int, int, int]) -> np.ndarray:
+    """The person probability over box (x0, y0, x1, y1), narrowed back by the widening the head's
+    mask got to keep the ears' rims: its pixels are the person's (hair included), not the
+    backdrop beside them."""
+    x0, y0, x1, y1 = box
+    k = max(1, int(0.06 * face.face_width))
+    pad_k = k + 1
+    px0, py0 = max(0, x0 - pad_k), max(0, y0 - pad_k)
+    region = person[py0 : y1 + pad_k, px0 : x1 + pad_k]
+    core = cv2.erode(region, np.ones((k, k), np.uint8))
+    return core[y0 - py0 : y0 - py0 + (y1 - y0), x0 - px0 : x0 - px0 + (x1 - x0)]
 
 
 def _resize_premultiplied(

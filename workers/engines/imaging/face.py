@@ -197,15 +197,33 @@ def _too_small(pts: np.ndarray, w: int, h: int) -> bool:
     return float(span.max()) < 0.12 * max(w, h)
 
 
+def turned_away(face: Face, side: str) -> bool:
+    """Whether the head is turned past about 35 degrees away from this side: the nose is within
+    a quarter of the face's width of the other side's edge, and this side's ear and cheek are
+    behind or foreshortened to a sliver."""
+    p = face.points
+    lateral, _ = head_axes(face)
+    nose = float(np.dot(p[NOSE_TIP] - p[RIGHT_EDGE], lateral)) / (face.face_width + 1e-6)
+    return nose < 0.25 if side == "right" else nose > 0.75
+
+
+def _seen_cheeks(face: Face) -> tuple[int, ...]:
+    """The cheek landmarks the picture shows: a cheek on a side turned away is a sliver between
+    the nose and the silhouette, and a square round it takes in the nose's highlight and the
+    backdrop, which makes the skin's colour so loose that a grey backdrop passes for skin (and
+    catches an earring's shadow). The lobe search keeps all four cheeks: it also weighs the
+    colours beyond the ear, and its limits were set on them."""
+    right, left = CHEEKS[0::2], CHEEKS[1::2]
+    if turned_away(face, "right"):
+        return left
+    if turned_away(face, "left"):
+        return right
+    return CHEEKS
+
+
 def _skin_model(rgb: np.ndarray, face: Face) -> tuple[np.ndarray, np.ndarray]:
     lab = cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB).astype(np.float32)
-    r = max(2, int(0.05 * face.face_width))
-    samples = []
-    for i in CHEEKS:
-        x, y = face.points[i].astype(int)
-        patch = lab[max(0, y - r) : y + r + 1, max(0, x - r) : x + r + 1].reshape(-1, 3)
-        samples.append(patch)
-    s = np.concatenate(samples) if samples else lab.reshape(-1, 3)[:1]
+    s = _cheek_lab(lab, face, _seen_cheeks(face))
     return s.mean(axis=0), np.maximum(s.std(axis=0), np.array([6.0, 3.0, 3.0], np.float32))
 
 
@@ -232,7 +250,6 @@ def earlobes(rgb: np.ndarray, face: Face) -> list[Earlobe]:
     up = up / (np.linalg.norm(up) + 1e-6)
     lateral = p[LEFT_EDGE] - p[RIGHT_EDGE]
     lateral = lateral / (np.linalg.norm(lateral) + 1e-6)
-    nose_pos = float(np.dot(p[NOSE_TIP] - p[RIGHT_EDGE], lateral)) / (fw + 1e-6)
     out = []
     for side, edge_ids, sign in (("right", RIGHT_EAR_SIDE, -1.0), ("left", LEFT_EAR_SIDE, 1.0)):
         edge = p[edge_ids[2]]  # contour at the lower ear
@@ -242,7 +259,7 @@ def earlobes(rgb: np.ndarray, face: Face) -> list[Earlobe]:
         pt = edge + lateral * sign * 0.035 * fw + up * (along - 0.10 * fw)
         x, y = float(pt[0]), float(pt[1])
         # A head turned past ~35 degrees hides the far ear behind the cheek.
-        turned_away = nose_pos < 0.25 if side == "right" else nose_pos > 0.75
+        hidden = turned_away(face, side)
         r = max(2, int(0.06 * fw))
         x0, y0 = int(max(0, x - r)), int(max(0, y - r))
         x1, y1 = int(min(face.width, x + r + 1)), int(min(face.height, y + r + 1))
@@ -258,7 +275,7 @@ def earlobes(rgb: np.ndarray, face: Face) -> list[Earlobe]:
                 side=side,
                 point=(x, y),
                 outward=outward,
-                visible=bool(inside and not turned_away and frac >= VISIBLE_SKIN_FRACTION),
+                visible=bool(inside and not hidden and frac >= VISIBLE_SKIN_FRACTION),
                 skin_fraction=frac,
             )
         )
@@ -276,6 +293,7 @@ def earlobes(rgb: np.ndarray, face: Face) -> list[Earlobe]:
 # the same fractions hold on a 512 px catalogue thumbnail and on a 24 MP original.
 
 LOBE_FRAME_STEPS = 100  # samples per face width
+FAR_MIN_SHARE = 0.05  # of the band beyond the ear, for a colour to count as hair or backdrop
 LOBE_BELOW_CONTOUR = 0.08  # prior: lobe below contour point 93/323, in face widths
 LOBE_OUT_OF_CONTOUR = 0.015
 LOBE_RADIUS = 0.035  # the lobe disc tested for skin, in face widths
@@ -284,17 +302,19 @@ LOBE_MIN_SMOOTH = 0.4  # of the lobe disc, smooth skin only: strands of skin-ton
 # The lobe's shape on smooth skin: the disc minus the skin right below it (a lobe has a free
 # edge, a cheek or a neck has not) and further out (a skin-toned backdrop is no ear).
 LOBE_MIN_SCORE = 0.25
-# A lobe a few pixels across (its disc's radius under LOBE_SMALL_PX image pixels) is all rim
-# and shading: a texture test at that scale cannot tell its shading from strands, so when the
-# smooth-skin test fails such a lobe is judged on its shape over every skin-coloured pixel,
-# held to more: a clear lobe shape, hanging out of the face's silhouette (a jaw edge the mesh's
-# contour falls short of does not), in the cheeks' own hue and colourfulness (shade darkens
-# skin without turning it; strands of skin-toned hair against a light backdrop are paler and
-# yellower).
-LOBE_SMALL_PX = 3.0
+# The texture test reads steep shading as strands too: a lobe a few pixels across is all rim and
+# shading, and the folds of a larger ear shade it more steeply than the cheeks' own texture
+# allows on a smooth, retouched face. So when the smooth-skin test fails, a lobe is judged on its
+# shape over every skin-coloured pixel, held to more: a clear lobe shape, hanging out of the
+# face's silhouette (a jaw edge the mesh's contour falls short of does not), in the cheeks' own
+# hue and colourfulness (shade darkens skin without turning it; strands of skin-toned hair
+# against a light backdrop are paler and yellower).
 LOBE_SHAPE_MIN_SCORE = 0.45
 LOBE_MIN_PROTRUSION = 0.06  # face widths beyond the face oval, at the lobe's rows
-LOBE_MAX_HUE_SHIFT = 10.0  # degrees of Lab hue from the cheeks'
+LOBE_MAX_HUE_SHIFT = 10.0  # degrees of Lab hue from the cheeks', towards yellow
+# An ear is often redder than the cheeks (thinner skin, light shining through it); skin-toned
+# hair is yellower, never redder.
+LOBE_MAX_REDDER = 20.0
 LOBE_MIN_CHROMA = 0.8  # of the cheeks' Lab chroma
 
 
@@ -386,13 +406,13 @@ def cheek_texture(rgb: np.ndarray, face: Face) -> float:
     return float(np.median(np.concatenate(vals))) if vals else 1.0
 
 
-def _cheek_lab(lab: np.ndarray, face: Face) -> np.ndarray:
+def _cheek_lab(lab: np.ndarray, face: Face, cheeks: tuple[int, ...] = CHEEKS) -> np.ndarray:
     """The Lab pixels (N x 3) of small squares round the cheek landmarks, a twentieth of the
     face's width across: the face's own skin under the face's own light."""
     r = max(2, int(0.05 * face.face_width))
     return np.concatenate([
         lab[max(0, y - r): y + r + 1, max(0, x - r): x + r + 1].reshape(-1, 3)
-        for x, y in (face.points[i].astype(int) for i in CHEEKS)
+        for x, y in (face.points[i].astype(int) for i in cheeks)
     ])
 
 
@@ -424,9 +444,14 @@ def ear_skin(
         k = min(5, len(far))
         crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
         cv2.setRNGSeed(1)
-        _, _, centres = cv2.kmeans(
+        _, labels, centres = cv2.kmeans(
             (far * w).astype(np.float32), k, None, crit, 2, cv2.KMEANS_PP_CENTERS
         )
+        # A colour in a sliver of the band is not what lies behind the ear: on a turned head
+        # the ear's own rim reaches into it, and its skin taken for backdrop would leave no
+        # lobe. One of at most five colours always covers a fifth.
+        share = np.bincount(labels.ravel(), minlength=k) / len(far)
+        centres = centres[share >= FAR_MIN_SHARE]
         d_out = np.min(
             np.linalg.norm((lab * w)[..., None, :] - centres[None, None], axis=3), axis=2
         )
@@ -504,7 +529,7 @@ def _hue_chroma(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.degrees(np.arctan2(b, a)), np.hypot(a, b)
 
 
-def _small_lobe(
+def _strict_lobe(
     rgb: np.ndarray,
     face: Face,
     frame: EarFrame,
@@ -520,7 +545,7 @@ def _small_lobe(
     r0, r1 = max(0, i - rho), i + rho + 1
     c0, c1 = max(0, j - rho), j + rho + 1
     # The shape score counts the disc's skin itself: its rim blends into hair or backdrop over
-    # a pixel, a large share of so small a disc, and the rest must then be all skin.
+    # a pixel, a large share of a small disc, and the rest must then be all skin.
     if shape < LOBE_SHAPE_MIN_SCORE:
         return False
     # Out of the silhouette: the skin joined to the disc reaches this far beyond the oval.
@@ -541,7 +566,7 @@ def _small_lobe(
     seen = lab[r0:r1, c0:c1][loose[r0:r1, c0:c1]]
     hue, chroma = _hue_chroma(seen)
     shift = (float(np.median(hue)) - float(cheek_hue) + 180.0) % 360.0 - 180.0
-    return abs(shift) <= LOBE_MAX_HUE_SHIFT and float(np.median(chroma)) >= LOBE_MIN_CHROMA * float(
+    return -LOBE_MAX_REDDER <= shift <= LOBE_MAX_HUE_SHIFT and float(np.median(chroma)) >= LOBE_MIN_CHROMA * float(
         cheek_chroma
     )
 
@@ -564,15 +589,12 @@ def find_earlobes(rgb: np.ndarray, face: Face, person: np.ndarray | None = None)
 
     A lobe is visible only when a skin disc sits outside the face's contour near where the
     contour predicts it, with its free edge below (no skin there) and no skin further out. A
-    lobe too small for its smoothness to be measured is held to the stricter shape and colour
-    test of ``_small_lobe`` instead.
+    lobe whose shading fails the smoothness test is held to the stricter shape and colour test
+    of ``_strict_lobe`` instead.
     """
     if person is None:
         person = head_person_mask(rgb, face)
     fw = face.face_width
-    p = face.points
-    lateral, _ = head_axes(face)
-    nose_pos = float(np.dot(p[NOSE_TIP] - p[RIGHT_EDGE], lateral)) / (fw + 1e-6)
     out: list[Earlobe] = []
     for side in ("right", "left"):
         frame = ear_frame(face, side)
@@ -591,10 +613,10 @@ def find_earlobes(rgb: np.ndarray, face: Face, person: np.ndarray | None = None)
         allowed = (U > edge_u[:, None] + 0.02 * fw) & (U < 0.14 * fw) & (np.abs(V) < 0.18 * fw)
         score = np.where(allowed, smooth_shape, -9.0)
         i, j = np.unravel_index(int(np.argmax(score)), score.shape)
-        turned_away = nose_pos < 0.25 if side == "right" else nose_pos > 0.75
+        hidden = turned_away(face, side)
 
         on, x, y, ok = _lobe_at(face, frame, loose, i, j)
-        ok = ok and not turned_away
+        ok = ok and not hidden
         visible = bool(
             ok
             and on >= LOBE_MIN_SKIN
@@ -602,7 +624,7 @@ def find_earlobes(rgb: np.ndarray, face: Face, person: np.ndarray | None = None)
             and score[i, j] >= LOBE_MIN_SCORE
         )
         best = float(score[i, j])
-        if not visible and LOBE_RADIUS * fw < LOBE_SMALL_PX:
+        if not visible:
             # Located on smooth and all skin-coloured pixels alike, judged on the latter.
             loose_shape = _lobe_shape(loose, fw, prior)
             both = np.where(allowed, 0.5 * (smooth_shape + loose_shape), -9.0)
@@ -610,8 +632,8 @@ def find_earlobes(rgb: np.ndarray, face: Face, person: np.ndarray | None = None)
             on2, x2, y2, ok2 = _lobe_at(face, frame, loose, int(i2), int(j2))
             if (
                 ok2
-                and not turned_away
-                and _small_lobe(rgb, face, frame, loose, edge_u, i2, j2, float(loose_shape[i2, j2]))
+                and not hidden
+                and _strict_lobe(rgb, face, frame, loose, edge_u, i2, j2, float(loose_shape[i2, j2]))
             ):
                 on, x, y, visible, best = on2, x2, y2, True, float(both[i2, j2])
         outward = float(np.sign(frame.out[0])) or (-1.0 if side == "right" else 1.0)
