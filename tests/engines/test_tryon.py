@@ -264,6 +264,8 @@ from workers.engines.tryon import guards  # noqa: E402
     ("white tee on a white sweep", "product_not_separable"),
     ("a dress (the shot cut above the knee) on a model in jeans", "legs_covered"),
     ("a V-neck strap top on a model in a tee (the chest under it covered)", "chest_covered"),
+    ("a crop top (the tee's shot blanked below its chest) on a model in a tee",
+     "midriff_covered"),
     ("a tee's shot that lost a shoulder (its top right quarter blank)", "garment_unreadable"),
 ])
 def test_inputs_that_cannot_work_are_refused(label: str, code: str) -> None:

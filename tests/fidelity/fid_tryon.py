@@ -257,6 +257,8 @@ def refusal_cases() -> list[tuple[str, str, dict[str, Any], np.ndarray]]:
     short_dress = np.ascontiguousarray(dress[: int(0.55 * dress.shape[0])])
     one_shoulder = photo("garment/00055_00").copy()
     one_shoulder[: int(0.3 * one_shoulder.shape[0]), one_shoulder.shape[1] // 2:] = 255
+    crop_top = photo("garment/00055_00").copy()
+    crop_top[int(0.45 * crop_top.shape[0]):] = crop_top[2:6].mean(axis=(0, 1)).astype(np.uint8)
     garment = fixture_bytes("garment/00055_00.jpg")
     model = fixture_bytes("model/model_1.png")
     return [
@@ -284,6 +286,9 @@ def refusal_cases() -> list[tuple[str, str, dict[str, Any], np.ndarray]]:
         ("a V-neck strap top on a model in a tee (the chest under it covered)", "chest_covered",
          {"model": fixture_bytes("model/051918_0.jpg"),
           "garment": fixture_bytes("garment/02015_00.jpg")}, photo("garment/02015_00")),
+        ("a crop top (the tee's shot blanked below its chest) on a model in a tee",
+         "midriff_covered", {"model": fixture_bytes("model/051918_0.jpg"),
+                             "garment": png(crop_top)}, crop_top),
         ("a tee's shot that lost a shoulder (its top right quarter blank)", "garment_unreadable",
          {"model": model, "garment": png(one_shoulder)}, one_shoulder),
     ]
