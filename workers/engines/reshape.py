@@ -1028,14 +1028,9 @@ def continue_legs(scene: Scene, region: np.ndarray) -> list[LimbFill]:
             )
         else:
             c_hip = c_r
-        bones = _leg_bones(p, i, len(legs), c_hip, yy, 0.04 * leg_len)
+        bones = _leg_bones(p, i, len(legs), c_hip, (c_r, y_r, slope), yy, 0.04 * leg_len)
         if bones is not None:
-            # The leg's line follows the pose's bones (a knee the hem uncovers bends it where
-            # the knee is), moved onto the visible leg at the hem and onto the hip joint at
-            # the top.
-            share = np.clip((yy - hip_y) / max(y_r - hip_y, 1.0), 0.0, 1.2)
-            at_r = float(np.interp(y_r, yy, bones))
-            centre = (bones + (c_r - at_r) * share)[:, None]
+            centre = bones[:, None]
         else:
             # Legs together (one span): the line leaves the visible part in its own
             # direction, bending smoothly towards the hips (a Hermite curve).
@@ -1131,31 +1126,34 @@ def _leg_bones(
     i: int,
     n_legs: int,
     hip_x: float,
+    start: tuple[float, float, float],
     yy: np.ndarray,
     smooth: float,
 ) -> np.ndarray | None:
-    """The x of the ``i``-th leg from the left along its hip-knee-ankle bones at rows ``yy``
-    (the hip joint at ``hip_x``), the knee's corner rounded over ``smooth`` rows; None when
-    the legs are drawn as one or the pose lacks a joint."""
+    """The x of the ``i``-th leg from the left at rows ``yy``, as two straight bones: the shin
+    goes on up to the knee's height in the direction the visible leg takes (``start``: its
+    centre, row and slope where it shows; a knee under a skirt is only the pose's guess), the
+    thigh runs from the knee to the hip joint at ``hip_x``; the knee's corner is rounded over
+    ``smooth`` rows. None when the legs are drawn as one or the pose lacks the knee."""
     if n_legs != 2:
         return None
     sides = []
     for side in ("left", "right"):
-        joints = [p.get(f"{side}_{j}") for j in ("hip", "knee", "ankle")]
-        if joints[0] is None or joints[1] is None:
+        hip, knee = p.get(f"{side}_hip"), p.get(f"{side}_knee")
+        if hip is None or knee is None:
             return None
-        sides.append(joints)
+        sides.append((hip, knee))
     sides.sort(key=lambda j: j[1][0])
-    hip, knee, ankle = sides[i]
-    ys = [hip[1], knee[1]] + ([ankle[1]] if ankle is not None else [])
-    xs = [hip_x, knee[0]] + ([ankle[0]] if ankle is not None else [])
-    if np.any(np.diff(ys) <= 1.0):
-        return None
-    bones = np.interp(yy, ys, xs).astype(np.float32)[:, None]
-    # Past the last joint the line goes on in the last bone's direction.
-    slope = (xs[-1] - xs[-2]) / (ys[-1] - ys[-2])
-    bones[:, 0] += np.where(yy > ys[-1], (yy - ys[-1]) * slope, 0.0).astype(np.float32)
-    bones = cv2.GaussianBlur(bones, (1, 0), sigmaX=0.1, sigmaY=max(1.0, smooth))
+    hip, knee = sides[i]
+    c_r, y_r, slope = start
+    if not hip[1] + 1.0 < knee[1] < y_r - 1.0:
+        # The knee shows below the hem: the visible leg's line goes straight to the hip.
+        ys, xs = [hip[1], y_r], [hip_x, c_r]
+    else:
+        ys, xs = [hip[1], knee[1], y_r], [hip_x, c_r + slope * (knee[1] - y_r), c_r]
+    bones = np.interp(yy, ys, xs).astype(np.float32)
+    bones += np.where(yy > y_r, (yy - y_r) * slope, 0.0).astype(np.float32)
+    bones = cv2.GaussianBlur(bones[:, None], (1, 0), sigmaX=0.1, sigmaY=max(1.0, smooth))
     return bones[:, 0].astype(np.float64)
 
 
