@@ -317,6 +317,44 @@ def test_implausible_fills_are_refused_with_the_reason(case: fid.Case) -> None:
     assert len(err.value.message) > 40
 
 
+def _standing(**moved: tuple[float, float]) -> reshape.Scene:
+    """A wearer standing with her legs apart, knees and ankles in a 1024 px tall photo (hip to
+    ankle 460 px), joints moved as given."""
+    points = {
+        "left_hip": (440.0, 420.0), "right_hip": (340.0, 420.0),
+        "left_knee": (440.0, 660.0), "right_knee": (340.0, 660.0),
+        "left_ankle": (440.0, 880.0), "right_ankle": (340.0, 880.0),
+    }
+    points.update(moved)
+    return reshape.Scene(
+        rgb=np.zeros((1024, 768, 3), np.uint8), mask=np.zeros((1024, 768), bool),
+        garment="dress", region="full", worn=True, body=None,
+        skin=np.zeros((1024, 768), bool), person=None,
+        skin_rgb=np.array([200.0, 160.0, 130.0]), points=points, ppcm=5.0,
+    )
+
+
+@pytest.mark.parametrize(
+    ("moved", "bared", "why"),
+    [
+        ({}, 0.5, "50% of the legs"),  # a midi raised to a mini: the knees would be invented
+        ({"left_knee": (440.0, 1030.0)}, 0.2, "knees are not in the photo"),
+        ({"left_knee": (330.0, 660.0), "right_knee": (450.0, 660.0)}, 0.2, "crossed"),
+    ],
+)
+def test_bared_legs_it_could_only_guess_are_refused_with_the_reason(
+    moved: dict[str, tuple[float, float]], bared: float, why: str
+) -> None:
+    with pytest.raises(EngineError) as err:
+        reshape._check_legs_drawable(_standing(**moved), 460.0, bared * 460.0, 200.0)
+    assert err.value.code == "legs_not_drawable"
+    assert why in err.value.message
+
+
+def test_a_knee_length_hem_raised_to_mid_thigh_is_drawn() -> None:
+    reshape._check_legs_drawable(_standing(), 460.0, 0.3 * 460.0, 200.0)
+
+
 def test_a_shorter_crop_top_keeps_its_long_sleeves_whole() -> None:
     rgb, out, mask = reshaped("model/01861_00.jpg", "top", "length", "shorter by 10%", log="crop_top")
     gm = garment_mod.garment_mask(rgb, "top")

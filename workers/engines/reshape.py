@@ -885,11 +885,57 @@ def _leg_runs(row: np.ndarray, lum: np.ndarray, lo: int, hi: int, min_w: int, pa
     return runs
 
 
+# The most of a leg a shorter hem may bare, as a share of the hip-to-ankle length: a
+# knee-length hem raised to mid-thigh bares about a quarter of it, a midi raised to a mini half
+# of it, knee and all, which a drawn leg cannot make look real.
+MAX_BARED_LEG = 0.45
+
+
+def _check_legs_drawable(scene: Scene, leg_len: float, bared: float, sw: float) -> None:
+    """Refuse a leg fill that could only be guessed: knees outside the photo (the legs' shape
+    cannot be read from the pose), more of the leg bared than MAX_BARED_LEG, or legs crossed
+    (one hides the other where the fill would run)."""
+    h = scene.shape[0]
+    p = scene.points
+    knees = [p[f"{side}_knee"] for side in ("left", "right") if f"{side}_knee" in p]
+    if len(knees) < 2 or max(k[1] for k in knees) > h - 0.02 * leg_len:
+        raise EngineError(
+            "legs_not_drawable",
+            "The wearer's knees are not in the photo, so the shape of the legs a shorter hem "
+            "uncovers cannot be read from the pose: Reshape shortens hems on photos that show "
+            "the legs down to below the knees.",
+        )
+    if bared > MAX_BARED_LEG * leg_len:
+        raise EngineError(
+            "legs_not_drawable",
+            f"Shortening the {scene.garment} that much would uncover "
+            f"{100 * bared / leg_len:.0f}% of the legs' length, knees included, which would "
+            f"have to be invented: up to {100 * MAX_BARED_LEG:.0f}% can be uncovered.",
+        )
+    for joint in ("knee", "ankle"):
+        lj, rj = p.get(f"left_{joint}"), p.get(f"right_{joint}")
+        lh, rh = p.get("left_hip"), p.get("right_hip")
+        if lj is None or rj is None or lh is None or rh is None:
+            continue
+        # The legs' order across the photo flips between hips and knees (or ankles): one leg
+        # crosses in front of the other.
+        if (lj[0] - rj[0]) * (lh[0] - rh[0]) < 0 and abs(lj[0] - rj[0]) > 0.08 * sw:
+            raise EngineError(
+                "legs_not_drawable",
+                "The wearer's legs are crossed, so one hides the other where a shorter hem "
+                "would uncover them: Reshape shortens hems on photos where the legs stand "
+                "apart or side by side.",
+            )
+
+
 def continue_legs(scene: Scene, region: np.ndarray) -> list[LimbFill]:
     """Legs drawn into ``region`` (what a shorter hem uncovered) as they continue from where
-    they show below the old hem: each leg's width, place and colours across (skin tone,
-    shading) are read on the visible legs just below the hem and carried up towards the hip
-    joints with a thigh's taper. Refuses when no leg shows below the hem."""
+    they show below the old hem: each leg's width and place are read on the visible legs just
+    below the hem and carried up the pose's knee and hip with a thigh's taper, its outline
+    eased onto the real leg's at the old hem; its colours are the visible leg's own, lit
+    across it like a cylinder, with the photo's grain, a soft shadow under the new hem, and
+    corrected to meet the real leg without a line. Refuses when no leg shows below the hem,
+    and when the legs could only be guessed (``_check_legs_drawable``)."""
     h, w = region.shape
     p = scene.points
     hp = _mean_point(p, "left_hip", "right_hip")
@@ -940,6 +986,12 @@ def continue_legs(scene: Scene, region: np.ndarray) -> list[LimbFill]:
             "The legs do not show below the hem, so the skin a shorter hem uncovers would have "
             "to be invented: Reshape only continues legs it can see.",
         )
+    # How far up the legs the hem goes: between the hips, where the legs are (the region's
+    # sides may reach higher where the garment's outline narrowed).
+    mid = region[:, max(0, int(hp[0] - 0.3 * sw)) : max(1, int(hp[0] + 0.3 * sw))]
+    mid_cols = mid.any(axis=0)
+    new_hem = float(np.median(mid.argmax(axis=0)[mid_cols])) if mid_cols.any() else y_top
+    _check_legs_drawable(scene, leg_len, hem_y - new_hem, sw)
     if two >= len(spans[1]):
         legs = [spans[2][0::2], spans[2][1::2]]
     else:
@@ -947,75 +999,56 @@ def continue_legs(scene: Scene, region: np.ndarray) -> list[LimbFill]:
     f_of = lambda y: _leg_taper(  # noqa: E731
         np.asarray(y, np.float64) - hip_y, [0.0, knee_y - hip_y, ankle_y - hip_y]
     )
-    fills = []
     y_end = min(h, hem_y + off + 1)
     yy = np.arange(y_top, y_end, dtype=np.float64)
     xx = np.arange(w, dtype=np.float64)[None, :]
-    nb = 16
-    centres_all = []
-    for leg in legs:
+    reg = region[y_top:y_end]
+    # The new hem's soft shadow on the legs just under it, following the hem's line.
+    first = np.where(region.any(axis=0), region.argmax(axis=0), h).astype(np.float32)
+    first = cv2.GaussianBlur(first[None, :], (0, 0), sigmaX=max(1.0, 0.02 * sw))[0]
+    dy = np.clip(yy[:, None] - first[None, :], 0, None)
+    hem_shadow = 1.0 - 0.16 * np.exp(-dy / max(1.5, 0.012 * h))
+    # Inside what was uncovered the leg is drawn in full; just below the old hem it fades
+    # smoothly into the real leg, so the old hem's shadow goes too and no line shows.
+    below = (yy[:, None] - hem_col[None, :]).astype(np.float64)
+    t_r = np.clip(below / off, 0.0, 1.0)
+    ramp = (1.0 - t_r * t_r * (3 - 2 * t_r)) * (hem_col[None, :] >= 0)
+    vis = visible[y_top:y_end] & (below > 0)
+    fills = []
+    outline = np.zeros(reg.shape, bool)
+    for i, leg in enumerate(legs):
         arr = np.array(leg, np.float64)
-        y_r = float(np.median(arr[:, 0]))
-        l_r, r_r = float(np.median(arr[:, 1])), float(np.median(arr[:, 2])) + 1.0
-        centres_all.append(((l_r + r_r) / 2, r_r - l_r, y_r, arr))
-    for i, (c_r, w_r, y_r, arr) in enumerate(centres_all):
+        c_r, w_r, y_r, slope = _leg_line(arr)
         # Up the thigh the leg moves towards its hip joint; touching thighs meet in the middle.
         w_top = w_r * float(f_of(hip_y) / f_of(y_r))
-        if len(centres_all) == 2:
+        if len(legs) == 2:
             side = -1 if i == 0 else 1
             c_hip = float(hp[0]) + side * max(
                 abs(p.get("left_hip", hp)[0] - p.get("right_hip", hp)[0]) / 2, w_top / 2
             )
         else:
             c_hip = c_r
-        # The leg's line: leaving the visible part in its own direction, bending smoothly
-        # towards the hip joint (a Hermite curve), so a leg in a stride has no kink at the hem.
-        cy = arr[:, 0]
-        cx = (arr[:, 1] + arr[:, 2]) / 2
-        slope = float(np.polyfit(cy, cx, 1)[0]) if np.ptp(cy) > 2 else 0.0
-        slope = float(np.clip(slope, -0.6, 0.6))
-        k = np.clip((y_r - yy) / max(y_r - hip_y, 1.0), 0.0, 1.0)
-        m0 = -slope * (y_r - hip_y)
-        h00, h10 = 2 * k**3 - 3 * k**2 + 1, k**3 - 2 * k**2 + k
-        h01, h11 = -2 * k**3 + 3 * k**2, k**3 - k**2
-        centre = (h00 * c_r + h10 * m0 + h01 * c_hip + h11 * (c_hip - c_r))[:, None]
+        bones = _leg_bones(p, i, len(legs), c_hip, (c_r, y_r, slope), yy, 0.04 * leg_len)
+        if bones is not None:
+            centre = bones[:, None]
+        else:
+            # Legs together (one span): the line leaves the visible part in its own
+            # direction, bending smoothly towards the hips (a Hermite curve).
+            k = np.clip((y_r - yy) / max(y_r - hip_y, 1.0), 0.0, 1.0)
+            m0 = -slope * (y_r - hip_y)
+            h00, h10 = 2 * k**3 - 3 * k**2 + 1, k**3 - 2 * k**2 + k
+            h01, h11 = -2 * k**3 + 3 * k**2, k**3 - k**2
+            centre = h00 * c_r + h10 * m0 + h01 * c_hip + h11 * (c_hip - c_r)
+            centre = np.where(yy > y_r, c_r + slope * (yy - y_r), centre)[:, None]
         half = (w_r / 2 * f_of(yy) / f_of(y_r))[:, None]
-        alpha = np.clip(half - np.abs(xx - centre) + 0.5, 0.0, 1.0)
-        # Colours across the leg, from the reference rows.
-        px, us = [], []
-        for y, a, b in arr.astype(int):
-            seg = scene.rgb[y, a : b + 1].astype(np.float32)
-            px.append(seg)
-            us.append((np.arange(b - a + 1) + 0.5) / (b - a + 1))
-        px_a, u_a = np.concatenate(px), np.concatenate(us)
-        bins = np.clip((u_a * nb).astype(int), 0, nb - 1)
-        profile = np.stack([np.median(px_a[bins == j], axis=0) if (bins == j).any()
-                            else np.full(3, np.nan, np.float32) for j in range(nb)])
-        good = ~np.isnan(profile[:, 0])
-        mids = (np.arange(nb) + 0.5) / nb
-        for c in range(3):
-            profile[:, c] = np.interp(mids, mids[good], profile[good, c])
-        resid = px_a - profile[bins]
-        grain = float(np.clip(np.median(np.abs(resid - np.median(resid, axis=0))) * 1.4, 0, 4))
+        centre, half = _snap_to_real_leg(visible, hem_col, yy, centre, half, off, 0.12 * leg_len)
+        # A real leg's outline is a little soft (the lens, the skin's turn): about 1.5 px.
+        alpha = np.clip((half - np.abs(xx - centre)) / 1.5 + 0.5, 0.0, 1.0)
         u = np.clip((xx - centre) / np.maximum(half, 1e-3), -1, 1)
-        ui = np.clip((u + 1) / 2 * nb - 0.5, 0, nb - 1)
-        lo_i = np.floor(ui).astype(int)
-        t = (ui - lo_i)[..., None]
-        rgb = profile[lo_i] * (1 - t) + profile[np.minimum(lo_i + 1, nb - 1)] * t
-        rng = np.random.default_rng(7 + i)
-        noise = cv2.GaussianBlur(rng.normal(0, 1, alpha.shape).astype(np.float32), (0, 0), 1.0)
-        rgb = rgb + (noise * grain * 1.2)[..., None]
-        # The new hem's soft shadow on the legs just under it.
-        first = np.where(region.any(axis=0), region.argmax(axis=0), h)
-        dy = np.clip(yy[:, None] - first[None, :], 0, None)
-        rgb = rgb * (1.0 - 0.16 * np.exp(-dy / max(1.5, 0.012 * h)))[..., None]
-        # Inside what was uncovered the leg is drawn in full; just below the old hem it fades
-        # into the real leg, so the old hem's shadow goes too.
-        reg = region[y_top:y_end]
-        below = (yy[:, None] - hem_col[None, :]).astype(np.float64)
-        ramp = np.clip(1.0 - below / off, 0.0, 1.0) * (hem_col[None, :] >= 0)
-        vis = visible[y_top:y_end] & (below > 0)
+        rgb = _leg_shading(scene.rgb, arr, u, 7 + i)
         a = alpha * np.where(reg, 1.0, np.where(vis, ramp, 0.0))
+        rgb = _meet_real_leg(scene.rgb[y_top:y_end], rgb, a, vis, 0.08 * leg_len)
+        rgb = rgb * hem_shadow[..., None]
         fills.append(
             LimbFill(
                 box=(y_top, y_end, 0, w),
@@ -1026,7 +1059,211 @@ def continue_legs(scene: Scene, region: np.ndarray) -> list[LimbFill]:
                 invented=float(y_r - y_top),
             )
         )
+        outline |= alpha > 0.02
+    if fills:
+        fills[0].scraps = _hem_scraps(scene, region, visible, outline, hem_col, (y_top, y_end), sw)
     return fills
+
+
+def _hem_scraps(
+    scene: Scene,
+    region: np.ndarray,
+    visible: np.ndarray,
+    outline: np.ndarray,
+    hem_col: np.ndarray,
+    rows: tuple[int, int],
+    sw: float,
+) -> np.ndarray:
+    """Over ``rows``: what the garment mask missed of the old hem beside the legs (its
+    shaded rim, the corners of its outline, which the person's outline takes in): up to
+    just below the old hem, near what was uncovered, outside the drawn legs, not skin and not
+    the backdrop's colour. Left, they would float beside the new legs as dark specks; they go
+    to the backdrop fill."""
+    y0, y1 = rows
+    sub = (slice(y0, y1), slice(None))
+    r = max(2, int(round(0.05 * sw)))
+    near = cv2.dilate(region[sub].astype(np.uint8), np.ones((2 * r + 1, 2 * r + 1), np.uint8)) > 0
+    clear = cv2.dilate(outline.astype(np.uint8), np.ones((5, 5), np.uint8)) == 0
+    ys = np.arange(y0, y1)[:, None]
+    old_hem = cv2.dilate(hem_col[None, :].astype(np.float32), np.ones((1, 2 * r + 1)))[0]
+    above = (ys <= old_hem[None, :] + r) & (old_hem[None, :] >= 0)
+    cand = near & clear & above & ~scene.mask[sub] & ~scene.skin[sub]
+    back = ~scene.mask[sub] & ~visible[sub] & ~near
+    if scene.person is not None:
+        back &= ~scene.person[sub]
+    if back.sum() < 50 or not cand.any():
+        return np.zeros(outline.shape, bool)
+    lab = srgb8_to_oklab(scene.rgb[sub])
+    back_lab = np.median(lab[back][:: max(1, int(back.sum()) // 2000)], axis=0)
+    return cand & (np.linalg.norm(lab - back_lab, axis=-1) > 0.05)
+
+
+def _meet_real_leg(
+    real: np.ndarray, drawn: np.ndarray, alpha: np.ndarray, vis: np.ndarray, reach: float
+) -> np.ndarray:
+    """``drawn`` corrected, column by column, by what it misses of the real leg where it fades
+    into it below the old hem; the correction fades out over ``reach`` rows upwards. The
+    drawn leg then meets the real one in colour and light with no line across the leg."""
+    seam = vis & (alpha > 0.05) & (alpha < 0.95)
+    if seam.sum() < 10:
+        return drawn
+    diff = np.where(seam[..., None], real.astype(np.float32) - drawn, 0.0)
+    cnt = seam.sum(axis=0).astype(np.float32)
+    col = diff.sum(axis=0) / np.maximum(cnt, 1.0)[:, None]
+    # Columns without a seam take their neighbours' correction (smoothed by weight).
+    wgt = cv2.GaussianBlur((cnt > 0).astype(np.float32)[None, :], (0, 0), 3.0)[0]
+    col = cv2.GaussianBlur(col[None].astype(np.float32), (0, 0), sigmaX=3.0, sigmaY=0.01)[0]
+    col = col / np.maximum(wgt, 1e-3)[:, None] * (wgt > 0.05)[:, None]
+    ys = np.arange(alpha.shape[0], dtype=np.float32)[:, None]
+    seam_row = np.where(cnt > 0, seam.argmax(axis=0), alpha.shape[0]).astype(np.float32)
+    seam_row = cv2.GaussianBlur(seam_row[None, :], (0, 0), 3.0)[0]
+    fade = np.exp(-np.clip(seam_row[None, :] - ys, 0, None) / max(reach, 2.0))
+    return drawn + col[None, :, :] * fade[..., None]
+
+
+def _leg_bones(
+    p: dict[str, tuple[float, float]],
+    i: int,
+    n_legs: int,
+    hip_x: float,
+    start: tuple[float, float, float],
+    yy: np.ndarray,
+    smooth: float,
+) -> np.ndarray | None:
+    """The x of the ``i``-th leg from the left at rows ``yy``, as two straight bones: the shin
+    goes on up to the knee's height in the direction the visible leg takes (``start``: its
+    centre, row and slope where it shows; a knee under a skirt is only the pose's guess), the
+    thigh runs from the knee to the hip joint at ``hip_x``; the knee's corner is rounded over
+    ``smooth`` rows. None when the legs are drawn as one or the pose lacks the knee."""
+    if n_legs != 2:
+        return None
+    sides = []
+    for side in ("left", "right"):
+        hip, knee = p.get(f"{side}_hip"), p.get(f"{side}_knee")
+        if hip is None or knee is None:
+            return None
+        sides.append((hip, knee))
+    sides.sort(key=lambda j: j[1][0])
+    hip, knee = sides[i]
+    c_r, y_r, slope = start
+    if not hip[1] + 1.0 < knee[1] < y_r - 1.0:
+        # The knee shows below the hem: the visible leg's line goes straight to the hip.
+        ys, xs = [hip[1], y_r], [hip_x, c_r]
+    else:
+        ys, xs = [hip[1], knee[1], y_r], [hip_x, c_r + slope * (knee[1] - y_r), c_r]
+    bones = np.interp(yy, ys, xs).astype(np.float32)
+    bones += np.where(yy > y_r, (yy - y_r) * slope, 0.0).astype(np.float32)
+    bones = cv2.GaussianBlur(bones[:, None], (1, 0), sigmaX=0.1, sigmaY=max(1.0, smooth))
+    return bones[:, 0].astype(np.float64)
+
+
+def _snap_to_real_leg(
+    visible: np.ndarray,
+    hem_col: np.ndarray,
+    yy: np.ndarray,
+    centre: np.ndarray,
+    half: np.ndarray,
+    off: int,
+    reach: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The drawn leg's edges (``centre`` +- ``half`` over rows ``yy``) eased, over ``reach``
+    rows above the old hem, onto the real leg's edges just below it: a leg's outline changes
+    fast near the knee, and the line read lower down would meet it with a step."""
+    c0 = float(centre[-1, 0])
+    w0 = 2.0 * float(half[-1, 0])
+    cols = np.arange(max(0, int(c0 - w0 / 2)), min(len(hem_col), int(c0 + w0 / 2) + 1))
+    cols = cols[hem_col[cols] >= 0]
+    if not len(cols):
+        return centre, half
+    local = int(np.median(hem_col[cols]))
+    edges = []
+    for y in range(local + 2, min(visible.shape[0], local + off + 3)):
+        runs = [r for r in _runs(visible[y]) if r[0] <= c0 <= r[1]]
+        if runs:
+            edges.append((runs[0][0], runs[0][1] + 1.0))
+    if len(edges) < 2:
+        return centre, half
+    left, right = (float(v) for v in np.median(np.array(edges), axis=0))
+    i_hem = int(np.clip(np.searchsorted(yy, local), 0, len(yy) - 1))
+    w_hem = 2.0 * float(half[i_hem, 0])
+    if not 0.7 * w_hem <= right - left <= 1.4 * w_hem:
+        return centre, half  # two legs as one, or a hand beside the leg: keep the drawn line
+    t = np.clip(1.0 - (local - yy) / max(reach, 2.0), 0.0, 1.0)[:, None]
+    t = t * t * (3 - 2 * t)
+    lo = (centre - half) * (1 - t) + left * t
+    hi = (centre + half) * (1 - t) + right * t
+    return (lo + hi) / 2, (hi - lo) / 2
+
+
+def _leg_line(arr: np.ndarray) -> tuple[float, float, float, float]:
+    """(centre, width, row, slope dx/dy) of a leg where it first shows below the hem, from its
+    spans (row, left, right) there: its edges fitted as lines, so the drawn leg meets the real
+    one at the same place and width, not at the average of a stretch that tapers."""
+    cy, left, right = arr[:, 0], arr[:, 1], arr[:, 2] + 1.0
+    y_r = float(cy.min())
+    w_med = float(np.median(right - left))
+    if np.ptp(cy) > 2:
+        fl, fr = np.polyfit(cy, left, 1), np.polyfit(cy, right, 1)
+        l_r, r_r = float(np.polyval(fl, y_r)), float(np.polyval(fr, y_r))
+        slope = float(np.clip((fl[0] + fr[0]) / 2, -0.6, 0.6))
+    else:
+        l_r, r_r, slope = float(np.median(left)), float(np.median(right)), 0.0
+    width = float(np.clip(r_r - l_r, 0.85 * w_med, 1.15 * w_med))
+    return (l_r + r_r) / 2, width, y_r, slope
+
+
+def _leg_shading(rgb: np.ndarray, arr: np.ndarray, u: np.ndarray, seed: int) -> np.ndarray:
+    """A leg's colours at ``u`` (-1..1 across it), read off its visible spans ``arr`` (row,
+    left, right): the light across the leg as a smooth, cylinder-like profile per channel
+    (the real one's lit side and its falloff to the edges, without the streaks a copied row
+    would draw down the leg), then the photo's own grain and faint mottling, measured on the
+    same skin, so the fill is not smoother than the leg it continues."""
+    nb = 24
+    px, us = [], []
+    for y, a, b in arr.astype(int):
+        px.append(rgb[y, a : b + 1].astype(np.float32))
+        us.append((np.arange(b - a + 1) + 0.5) / (b - a + 1) * 2 - 1)
+    px_a, u_a = np.concatenate(px), np.concatenate(us)
+    bins = np.clip(((u_a + 1) / 2 * nb).astype(int), 0, nb - 1)
+    mids = (np.arange(nb) + 0.5) / nb * 2 - 1
+    good = np.array([(bins == j).sum() >= 3 for j in range(nb)])
+    med = np.stack([np.median(px_a[bins == j], axis=0) if good[j] else np.zeros(3, np.float32)
+                    for j in range(nb)])
+    deg = 4 if good.sum() >= 10 else 2
+    coef = [np.polyfit(mids[good], med[good, c], deg) for c in range(3)]
+    smooth = np.stack([np.polyval(cf, u) for cf in coef], axis=-1)
+    # Grain: the skin's fine detail (each pixel less its 1.2 px blur) and mottling (its 3 px
+    # blur less the profile), measured on the leg's inner part where no edge interferes.
+    y0, y1 = int(arr[:, 0].min()), int(arr[:, 0].max()) + 1
+    x0, x1 = int(arr[:, 1].min()), int(arr[:, 2].max()) + 1
+    lum = rgb[y0:y1, x0:x1].astype(np.float32).mean(axis=2)
+    fine = lum - cv2.GaussianBlur(lum, (0, 0), 1.2)
+    coarse = cv2.GaussianBlur(lum, (0, 0), 3.0)
+    f_vals, c_vals = [], []
+    for y, a, b in arr.astype(int):
+        n = b - a + 1
+        lo, hi = a + int(0.2 * n), b - int(0.2 * n)
+        if hi <= lo:
+            continue
+        uu = (np.arange(lo, hi + 1) - a + 0.5) / n * 2 - 1
+        prof = np.polyval(coef[0], uu) + np.polyval(coef[1], uu) + np.polyval(coef[2], uu)
+        f_vals.append(fine[y - y0, lo - x0 : hi + 1 - x0])
+        c_vals.append(coarse[y - y0, lo - x0 : hi + 1 - x0] - prof / 3)
+    rng = np.random.default_rng(seed)
+    shape = u.shape
+    noise = np.zeros(shape, np.float32)
+    if f_vals:
+        f_all, c_all = np.concatenate(f_vals), np.concatenate(c_vals)
+        grain = 1.4826 * float(np.median(np.abs(f_all - np.median(f_all))))
+        # Half of it: the spread takes in the leg's light changing along it too.
+        mottle = 0.5 * float(np.std(c_all - np.median(c_all)))
+        g = cv2.GaussianBlur(rng.normal(0, 1, shape).astype(np.float32), (0, 0), 0.6)
+        g_hp = g - cv2.GaussianBlur(g, (0, 0), 1.2)
+        noise += g * (min(grain, 6.0) / max(float(g_hp.std()), 1e-3))
+        m = cv2.GaussianBlur(rng.normal(0, 1, shape).astype(np.float32), (0, 0), 4.0)
+        noise += m * (min(mottle, 2.0) / max(float(m.std()), 1e-3))
+    level = np.maximum(smooth.mean(axis=-1, keepdims=True), 1.0)
+    return smooth * (1.0 + noise[..., None] / level)
 
 
 def limb_chains(scene: Scene) -> dict[str, list[np.ndarray]]:
