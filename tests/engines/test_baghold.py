@@ -9,6 +9,7 @@ from tests.engines.synthetic_products import bag_shot
 from tests.fidelity import fid_baghold as fid
 from workers.engines import baghold
 from workers.engines.base import EngineError
+from workers.engines.imaging.cutout import jpeg_bytes
 from workers.engines.imaging.hands import Hand, detect_hands, hand_geometry_mask, looks_like_skin
 from workers.engines.imaging.pose import Pose, detect_pose, person_mask
 
@@ -293,3 +294,36 @@ def test_an_upside_down_photo_is_refused_as_not_upright(grey: bool) -> None:
 
     assert err.value.code == "pose_unreadable"
     assert "upright" in err.value.message
+
+
+def _held_once(model: str) -> tuple[fid.Case, baghold.Placement, np.ndarray]:
+    """A fidelity case's photo with the engine's bag in hand, as delivered (JPEG)."""
+    case = next(c for c in fid.CASES if c.model == model)
+    first = baghold.place_bag(fid.model_photo(case), fid.tote(), None,
+                              {"gender": "Female", **case.params})
+    return case, first, decode(jpeg_bytes(first.image, quality=95))
+
+
+def test_a_model_holding_a_bag_gets_the_second_in_the_other_hand() -> None:
+    # given a photo of a model who already holds a bag in one hand, the other hand free
+    case, first, holding = _held_once("model/model_9.png")
+    assert first.carry == "hand"
+
+    second = baghold.place_bag(holding, fid.tote(), None, {"gender": "Female", **case.params})
+
+    # then the new bag goes in the other hand, clear of the bag already held
+    assert second.carry == "hand" and second.side != first.side
+    assert not ((second.bag_alpha > 0.5) & (first.bag_alpha > 0.5)).any()
+
+
+def test_a_model_holding_a_bag_with_no_other_carry_is_refused() -> None:
+    # given a photo whose only hand in view already holds a bag
+    case, _, holding = _held_once("model/052964_0.jpg")
+
+    with pytest.raises(EngineError) as err:
+        baghold.place_bag(holding, fid.tote(), None,
+                          {"gender": "Female", "model_name": "Ines", **case.params})
+
+    # then no second bag is stacked on it: the refusal says why and names the model
+    assert err.value.code == "already_holding"
+    assert "Ines already holds a bag" in err.value.message

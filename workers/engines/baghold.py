@@ -13,8 +13,9 @@ bag's cut-out is scaled so its body matches the stated width and height. It is c
   drop is long enough to go over a shoulder: the strap starts on the shoulder the pose sees
   and bows gently along the body.
 
-The whole bag stays in the frame: a carry that would cut it is not used, except at the bottom
-of a full-length photo, whose floor is extended downward. Hands clasped together are never
+A bag the model already holds is never stacked on: the other hand carries the new one, or the
+job is refused (already_holding). The whole bag stays in the frame: a carry that would cut it
+is not used, except at the bottom of a full-length photo, whose floor is extended downward. Hands clasped together are never
 used (the bag would cover both hands and the crotch). When no carry fits, the job is refused
 with the reason (a half-length portrait with no hand in frame, for one).
 """
@@ -28,6 +29,7 @@ import cv2
 import numpy as np
 
 from workers.engines.base import EngineError, EngineOutput, Progress
+from workers.engines.imaging.color import CLOTH_WEIGHTS, srgb8_to_oklab
 from workers.engines.imaging.cutout import (
     Cutout,
     composite,
@@ -79,6 +81,17 @@ LIT_LEVELS = 6.0
 # A strap drapes: its middle sags this share of its length off the straight line, toward
 # the body's side.
 STRAP_SAG = 0.08
+# A bag the model already holds: the person's silhouette (the segmentation takes a held bag in
+# with the body) reaching outward past the hand's outer edge, within HELD_REACH_CM below the
+# wrist and beside it, and attached at the hand. Hands hanging free showed at most 4 cm² of
+# it (a sleeve's cuff, a skirt's flare) on our catalogue photos; a held bag or clutch, 27 cm²
+# and more.
+HELD_MIN_CM2 = 12.0
+HELD_REACH_CM = (30.0, 25.0)  # down from the wrist, outward from the hand
+# ... or, where the segmentation leaves a bag out, a colour this far (OKLab, lightness
+# weighted down as a backdrop's light falls off) from the backdrop further out on its row.
+HELD_BACKDROP_DIST = 0.06
+HELD_BACKDROP_CM = 5.0  # the backdrop's strip, just past the reach
 
 
 @dataclass
@@ -166,7 +179,20 @@ def place_bag(
     plans += hand_plans
     if strap <= 0 and handle_drop >= MIN_SHOULDER_DROP_CM:
         plans += _shoulder_plans(model_rgb, pose, mask, sbag, ppcm, handle_drop, "shoulder-handle")
+    held = [p for p in plans if p.held is not None]
+    for p in plans:
+        if p.fits and any(_over(p.patch, h.held, h.hand) for h in held):
+            p.fits, p.why = False, "would hang over the bag the model holds"
     fitting = [p for p in plans if p.fits]
+    if not fitting and held:
+        sides = sorted({p.side for p in held if p.side != "?"})
+        which = f"the {' and '.join(sides)} hand" if len(sides) == 1 else (
+            "both hands" if sides else "one hand")
+        raise EngineError(
+            "already_holding",
+            f"{who} already holds a bag in {which}, and no other carry fits: a second bag is "
+            "not added next to it. Use a photo of the model without a bag, with a free hand.",
+        )
     if not fitting:
         raise EngineError("no_carry", _refusal(who, hands, clasped, plans, strap, handle_drop))
     # By kind: the strap asked for, then a hand, then the handle over a shoulder; within a
@@ -182,6 +208,15 @@ def place_bag(
         mid = float(np.median(np.nonzero(mask > 0.5)[1]))
         plan = min(ties, key=lambda p: (-lit * (_centre_x(p.patch) - mid), p.rank))
     return plan.render(model_rgb, mask, sbag, ppcm)
+
+
+def _over(patch: _Patch, held: np.ndarray, hand: Hand | None) -> bool:
+    """Whether a carry's bag comes within a hand's size of a bag the model holds."""
+    ys, xs = np.nonzero(held)
+    x0, y0, x1, y1 = patch.bbox()
+    pad = hand.size if hand is not None else 0.0
+    return bool(x0 < xs.max() + pad and x1 > xs.min() - pad
+                and y0 < ys.max() + pad and y1 > ys.min() - pad)
 
 
 def _centre_x(patch: _Patch) -> float:
@@ -549,6 +584,7 @@ class _Plan:
     why: str = ""  # why it does not fit
     tilt: float = 0.0
     forearm: float | None = None
+    held: np.ndarray | None = None  # the bag this hand already holds (bool, frame-sized)
 
     def render(self, rgb: np.ndarray, mask: np.ndarray, sbag: ScaledBag, ppcm: float
                ) -> Placement:
@@ -660,6 +696,15 @@ def _hand_plans(rgb: np.ndarray, pose: Pose, mask: np.ndarray, sbag: ScaledBag, 
         # Landmarks on a pocket or a sleeve (a hand the detector imagined) are not skin.
         if not looks_like_skin(rgb, hand):
             continue
+        outward = 1.0 if float(p[0][0]) >= centre_x else -1.0
+        held = held_object(rgb, mask, finger_mask(rgb, hand) > 0.5, hand, outward, ppcm)
+        if held is not None:
+            # A second bag in this hand would hang on the one it holds. The plan is kept, never
+            # fitting (its patch is a placeholder), so that the refusal can say so.
+            plans.append(_Plan("hand", side, _transform(sbag, (0.0, 0.0), (0.0, 0.0), 0.0),
+                               False, 0, 9.0, hand=hand, why="holds a bag already",
+                               held=held))
+            continue
         # The handle lies across the proximal finger segments (knuckles to the middle
         # joints), under the curled fingers: its strands are pulled in to the hand's width, so
         # they come out at the sides of the fingers there, and its top is put at the level
@@ -680,6 +725,61 @@ def _hand_plans(rgb: np.ndarray, pose: Pose, mask: np.ndarray, sbag: ScaledBag, 
         plans.append(_Plan("hand", side, patch, fits, extend, rank, hand=hand, why=why,
                            tilt=tilt, forearm=forearm))
     return plans, False
+
+
+def held_object(rgb: np.ndarray, mask: np.ndarray, fingers: np.ndarray, hand: Hand,
+                outward: float, ppcm: float) -> np.ndarray | None:
+    """The bag a hand already holds, as a bool mask of its part beyond the hand's outer edge;
+    None when the hand holds none. A hanging hand's outer side shows backdrop below the wrist;
+    something solid reaching out there, from within a hand's size of the fingers, is what the
+    hand carries. Solid is the person's segmentation (it takes in a bag held in a photo) or a
+    colour off the backdrop's (a bag pasted in, which the segmentation leaves out). Colour
+    does not tell a bag from the clothes: a cream bag on an ivory dress, a white clutch
+    against a white top."""
+    h, w = mask.shape
+    xs = np.nonzero(fingers.any(axis=0))[0]
+    if len(xs) == 0:
+        return None
+    edge = float(xs.max() if outward > 0 else xs.min()) + outward * 0.5 * ppcm
+    down, out = HELD_REACH_CM
+    wy = float(hand.points[0][1])
+    y0, y1 = int(np.clip(wy, 0, h)), int(np.clip(wy + down * ppcm, 0, h))
+    x_far = edge + outward * out * ppcm
+    x0, x1 = (int(np.clip(min(edge, x_far), 0, w)), int(np.clip(max(edge, x_far) + 1, 0, w)))
+    if y1 <= y0 or x1 <= x0:
+        return None
+    solid = mask[y0:y1, x0:x1] > 0.5
+    # The backdrop per row: the strip just past the reach, or the frame's own edge when the
+    # reach gets there first.
+    strip_far = x_far + outward * HELD_BACKDROP_CM * ppcm
+    sx0, sx1 = sorted((int(np.clip(x_far, 0, w - 1)), int(np.clip(strip_far, 0, w - 1))))
+    if sx1 - sx0 < 2:
+        sx0, sx1 = (w - 3, w) if outward > 0 else (0, 3)
+    lab = srgb8_to_oklab(np.ascontiguousarray(rgb[y0:y1])) * CLOTH_WEIGHTS
+    strip = lab[:, sx0:sx1]
+    clear = mask[y0:y1, sx0:sx1] <= 0.5
+    if clear.any():
+        fallback = np.median(strip[clear], axis=0)
+        ref = np.array([np.median(strip[r][clear[r]], axis=0) if clear[r].any() else fallback
+                        for r in range(len(strip))], np.float32)
+        dist = np.linalg.norm(lab[:, x0:x1] - ref[:, None, :], axis=-1)
+        solid |= dist > HELD_BACKDROP_DIST
+    cand = (solid & ~fingers[y0:y1, x0:x1]).astype(np.uint8)
+    # Within a hand's size of the fingers (which lie outside the window: grown from a box
+    # around it).
+    r = max(1, round(0.5 * hand.size))
+    gy0, gx0 = max(0, y0 - r), max(0, x0 - r)
+    grown = cv2.dilate(fingers[gy0 : y1 + r, gx0 : x1 + r].astype(np.uint8),
+                       np.ones((2 * r + 1, 2 * r + 1), np.uint8)) > 0
+    near = grown[y0 - gy0 : y1 - gy0, x0 - gx0 : x1 - gx0]
+    _, labels = cv2.connectedComponents(cand, connectivity=8)
+    touching = np.unique(labels[near & (cand > 0)])
+    part = np.isin(labels, touching[touching > 0])
+    if part.sum() < HELD_MIN_CM2 * ppcm * ppcm:
+        return None
+    held = np.zeros((h, w), bool)
+    held[y0:y1, x0:x1] = part
+    return held
 
 
 def _shoulder_plans(rgb: np.ndarray, pose: Pose, mask: np.ndarray, sbag: ScaledBag, ppcm: float,
