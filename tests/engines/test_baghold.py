@@ -234,6 +234,28 @@ def test_no_person_is_a_clear_error() -> None:
     assert err.value.code == "no_person"
 
 
+@pytest.mark.parametrize(("size", "refused"), [((130, 100), True), ((300, 255), True),
+                                               ((300, 256), False)])
+def test_a_bag_photo_under_the_minimum_is_refused(size: tuple[int, int], refused: bool) -> None:
+    # given the drawn tote shrunk to a thumbnail (its cut-out came out fringed and blurred)
+    image, _ = bag_shot()
+    small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    params = {"bag_image": png(small), "width": BAG_W, "height": BAG_H, "depth": BAG_D,
+              "gender": "Female", "model_image": fixture_bytes("model/model_9.png"),
+              "model_height_cm": 170}
+
+    if not refused:
+        (out,) = baghold.run(params, lambda *a: None)
+        assert out.data
+        return
+    with pytest.raises(EngineError) as err:
+        baghold.run(params, lambda *a: None)
+    # then it is refused before any work, saying what size it has and what it needs
+    assert err.value.code == "image_too_small"
+    assert f"{size[0]}x{size[1]} px" in err.value.message
+    assert f"{baghold.BAG_MIN_SIDE} px" in err.value.message
+
+
 def test_zero_dimension_is_refused() -> None:
     with pytest.raises(EngineError) as err:
         baghold.run(

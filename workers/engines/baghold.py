@@ -46,11 +46,16 @@ from workers.engines.imaging.hands import (
     finger_mask,
     looks_like_skin,
 )
+from workers.engines.imaging.inputs import require_min_side
 from workers.engines.imaging.pose import Pose, detect_pose, person_mask
 from workers.engines.imaging.resize import limit_pixels
 from workers.vocabularies import MIN_SHOULDER_DROP_CM
 
 PRODUCT_MAX_PIXELS = 4_000_000
+# A bag photo's shorter side, at least: a bag is scaled *up* on a model photo (32 cm is about
+# 200 px on a 1024 px full-length photo, 800 px on a 4000 px one), and under this the cut-out's
+# edge came out as a fringe of the old backdrop and its handle as a blur.
+BAG_MIN_SIDE = 256
 # Pose-landmark proportions of standing adults as a share of stature, measured on the full-body
 # catalogue photos (head and soles in frame) and matching anthropometric tables: landmark
 # shoulders sit at the joint centres, inside the shoulder's outer edge.
@@ -121,6 +126,7 @@ def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
     progress(5)
     model_rgb, _ = load_image(params["model_image"])
     bag_rgb, bag_alpha = load_image(params["bag_image"])
+    require_min_side(bag_rgb, "bag image", BAG_MIN_SIDE)
     bag_rgb, bag_alpha = limit_pixels(bag_rgb, bag_alpha, PRODUCT_MAX_PIXELS)
     progress(15)
     placed = place_bag(model_rgb, bag_rgb, bag_alpha, params, progress)
