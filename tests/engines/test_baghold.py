@@ -349,3 +349,32 @@ def test_a_model_holding_a_bag_with_no_other_carry_is_refused() -> None:
     # then no second bag is stacked on it: the refusal says why and names the model
     assert err.value.code == "already_holding"
     assert "Ines already holds a bag" in err.value.message
+
+
+def test_a_shoulder_strap_is_shaded_as_a_band_lying_on_the_body() -> None:
+    # given a strap drawn from a shoulder at (100, 40) to a bag below, lit from the left
+    canvas = np.full((400, 300, 3), 200, np.uint8)
+    bag = baghold._Patch(x=60, y=300, rgb=np.full((60, 120, 3), 120, np.uint8),
+                         alpha=np.ones((60, 120), np.float32),
+                         handle=np.zeros((60, 120), np.float32))
+    ppcm, thickness, colour = 5.0, 10.0, (160.0, 100.0, 60.0)
+
+    out = baghold._draw_strap(canvas, bag, (100.0, 40.0), ppcm, thickness, colour,
+                              body_x=300.0, away=1.0)
+
+    # the strap's own (warm) colour, not its (grey) shadow
+    strap = out[..., 0].astype(np.int32) - out[..., 2].astype(np.int32) > 40
+    grey = out.astype(np.float32).mean(axis=2)
+    rows = [r for r in range(60, 290) if strap[r].sum() >= 6]
+    assert rows
+    # then it casts a shadow on what is under it, away from the light (to the right) ...
+    shadowed = [grey[r, np.nonzero(strap[r])[0].max() + 2] for r in rows]
+    assert float(np.median(shadowed)) < 195
+    # ... its edge toward the light is the brighter one ...
+    lit = [grey[r, np.nonzero(strap[r])[0].min() + 1] for r in rows]
+    dark = [grey[r, np.nonzero(strap[r])[0].max() - 1] for r in rows]
+    assert float(np.median(lit)) > float(np.median(dark)) + 3
+    # ... and it is darker where it turns over the shoulder's top than further down
+    crest = grey[40:50][strap[40:50]].mean()
+    lower = grey[150:250][strap[150:250]].mean()
+    assert crest < lower - 5
