@@ -352,15 +352,18 @@ def test_a_model_holding_a_bag_with_no_other_carry_is_refused() -> None:
 
 
 def test_a_shoulder_strap_is_shaded_as_a_band_lying_on_the_body() -> None:
-    # given a strap drawn from a shoulder at (100, 40) to a bag below, lit from the left
+    # given a strap drawn from a shoulder at (100, 40) to a bag below, over a body lit from
+    # the left (the left 200 columns are body, the rest backdrop)
     canvas = np.full((400, 300, 3), 200, np.uint8)
+    body = np.zeros((400, 300), np.float32)
+    body[:, :200] = 1.0
     bag = baghold._Patch(x=60, y=300, rgb=np.full((60, 120, 3), 120, np.uint8),
                          alpha=np.ones((60, 120), np.float32),
                          handle=np.zeros((60, 120), np.float32))
     ppcm, thickness, colour = 5.0, 10.0, (160.0, 100.0, 60.0)
 
     out = baghold._draw_strap(canvas, bag, (100.0, 40.0), ppcm, thickness, colour,
-                              body_x=300.0, away=1.0)
+                              body_x=300.0, away=1.0, mask=body)
 
     # the strap's own (warm) colour, not its (grey) shadow
     strap = out[..., 0].astype(np.int32) - out[..., 2].astype(np.int32) > 40
@@ -378,3 +381,8 @@ def test_a_shoulder_strap_is_shaded_as_a_band_lying_on_the_body() -> None:
     crest = grey[40:50][strap[40:50]].mean()
     lower = grey[150:250][strap[150:250]].mean()
     assert crest < lower - 5
+    # and hanging free of the body (over backdrop only) it casts no shadow close by
+    free = baghold._draw_strap(canvas, bag, (100.0, 40.0), ppcm, thickness, colour,
+                               body_x=300.0, away=1.0, mask=np.zeros_like(body))
+    beside = [float(free[r, np.nonzero(strap[r])[0].max() + 2].mean()) for r in rows]
+    assert float(np.median(beside)) >= 199

@@ -612,7 +612,7 @@ class _Plan:
             else:
                 thick = STRAP_WIDTH_CM * ppcm
             out = _draw_strap(out, p, self.strap_from, ppcm, thick, sbag.strand_rgb,
-                              self.body_x, _away_from_light(base, mask))
+                              self.body_x, _away_from_light(base, mask), mask)
         out = composite(out, p.rgb, p.alpha, p.x, p.y)
         if self.hand is not None:
             fingers = finger_mask(rgb, self.hand)
@@ -851,12 +851,12 @@ def _shoulder_top(mask: np.ndarray, sx: float, sy: float, ppcm: float) -> float:
 
 def _draw_strap(out: np.ndarray, patch: _Patch, anchor: tuple[float, float], ppcm: float,
                 thickness_px: float, colour: tuple[float, float, float] | None,
-                body_x: float, away: float) -> np.ndarray:
+                body_x: float, away: float, mask: np.ndarray) -> np.ndarray:
     """The strap from the shoulder (`anchor`) to the bag's top edge, bowing toward `body_x`
-    (the body's middle column), shaded as a band lying on the body: its own shadow on what is
-    under it, away from the light (`away`, as `_away_from_light` gives it), its edge toward
-    the light the brighter one, and darker where it turns over the top of the shoulder. Drawn
-    in one flat colour it read as a stripe painted on the photo."""
+    (the body's middle column), shaded as a band lying on the body: its own shadow on the
+    body (`mask`) under it, away from the light (`away`, as `_away_from_light` gives it), its
+    edge toward the light the brighter one, and darker where it turns over the top of the
+    shoulder. Drawn in one flat colour it read as a stripe painted on the photo."""
     alpha = patch.alpha
     solid = alpha > 0.9
     if colour is not None:
@@ -892,12 +892,11 @@ def _draw_strap(out: np.ndarray, patch: _Patch, anchor: tuple[float, float], ppc
         cv2.polylines(layer8, [np.round(curve * 16).astype(np.int32)], False, 255, thickness,
                       cv2.LINE_AA, shift=4)
     layer = layer8.astype(np.float32) / 255.0
-    # Its shadow: tight, as the strap lies on the body.
-    blur = max(1.0, STRAP_SHADOW_CM[2] * ppcm)
-    pad = int(3 * blur) + 1
-    shadow = soft_shadow(layer, blur, pad)
-    out = darken(out, shadow, round(-pad + away * STRAP_SHADOW_CM[0] * ppcm),
-                 round(-pad + STRAP_SHADOW_CM[1] * ppcm), STRAP_SHADOW_STRENGTH)
+    # Its shadow, tight, where it lies on the body; hanging free beside it, it casts none
+    # close by.
+    dx, dy, blur_cm = STRAP_SHADOW_CM
+    out = _cast(out, mask, layer, away * dx * ppcm, dy * ppcm, blur_cm * ppcm,
+                STRAP_SHADOW_STRENGTH, True)
     # A strap is round-edged leather or webbing: darker toward its edges, the edge toward the
     # light less so (the depth is measured from a copy moved away from the light).
     # (Worked out in the strap's box: a full frame's grids cost hundreds of MB on 24 MP.)
@@ -983,22 +982,30 @@ def _shadow(
     offset down and away from the light."""
     away = _away_from_light(rgb, mask)
     out = rgb
-    H, W = rgb.shape[:2]
     # (offset across and down in cm, blur in cm, strength, where it falls)
     for dx, dy, blur_cm, strength, on_body in ((0.8, 1.2, 1.2, 0.4, True),
                                                (2.5, 3.0, 3.0, 0.2, False)):
-        blur = max(1.0, blur_cm * ppcm)
-        pad = int(3 * blur) + 1
-        shade = soft_shadow(alpha, blur, pad)
-        sx, sy = round(x - pad + away * dx * ppcm), round(y - pad + dy * ppcm)
-        where = np.zeros(shade.shape, np.float32)
-        bx0, by0 = max(0, sx), max(0, sy)
-        bx1, by1 = min(W, sx + shade.shape[1]), min(H, sy + shade.shape[0])
-        if bx1 > bx0 and by1 > by0:
-            m = mask[by0:by1, bx0:bx1].astype(np.float32)
-            where[by0 - sy : by1 - sy, bx0 - sx : bx1 - sx] = m if on_body else 1.0 - m
-        out = darken(out, shade * where, sx, sy, strength)
+        out = _cast(out, mask, alpha, x + away * dx * ppcm, y + dy * ppcm, blur_cm * ppcm,
+                    strength, on_body)
     return out
+
+
+def _cast(out: np.ndarray, mask: np.ndarray, alpha: np.ndarray, x: float, y: float,
+          blur_px: float, strength: float, on_body: bool) -> np.ndarray:
+    """A layer's soft shadow (its matte `alpha` blurred, put at x, y) multiplied in, on the
+    body only or on the backdrop only."""
+    H, W = out.shape[:2]
+    blur = max(1.0, blur_px)
+    pad = int(3 * blur) + 1
+    shade = soft_shadow(alpha, blur, pad)
+    sx, sy = round(x - pad), round(y - pad)
+    where = np.zeros(shade.shape, np.float32)
+    bx0, by0 = max(0, sx), max(0, sy)
+    bx1, by1 = min(W, sx + shade.shape[1]), min(H, sy + shade.shape[0])
+    if bx1 > bx0 and by1 > by0:
+        m = mask[by0:by1, bx0:bx1].astype(np.float32)
+        where[by0 - sy : by1 - sy, bx0 - sx : bx1 - sx] = m if on_body else 1.0 - m
+    return darken(out, shade * where, sx, sy, strength)
 
 
 def _away_from_light(rgb: np.ndarray, mask: np.ndarray) -> float:
