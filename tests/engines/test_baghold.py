@@ -9,6 +9,7 @@ from tests.engines.synthetic_products import bag_shot
 from tests.fidelity import fid_baghold as fid
 from workers.engines import baghold
 from workers.engines.base import EngineError
+from workers.engines.imaging.cutout import jpeg_bytes
 from workers.engines.imaging.hands import Hand, detect_hands, hand_geometry_mask, looks_like_skin
 from workers.engines.imaging.pose import Pose, detect_pose, person_mask
 
@@ -233,6 +234,28 @@ def test_no_person_is_a_clear_error() -> None:
     assert err.value.code == "no_person"
 
 
+@pytest.mark.parametrize(("size", "refused"), [((130, 100), True), ((300, 255), True),
+                                               ((300, 256), False)])
+def test_a_bag_photo_under_the_minimum_is_refused(size: tuple[int, int], refused: bool) -> None:
+    # given the drawn tote shrunk to a thumbnail (its cut-out came out fringed and blurred)
+    image, _ = bag_shot()
+    small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    params = {"bag_image": png(small), "width": BAG_W, "height": BAG_H, "depth": BAG_D,
+              "gender": "Female", "model_image": fixture_bytes("model/model_9.png"),
+              "model_height_cm": 170}
+
+    if not refused:
+        (out,) = baghold.run(params, lambda *a: None)
+        assert out.data
+        return
+    with pytest.raises(EngineError) as err:
+        baghold.run(params, lambda *a: None)
+    # then it is refused before any work, saying what size it has and what it needs
+    assert err.value.code == "image_too_small"
+    assert f"{size[0]}x{size[1]} px" in err.value.message
+    assert f"{baghold.BAG_MIN_SIDE} px" in err.value.message
+
+
 def test_zero_dimension_is_refused() -> None:
     with pytest.raises(EngineError) as err:
         baghold.run(
@@ -293,3 +316,73 @@ def test_an_upside_down_photo_is_refused_as_not_upright(grey: bool) -> None:
 
     assert err.value.code == "pose_unreadable"
     assert "upright" in err.value.message
+
+
+def _held_once(model: str) -> tuple[fid.Case, baghold.Placement, np.ndarray]:
+    """A fidelity case's photo with the engine's bag in hand, as delivered (JPEG)."""
+    case = next(c for c in fid.CASES if c.model == model)
+    first = baghold.place_bag(fid.model_photo(case), fid.tote(), None,
+                              {"gender": "Female", **case.params})
+    return case, first, decode(jpeg_bytes(first.image, quality=95))
+
+
+def test_a_model_holding_a_bag_gets_the_second_in_the_other_hand() -> None:
+    # given a photo of a model who already holds a bag in one hand, the other hand free
+    case, first, holding = _held_once("model/model_9.png")
+    assert first.carry == "hand"
+
+    second = baghold.place_bag(holding, fid.tote(), None, {"gender": "Female", **case.params})
+
+    # then the new bag goes in the other hand, clear of the bag already held
+    assert second.carry == "hand" and second.side != first.side
+    assert not ((second.bag_alpha > 0.5) & (first.bag_alpha > 0.5)).any()
+
+
+def test_a_model_holding_a_bag_with_no_other_carry_is_refused() -> None:
+    # given a photo whose only hand in view already holds a bag
+    case, _, holding = _held_once("model/052964_0.jpg")
+
+    with pytest.raises(EngineError) as err:
+        baghold.place_bag(holding, fid.tote(), None,
+                          {"gender": "Female", "model_name": "Ines", **case.params})
+
+    # then no second bag is stacked on it: the refusal says why and names the model
+    assert err.value.code == "already_holding"
+    assert "Ines already holds a bag" in err.value.message
+
+
+def test_a_shoulder_strap_is_shaded_as_a_band_lying_on_the_body() -> None:
+    # given a strap drawn from a shoulder at (100, 40) to a bag below, over a body lit from
+    # the left (the left 200 columns are body, the rest backdrop)
+    canvas = np.full((400, 300, 3), 200, np.uint8)
+    body = np.zeros((400, 300), np.float32)
+    body[:, :200] = 1.0
+    bag = baghold._Patch(x=60, y=300, rgb=np.full((60, 120, 3), 120, np.uint8),
+                         alpha=np.ones((60, 120), np.float32),
+                         handle=np.zeros((60, 120), np.float32))
+    ppcm, thickness, colour = 5.0, 10.0, (160.0, 100.0, 60.0)
+
+    out = baghold._draw_strap(canvas, bag, (100.0, 40.0), ppcm, thickness, colour,
+                              body_x=300.0, away=1.0, mask=body)
+
+    # the strap's own (warm) colour, not its (grey) shadow
+    strap = out[..., 0].astype(np.int32) - out[..., 2].astype(np.int32) > 40
+    grey = out.astype(np.float32).mean(axis=2)
+    rows = [r for r in range(60, 290) if strap[r].sum() >= 6]
+    assert rows
+    # then it casts a shadow on what is under it, away from the light (to the right) ...
+    shadowed = [grey[r, np.nonzero(strap[r])[0].max() + 2] for r in rows]
+    assert float(np.median(shadowed)) < 195
+    # ... its edge toward the light is the brighter one ...
+    lit = [grey[r, np.nonzero(strap[r])[0].min() + 1] for r in rows]
+    dark = [grey[r, np.nonzero(strap[r])[0].max() - 1] for r in rows]
+    assert float(np.median(lit)) > float(np.median(dark)) + 3
+    # ... and it is darker where it turns over the shoulder's top than further down
+    crest = grey[40:50][strap[40:50]].mean()
+    lower = grey[150:250][strap[150:250]].mean()
+    assert crest < lower - 5
+    # and hanging free of the body (over backdrop only) it casts no shadow close by
+    free = baghold._draw_strap(canvas, bag, (100.0, 40.0), ppcm, thickness, colour,
+                               body_x=300.0, away=1.0, mask=np.zeros_like(body))
+    beside = [float(free[r, np.nonzero(strap[r])[0].max() + 2].mean()) for r in rows]
+    assert float(np.median(beside)) >= 199

@@ -4,7 +4,8 @@ inputs each tool is meant for let through?
 - Refused: each case runs the real engine as a job does (its engine behind its input checks,
   which puts the batch engines behind ``workers.engines.imaging.inputs``) and must raise
   ``EngineError`` with the expected code: a person in a product shot (an earring, bag or shoe
-  "product" that is a model photo with the product on it), a 200 px image, two people in a
+  "product" that is a model photo with the product on it), a 200 px image, a bag photo under
+  Baghold's own minimum (the engine's refusal, behind the checks), two people in a
   library model photo (two fixture photos side by side, every neighbouring pair of the model
   fixtures), and half-length portraits for the tools that need hands or the whole figure.
 - Let through: every fixture of ``tests/fixtures/fashion`` in the role it is meant for goes
@@ -143,6 +144,10 @@ def refusal_cases() -> list[Case]:
         Case("Earfit: a 200 px model photo", "earfit", "image_too_small",
              {"ring_image": png(earring), "model_image": png(tiny_model),
               "ring_height_in": 1.5, "model_name": "Ana"}, [tiny_model]),
+        # The photographed bag fixture is a 130x100 px crop: its cut-out came out fringed.
+        Case("Baghold: a 130x100 px bag photo", "baghold", "image_too_small",
+             {"bag_image": jpeg_of(BAG), "model_image": jpeg_of("model/model_9.png"),
+              "width": 24, "height": 17, "depth": 10, "model_name": "Mila"}, [photo(BAG)]),
         # No hand in frame and a handle too short to go over the shoulder: whether the bag
         # can be carried another way is the engine's call, so its refusal counts too.
         Case("Baghold: short-handled bag, no strap, half-length portrait", "baghold",

@@ -13,8 +13,9 @@ bag's cut-out is scaled so its body matches the stated width and height. It is c
   drop is long enough to go over a shoulder: the strap starts on the shoulder the pose sees
   and bows gently along the body.
 
-The whole bag stays in the frame: a carry that would cut it is not used, except at the bottom
-of a full-length photo, whose floor is extended downward. Hands clasped together are never
+A bag the model already holds is never stacked on: the other hand carries the new one, or the
+job is refused (already_holding). The whole bag stays in the frame: a carry that would cut it
+is not used, except at the bottom of a full-length photo, whose floor is extended downward. Hands clasped together are never
 used (the bag would cover both hands and the crotch). When no carry fits, the job is refused
 with the reason (a half-length portrait with no hand in frame, for one).
 """
@@ -28,6 +29,7 @@ import cv2
 import numpy as np
 
 from workers.engines.base import EngineError, EngineOutput, Progress
+from workers.engines.imaging.color import CLOTH_WEIGHTS, srgb8_to_oklab
 from workers.engines.imaging.cutout import (
     Cutout,
     composite,
@@ -44,11 +46,16 @@ from workers.engines.imaging.hands import (
     finger_mask,
     looks_like_skin,
 )
+from workers.engines.imaging.inputs import require_min_side
 from workers.engines.imaging.pose import Pose, detect_pose, person_mask
 from workers.engines.imaging.resize import limit_pixels
 from workers.vocabularies import MIN_SHOULDER_DROP_CM
 
 PRODUCT_MAX_PIXELS = 4_000_000
+# A bag photo's shorter side, at least: a bag is scaled *up* on a model photo (32 cm is about
+# 200 px on a 1024 px full-length photo, 800 px on a 4000 px one), and under this the cut-out's
+# edge came out as a fringe of the old backdrop and its handle as a blur.
+BAG_MIN_SIDE = 256
 # Pose-landmark proportions of standing adults as a share of stature, measured on the full-body
 # catalogue photos (head and soles in frame) and matching anthropometric tables: landmark
 # shoulders sit at the joint centres, inside the shoulder's outer edge.
@@ -79,6 +86,24 @@ LIT_LEVELS = 6.0
 # A strap drapes: its middle sags this share of its length off the straight line, toward
 # the body's side.
 STRAP_SAG = 0.08
+# A strap's shadow on the body: (offset away from the light, offset down, blur) in cm, and
+# its strength; and its shade where it turns over the shoulder's top (the first
+# STRAP_CREST_CM from where it starts).
+STRAP_SHADOW_CM = (0.35, 0.3, 0.35)
+STRAP_SHADOW_STRENGTH = 0.35
+STRAP_CREST_CM = 4.0
+STRAP_CREST_SHADE = 0.8
+# A bag the model already holds: the person's silhouette (the segmentation takes a held bag in
+# with the body) reaching outward past the hand's outer edge, within HELD_REACH_CM below the
+# wrist and beside it, and attached at the hand. Hands hanging free showed at most 4 cm² of
+# it (a sleeve's cuff, a skirt's flare) on our catalogue photos; a held bag or clutch, 27 cm²
+# and more.
+HELD_MIN_CM2 = 12.0
+HELD_REACH_CM = (30.0, 25.0)  # down from the wrist, outward from the hand
+# ... or, where the segmentation leaves a bag out, a colour this far (OKLab, lightness
+# weighted down as a backdrop's light falls off) from the backdrop further out on its row.
+HELD_BACKDROP_DIST = 0.06
+HELD_BACKDROP_CM = 5.0  # the backdrop's strip, just past the reach
 
 
 @dataclass
@@ -108,6 +133,7 @@ def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
     progress(5)
     model_rgb, _ = load_image(params["model_image"])
     bag_rgb, bag_alpha = load_image(params["bag_image"])
+    require_min_side(bag_rgb, "bag image", BAG_MIN_SIDE)
     bag_rgb, bag_alpha = limit_pixels(bag_rgb, bag_alpha, PRODUCT_MAX_PIXELS)
     progress(15)
     placed = place_bag(model_rgb, bag_rgb, bag_alpha, params, progress)
@@ -166,7 +192,20 @@ def place_bag(
     plans += hand_plans
     if strap <= 0 and handle_drop >= MIN_SHOULDER_DROP_CM:
         plans += _shoulder_plans(model_rgb, pose, mask, sbag, ppcm, handle_drop, "shoulder-handle")
+    held = [p for p in plans if p.held is not None]
+    for p in plans:
+        if p.fits and any(_over(p.patch, h.held, h.hand) for h in held):
+            p.fits, p.why = False, "would hang over the bag the model holds"
     fitting = [p for p in plans if p.fits]
+    if not fitting and held:
+        sides = sorted({p.side for p in held if p.side != "?"})
+        which = f"the {' and '.join(sides)} hand" if len(sides) == 1 else (
+            "both hands" if sides else "one hand")
+        raise EngineError(
+            "already_holding",
+            f"{who} already holds a bag in {which}, and no other carry fits: a second bag is "
+            "not added next to it. Use a photo of the model without a bag, with a free hand.",
+        )
     if not fitting:
         raise EngineError("no_carry", _refusal(who, hands, clasped, plans, strap, handle_drop))
     # By kind: the strap asked for, then a hand, then the handle over a shoulder; within a
@@ -182,6 +221,15 @@ def place_bag(
         mid = float(np.median(np.nonzero(mask > 0.5)[1]))
         plan = min(ties, key=lambda p: (-lit * (_centre_x(p.patch) - mid), p.rank))
     return plan.render(model_rgb, mask, sbag, ppcm)
+
+
+def _over(patch: _Patch, held: np.ndarray, hand: Hand | None) -> bool:
+    """Whether a carry's bag comes within a hand's size of a bag the model holds."""
+    ys, xs = np.nonzero(held)
+    x0, y0, x1, y1 = patch.bbox()
+    pad = hand.size if hand is not None else 0.0
+    return bool(x0 < xs.max() + pad and x1 > xs.min() - pad
+                and y0 < ys.max() + pad and y1 > ys.min() - pad)
 
 
 def _centre_x(patch: _Patch) -> float:
@@ -549,6 +597,7 @@ class _Plan:
     why: str = ""  # why it does not fit
     tilt: float = 0.0
     forearm: float | None = None
+    held: np.ndarray | None = None  # the bag this hand already holds (bool, frame-sized)
 
     def render(self, rgb: np.ndarray, mask: np.ndarray, sbag: ScaledBag, ppcm: float
                ) -> Placement:
@@ -563,7 +612,7 @@ class _Plan:
             else:
                 thick = STRAP_WIDTH_CM * ppcm
             out = _draw_strap(out, p, self.strap_from, ppcm, thick, sbag.strand_rgb,
-                              self.body_x)
+                              self.body_x, _away_from_light(base, mask), mask)
         out = composite(out, p.rgb, p.alpha, p.x, p.y)
         if self.hand is not None:
             fingers = finger_mask(rgb, self.hand)
@@ -660,6 +709,15 @@ def _hand_plans(rgb: np.ndarray, pose: Pose, mask: np.ndarray, sbag: ScaledBag, 
         # Landmarks on a pocket or a sleeve (a hand the detector imagined) are not skin.
         if not looks_like_skin(rgb, hand):
             continue
+        outward = 1.0 if float(p[0][0]) >= centre_x else -1.0
+        held = held_object(rgb, mask, finger_mask(rgb, hand) > 0.5, hand, outward, ppcm)
+        if held is not None:
+            # A second bag in this hand would hang on the one it holds. The plan is kept, never
+            # fitting (its patch is a placeholder), so that the refusal can say so.
+            plans.append(_Plan("hand", side, _transform(sbag, (0.0, 0.0), (0.0, 0.0), 0.0),
+                               False, 0, 9.0, hand=hand, why="holds a bag already",
+                               held=held))
+            continue
         # The handle lies across the proximal finger segments (knuckles to the middle
         # joints), under the curled fingers: its strands are pulled in to the hand's width, so
         # they come out at the sides of the fingers there, and its top is put at the level
@@ -680,6 +738,61 @@ def _hand_plans(rgb: np.ndarray, pose: Pose, mask: np.ndarray, sbag: ScaledBag, 
         plans.append(_Plan("hand", side, patch, fits, extend, rank, hand=hand, why=why,
                            tilt=tilt, forearm=forearm))
     return plans, False
+
+
+def held_object(rgb: np.ndarray, mask: np.ndarray, fingers: np.ndarray, hand: Hand,
+                outward: float, ppcm: float) -> np.ndarray | None:
+    """The bag a hand already holds, as a bool mask of its part beyond the hand's outer edge;
+    None when the hand holds none. A hanging hand's outer side shows backdrop below the wrist;
+    something solid reaching out there, from within a hand's size of the fingers, is what the
+    hand carries. Solid is the person's segmentation (it takes in a bag held in a photo) or a
+    colour off the backdrop's (a bag pasted in, which the segmentation leaves out). Colour
+    does not tell a bag from the clothes: a cream bag on an ivory dress, a white clutch
+    against a white top."""
+    h, w = mask.shape
+    xs = np.nonzero(fingers.any(axis=0))[0]
+    if len(xs) == 0:
+        return None
+    edge = float(xs.max() if outward > 0 else xs.min()) + outward * 0.5 * ppcm
+    down, out = HELD_REACH_CM
+    wy = float(hand.points[0][1])
+    y0, y1 = int(np.clip(wy, 0, h)), int(np.clip(wy + down * ppcm, 0, h))
+    x_far = edge + outward * out * ppcm
+    x0, x1 = (int(np.clip(min(edge, x_far), 0, w)), int(np.clip(max(edge, x_far) + 1, 0, w)))
+    if y1 <= y0 or x1 <= x0:
+        return None
+    solid = mask[y0:y1, x0:x1] > 0.5
+    # The backdrop per row: the strip just past the reach, or the frame's own edge when the
+    # reach gets there first.
+    strip_far = x_far + outward * HELD_BACKDROP_CM * ppcm
+    sx0, sx1 = sorted((int(np.clip(x_far, 0, w - 1)), int(np.clip(strip_far, 0, w - 1))))
+    if sx1 - sx0 < 2:
+        sx0, sx1 = (w - 3, w) if outward > 0 else (0, 3)
+    lab = srgb8_to_oklab(np.ascontiguousarray(rgb[y0:y1])) * CLOTH_WEIGHTS
+    strip = lab[:, sx0:sx1]
+    clear = mask[y0:y1, sx0:sx1] <= 0.5
+    if clear.any():
+        fallback = np.median(strip[clear], axis=0)
+        ref = np.array([np.median(strip[r][clear[r]], axis=0) if clear[r].any() else fallback
+                        for r in range(len(strip))], np.float32)
+        dist = np.linalg.norm(lab[:, x0:x1] - ref[:, None, :], axis=-1)
+        solid |= dist > HELD_BACKDROP_DIST
+    cand = (solid & ~fingers[y0:y1, x0:x1]).astype(np.uint8)
+    # Within a hand's size of the fingers (which lie outside the window: grown from a box
+    # around it).
+    r = max(1, round(0.5 * hand.size))
+    gy0, gx0 = max(0, y0 - r), max(0, x0 - r)
+    grown = cv2.dilate(fingers[gy0 : y1 + r, gx0 : x1 + r].astype(np.uint8),
+                       np.ones((2 * r + 1, 2 * r + 1), np.uint8)) > 0
+    near = grown[y0 - gy0 : y1 - gy0, x0 - gx0 : x1 - gx0]
+    _, labels = cv2.connectedComponents(cand, connectivity=8)
+    touching = np.unique(labels[near & (cand > 0)])
+    part = np.isin(labels, touching[touching > 0])
+    if part.sum() < HELD_MIN_CM2 * ppcm * ppcm:
+        return None
+    held = np.zeros((h, w), bool)
+    held[y0:y1, x0:x1] = part
+    return held
 
 
 def _shoulder_plans(rgb: np.ndarray, pose: Pose, mask: np.ndarray, sbag: ScaledBag, ppcm: float,
@@ -738,9 +851,12 @@ def _shoulder_top(mask: np.ndarray, sx: float, sy: float, ppcm: float) -> float:
 
 def _draw_strap(out: np.ndarray, patch: _Patch, anchor: tuple[float, float], ppcm: float,
                 thickness_px: float, colour: tuple[float, float, float] | None,
-                body_x: float) -> np.ndarray:
+                body_x: float, away: float, mask: np.ndarray) -> np.ndarray:
     """The strap from the shoulder (`anchor`) to the bag's top edge, bowing toward `body_x`
-    (the body's middle column)."""
+    (the body's middle column), shaded as a band lying on the body: its own shadow on the
+    body (`mask`) under it, away from the light (`away`, as `_away_from_light` gives it), its
+    edge toward the light the brighter one, and darker where it turns over the top of the
+    shoulder. Drawn in one flat colour it read as a stripe painted on the photo."""
     alpha = patch.alpha
     solid = alpha > 0.9
     if colour is not None:
@@ -776,11 +892,32 @@ def _draw_strap(out: np.ndarray, patch: _Patch, anchor: tuple[float, float], ppc
         cv2.polylines(layer8, [np.round(curve * 16).astype(np.int32)], False, 255, thickness,
                       cv2.LINE_AA, shift=4)
     layer = layer8.astype(np.float32) / 255.0
-    # A strap is round-edged leather or webbing: a little darker toward its edges.
-    depth = cv2.distanceTransform((layer8 > 0).astype(np.uint8), cv2.DIST_L2, 3)
-    shade = 0.78 + 0.22 * np.sqrt(np.clip(depth / max(1.0, 0.5 * thickness), 0.0, 1.0))
+    # Its shadow, tight, where it lies on the body; hanging free beside it, it casts none
+    # close by.
+    dx, dy, blur_cm = STRAP_SHADOW_CM
+    out = _cast(out, mask, layer, away * dx * ppcm, dy * ppcm, blur_cm * ppcm,
+                STRAP_SHADOW_STRENGTH, True)
+    # A strap is round-edged leather or webbing: darker toward its edges, the edge toward the
+    # light less so (the depth is measured from a copy moved away from the light).
+    # (Worked out in the strap's box: a full frame's grids cost hundreds of MB on 24 MP.)
+    ys, xs = np.nonzero(layer8)
+    if len(xs) == 0:
+        return out
+    m = thickness + 1
+    x0, y0 = max(0, int(xs.min()) - m), max(0, int(ys.min()) - m)
+    x1, y1 = min(out.shape[1], int(xs.max()) + m + 1), min(out.shape[0], int(ys.max()) + m + 1)
+    solid8 = (layer8[y0:y1, x0:x1] > 0).astype(np.uint8)
+    depth = cv2.distanceTransform(solid8, cv2.DIST_L2, 3)
+    lean = int(np.clip(round(-away * 0.25 * thickness), -thickness, thickness))
+    lit = np.roll(depth, lean, axis=1)
+    across = np.sqrt(np.clip(np.maximum(depth, lit) / max(1.0, 0.5 * thickness), 0.0, 1.0))
+    shade = 0.74 + 0.26 * across
+    # Over the shoulder's top it turns away from the camera and out of the light.
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    reach = np.hypot(xx - anchor[0], yy - anchor[1]) / max(1.0, STRAP_CREST_CM * ppcm)
+    shade = shade * (STRAP_CREST_SHADE + (1 - STRAP_CREST_SHADE) * np.clip(reach, 0.0, 1.0))
     strap_fg = np.clip(strap_rgb[None, None, :] * shade[..., None], 0, 255).astype(np.uint8)
-    return composite(out, strap_fg, layer, 0, 0)
+    return composite(out, strap_fg, layer[y0:y1, x0:x1], x0, y0)
 
 
 def _fingers_over(out: np.ndarray, base: np.ndarray, fingers: np.ndarray, hand: Hand,
@@ -845,22 +982,30 @@ def _shadow(
     offset down and away from the light."""
     away = _away_from_light(rgb, mask)
     out = rgb
-    H, W = rgb.shape[:2]
     # (offset across and down in cm, blur in cm, strength, where it falls)
     for dx, dy, blur_cm, strength, on_body in ((0.8, 1.2, 1.2, 0.4, True),
                                                (2.5, 3.0, 3.0, 0.2, False)):
-        blur = max(1.0, blur_cm * ppcm)
-        pad = int(3 * blur) + 1
-        shade = soft_shadow(alpha, blur, pad)
-        sx, sy = round(x - pad + away * dx * ppcm), round(y - pad + dy * ppcm)
-        where = np.zeros(shade.shape, np.float32)
-        bx0, by0 = max(0, sx), max(0, sy)
-        bx1, by1 = min(W, sx + shade.shape[1]), min(H, sy + shade.shape[0])
-        if bx1 > bx0 and by1 > by0:
-            m = mask[by0:by1, bx0:bx1].astype(np.float32)
-            where[by0 - sy : by1 - sy, bx0 - sx : bx1 - sx] = m if on_body else 1.0 - m
-        out = darken(out, shade * where, sx, sy, strength)
+        out = _cast(out, mask, alpha, x + away * dx * ppcm, y + dy * ppcm, blur_cm * ppcm,
+                    strength, on_body)
     return out
+
+
+def _cast(out: np.ndarray, mask: np.ndarray, alpha: np.ndarray, x: float, y: float,
+          blur_px: float, strength: float, on_body: bool) -> np.ndarray:
+    """A layer's soft shadow (its matte `alpha` blurred, put at x, y) multiplied in, on the
+    body only or on the backdrop only."""
+    H, W = out.shape[:2]
+    blur = max(1.0, blur_px)
+    pad = int(3 * blur) + 1
+    shade = soft_shadow(alpha, blur, pad)
+    sx, sy = round(x - pad), round(y - pad)
+    where = np.zeros(shade.shape, np.float32)
+    bx0, by0 = max(0, sx), max(0, sy)
+    bx1, by1 = min(W, sx + shade.shape[1]), min(H, sy + shade.shape[0])
+    if bx1 > bx0 and by1 > by0:
+        m = mask[by0:by1, bx0:bx1].astype(np.float32)
+        where[by0 - sy : by1 - sy, bx0 - sx : bx1 - sx] = m if on_body else 1.0 - m
+    return darken(out, shade * where, sx, sy, strength)
 
 
 def _away_from_light(rgb: np.ndarray, mask: np.ndarray) -> float:
