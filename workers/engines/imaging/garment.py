@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from workers.engines.base import EngineError
+from workers.engines.imaging import matte
 from workers.engines.imaging.color import srgb8_to_oklab
 from workers.engines.imaging.resize import limit_side
 
@@ -403,6 +404,8 @@ def worn_mask(
             mask &= rows < waist + 0.45 * torso
         else:
             mask &= rows >= waist - 0.45 * torso
+    bare = _skin_at_outline(lab, mask, _body_skin(skin > 0.5, pose, neck_y), torso)
+    mask &= ~bare
     mask8 = mask.astype(np.uint8)
     mask8 = cv2.morphologyEx(mask8, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask8 = _keep_touching(mask8, (top_seed if region == "upper" else bottom_seed)
@@ -412,9 +415,85 @@ def worn_mask(
     holes = (_fill_holes(mask8) > 0) & (mask8 == 0)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(holes.astype(np.uint8), 8)
     small = 1 + np.nonzero(stats[1:, cv2.CC_STAT_AREA] < 0.02 * max(1, mask8.sum()))[0]
-    mask8[np.isin(labels, small) | (holes & clothed)] = 1
+    mask8[np.isin(labels, small) | (holes & clothed & ~bare)] = 1
     m = mask8.astype(np.float32) * np.clip(person * 1.25, 0, 1)
-    return m, skin
+    return m, np.maximum(skin, bare.astype(np.float32))
+
+
+# Bones along which bare skin is the body's own (forearms, upper arms, shins, thighs).
+LIMBS = (
+    ("left_shoulder", "left_elbow"), ("left_elbow", "left_wrist"),
+    ("right_shoulder", "right_elbow"), ("right_elbow", "right_wrist"),
+    ("left_hip", "left_knee"), ("left_knee", "left_ankle"),
+    ("right_hip", "right_knee"), ("right_knee", "right_ankle"),
+)
+EXTREMITIES = ("nose", "mouth_left", "mouth_right", "left_wrist", "right_wrist", "left_index",
+               "right_index", "left_pinky", "right_pinky", "left_thumb", "right_thumb")
+
+
+def _body_skin(skin: np.ndarray, pose: Any | None, neck_y: int) -> np.ndarray:
+    """The parts of a skin map joined to the body: the face and neck, the hands, and the
+    arms and legs where the pose runs their bones. A print's skin-coloured letters (an orange
+    'e', a yellow 'a' on a grey sweatshirt) are islands on the garment, joined to none of them."""
+    h, w = skin.shape
+    anchors = np.zeros((h, w), np.uint8)
+    anchors[: max(0, neck_y)] = 1
+    pts = getattr(pose, "points", None) or {}
+    for a, b in LIMBS:
+        if a in pts and b in pts:
+            pa = (int(round(pts[a][0])), int(round(pts[a][1])))
+            pb = (int(round(pts[b][0])), int(round(pts[b][1])))
+            cv2.line(anchors, pa, pb, 1, 3)
+    for name in EXTREMITIES:
+        if name in pts:
+            cv2.circle(anchors, (int(round(pts[name][0])), int(round(pts[name][1]))), 3, 1, -1)
+    n, labels = cv2.connectedComponents(skin.astype(np.uint8), connectivity=8)
+    if n <= 1:
+        return skin.astype(bool)
+    ids = np.unique(labels[(anchors > 0) & skin])
+    return np.isin(labels, ids[ids > 0])
+
+
+# Reach (share of the torso's height) of the skin beside the garment that is decided against the
+# colours around it rather than the face's: a neckline's or an armhole's rim of pale skin.
+SKIN_RIM = 0.08
+
+
+def _skin_at_outline(lab: np.ndarray, mask: np.ndarray, skin: np.ndarray,
+                     torso: float) -> np.ndarray:
+    """The pixels of a garment mask that are the model's own skin beside it.
+
+    Pale skin in the light (a chest above a white neckline, a shoulder beside a cream strap)
+    is nearer white than the face's tone in hue, so the skin test gives it to a white, cream or
+    beige garment. Beside the skin the test is sure of, a pixel is judged against the colours
+    on either side of it instead, lightness included: the sure skin's colour around it and the
+    garment's colour around it, whichever it is nearer. Only what joins the sure skin is skin:
+    a beige garment's pixels lie nearer its own colour, and a strap or a hem too narrow to
+    show its own colour away from the skin keeps the mask's word.
+    """
+    reach = max(3, round(SKIN_RIM * torso))
+    grow = np.ones((3, 3), np.uint8)
+    near = (cv2.dilate(skin.astype(np.uint8), grow, iterations=reach) > 0) & mask
+    if not near.any():
+        return near
+    sigma = max(2.0, reach / 2)
+    fabric = mask & ~near
+    own_skin, skin_support = matte.spread(lab, skin, sigma)
+    own_fabric, fabric_support = matte.spread(lab, fabric, 2 * sigma)
+    # Hue decides: a white garment's side in shadow is as dark as the skin beside it, but it
+    # keeps the fabric's hue. Lightness only breaks near ties (pale skin is a little darker
+    # than white in the light).
+    wts = np.array([0.25, 1.0, 1.0], np.float32)
+    d_skin = np.linalg.norm((lab - own_skin) * wts, axis=-1)
+    d_fabric = np.linalg.norm((lab - own_fabric) * wts, axis=-1)
+    bare = near & (d_skin < d_fabric) & (skin_support > 0.02) & (fabric_support > 0.02)
+    # Joined to the sure skin, a pixel at a time: a patch of fabric that only looks like skin
+    # (a fold's shade) and is cut off from it by fabric stays garment.
+    n, labels = cv2.connectedComponents(bare.astype(np.uint8), connectivity=8)
+    if n <= 1:
+        return bare
+    touching = np.unique(labels[(cv2.dilate(skin.astype(np.uint8), grow) > 0) & bare])
+    return np.isin(labels, touching[touching > 0])
 
 
 # --- helpers ----------------------------------------------------------------------------------
