@@ -457,6 +457,8 @@ def _body_skin(skin: np.ndarray, pose: Any | None, neck_y: int) -> np.ndarray:
 # Reach (share of the torso's height) of the skin beside the garment that is decided against the
 # colours around it rather than the face's: a neckline's or an armhole's rim of pale skin.
 SKIN_RIM = 0.08
+# OKLab lightness under the skin beside it below which a pixel is not taken for skin in the light.
+SKIN_SHADE = 0.03
 
 
 def _skin_at_outline(lab: np.ndarray, mask: np.ndarray, skin: np.ndarray,
@@ -487,6 +489,10 @@ def _skin_at_outline(lab: np.ndarray, mask: np.ndarray, skin: np.ndarray,
     d_skin = np.linalg.norm((lab - own_skin) * wts, axis=-1)
     d_fabric = np.linalg.norm((lab - own_fabric) * wts, axis=-1)
     bare = near & (d_skin < d_fabric) & (skin_support > 0.02) & (fabric_support > 0.02)
+    # Only skin in the light loses its hue towards white; skin in shade keeps it and the skin
+    # test has it already. A pixel darker than the skin beside it that looks like skin there is
+    # the garment's side in shadow, warmed by the arm's reflected light.
+    bare &= lab[..., 0] > own_skin[..., 0] - SKIN_SHADE
     # Joined to the sure skin, a pixel at a time: a patch of fabric that only looks like skin
     # (a fold's shade) and is cut off from it by fabric stays garment.
     n, labels = cv2.connectedComponents(bare.astype(np.uint8), connectivity=8)
