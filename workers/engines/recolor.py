@@ -81,6 +81,13 @@ def recolor_image(
         mask = found.mask
         check_outline = not found.worn
         skin = found.skin > 0.5 if found.worn else None
+        if found.runs_on:
+            raise EngineError(
+                "garment_unclear",
+                f"The {garment_type} cannot be told from what is worn with it (a dress, a "
+                "jumpsuit, or a top and a bottom of one colour?): ask for the dress or the "
+                f"jumpsuit, or send a photo where the {garment_type} ends.",
+            )
     mask = _fill_small_holes(mask)
     if progress:
         progress(50)

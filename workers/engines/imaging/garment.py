@@ -74,6 +74,7 @@ class GarmentMask:
     mask: np.ndarray  # float32 HxW in [0, 1], full size
     skin: np.ndarray  # float32 HxW in [0, 1], full size (zeros on product shots)
     worn: bool
+    runs_on: bool = False  # a worn top's (bottom's) colour runs on past its part: a dress
 
 
 def is_worn_pose(pose: Any | None) -> bool:
@@ -130,10 +131,14 @@ def garment_mask(
             from workers.engines.imaging import pose as pose_mod
 
             person = pose_mod.person_mask(small).astype(np.float32)
-        mask_s, skin_s = worn_mask(small, region, scene.pose, person, scene.faces)
+        outfit = worn_outfit(small, scene.pose, person, scene.faces)
+        mask_s, skin_s = worn_mask(small, region, scene.pose, person, scene.faces,
+                                   outfit=outfit)
+        runs_on = runs_past_its_part(outfit, region)
     else:
         mask_s = product_mask(small)
         skin_s = np.zeros(mask_s.shape, np.float32)
+        runs_on = False
     if mask_s.sum() < 0.002 * mask_s.size:
         raise EngineError(
             "garment_not_found",
@@ -145,7 +150,7 @@ def garment_mask(
     # Skin stays untouched even where the garment rim was feathered over it.
     full = full * (1.0 - np.clip(skin, 0, 1))
     return GarmentMask(mask=full.astype(np.float32), skin=skin.astype(np.float32),
-                       worn=scene.worn)
+                       worn=scene.worn, runs_on=runs_on)
 
 
 # --- product shots ----------------------------------------------------------------------------
@@ -418,6 +423,53 @@ def worn_mask(
     mask8[np.isin(labels, small) | (holes & clothed & ~bare)] = 1
     m = mask8.astype(np.float32) * np.clip(person * 1.25, 0, 1)
     return m, np.maximum(skin, bare.astype(np.float32))
+
+
+# Weighted OKLab distance (``_nearest``) within which the top's and the bottom's main colours
+# are one colour.
+ONE_COLOUR = 0.04
+
+
+def runs_past_its_part(outfit: WornOutfit, region: Region) -> bool:
+    """Whether the top's colour runs on below the hip as far as a top's mask may reach, or
+    the bottom's above the waist: one garment from the shoulders down (a dress, a jumpsuit,
+    a long tunic) or a top and a bottom of one colour. A top's mask would stop across it in
+    a straight line."""
+    if region == "full" or outfit.top_c is None or outfit.bottom_c is None:
+        return False
+    waist, torso = outfit.lm["hip_y"], outfit.torso
+    if region == "upper":
+        own, other = outfit.top_c, outfit.bottom_c
+        at, past = (waist - 0.1 * torso, waist), (waist + 0.45 * torso, waist + 0.6 * torso)
+    else:
+        own, other = outfit.bottom_c, outfit.top_c
+        at, past = (waist, waist + 0.1 * torso), (waist - 0.6 * torso, waist - 0.45 * torso)
+    h = outfit.lab.shape[0]
+
+    def rows(span: tuple[float, float]) -> slice:
+        return slice(int(np.clip(span[0], 0, h)), int(np.clip(span[1], 0, h)))
+
+    def looks_own(band: slice) -> float:
+        lab = outfit.lab[band]
+        d_own = _nearest(lab, own)
+        mine = outfit.clothed[band] & (d_own < 0.16) & ~(_nearest(lab, other) < d_own - 0.01)
+        return float(mine.sum()) / max(1, band.stop - band.start)
+
+    # A print or a pattern sharing a colour with the other part (white in a patterned
+    # trouser under a white tee) does not make one garment: the two parts' main colours must
+    # be one.
+    tops = outfit.lab[outfit.top_seed & outfit.clothed]
+    bottoms = outfit.lab[outfit.bottom_seed & outfit.clothed]
+    if len(tops) < 20 or len(bottoms) < 20:
+        return False
+    gap = _nearest(np.median(tops, axis=0)[None, None, :], np.median(bottoms, axis=0)[None, :])
+    if float(gap[0, 0]) > ONE_COLOUR:
+        return False
+    width_at = looks_own(rows(at))
+    # Under a few pixels a row, the part does not reach the waist (a crop top): nothing to run.
+    if width_at < 0.05 * outfit.lab.shape[1]:
+        return False
+    return looks_own(rows(past)) >= 0.5 * width_at
 
 
 # Bones along which bare skin is the body's own (forearms, upper arms, shins, thighs).
