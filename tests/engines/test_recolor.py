@@ -15,6 +15,7 @@ from PIL import Image
 
 from tests.engines.conftest import HAS_POSE, noop_progress, photo, save_log
 from tests.fidelity import fid_recolor as fid
+from tests.fidelity.common import photo_any
 from tests.fidelity.fid_recolor import highpass_ssim
 from workers.engines.base import EngineError
 from workers.engines.imaging.color import delta_e2000, parse_hex, srgb8_to_lab
@@ -299,3 +300,49 @@ def test_a_garment_that_cannot_be_told_from_its_backdrop_is_refused() -> None:
 def test_garments_with_a_clear_outline_are_not_refused(name: str) -> None:
     result = recolor_image(photo(name), target_color="#1F6FEB", garment_type="tshirt")
     assert (result.weight > 0.9).sum() > 1000
+
+
+def _pose_lines(rgb: np.ndarray, segments: list[tuple[str, str, float, float]]) -> np.ndarray:
+    """Pixels along pose segments (from, to, start and end as shares of the segment)."""
+    from workers.engines.imaging.pose import detect_pose
+
+    pose = detect_pose(rgb)
+    assert pose is not None
+    pts = pose.points
+    out = np.zeros(rgb.shape[:2], np.uint8)
+    for a, b, t0, t1 in segments:
+        pa, pb = np.array(pts[a]), np.array(pts[b])
+        s, e = pa + t0 * (pb - pa), pa + t1 * (pb - pa)
+        cv2.line(out, (int(s[0]), int(s[1])), (int(e[0]), int(e[1])), 1, 3)
+    return out > 0
+
+
+@pytest.mark.skipif(not HAS_POSE, reason="needs workers.engines.imaging.pose")
+def test_bare_arms_beside_a_white_top_keep_their_colour_and_the_top_its_sides() -> None:
+    # A white tank top on pale bare arms: the arms were painted in the target colour where
+    # the garment's growth into missed parts ran along them.
+    rgb = photo_any("model/model_3")
+    result = recolor_image(rgb, target_color="#1F4FD1", garment_type="top")
+    de = delta_e2000(rgb, result.rgb)
+    save_log("recolor_bare_arms", rgb, result.rgb)
+
+    arms = _pose_lines(rgb, [(f"{s}_shoulder", f"{s}_elbow", 0.35, 1.0) for s in ("left", "right")]
+                       + [(f"{s}_elbow", f"{s}_wrist", 0.0, 1.0) for s in ("left", "right")])
+    assert float(de[arms].mean()) < 1.0
+    assert float((de[arms] > 5.0).mean()) < 0.01
+    # The top's sides, a little inside the shoulder-to-hip lines, moved with the rest of it.
+    sides = _pose_lines(rgb, [(f"{s}_shoulder", f"{s}_hip", 0.3, 0.8) for s in ("left", "right")])
+    assert float((de[sides] > 20.0).mean()) > 0.9
+
+
+@pytest.mark.skipif(not HAS_POSE, reason="needs workers.engines.imaging.pose")
+def test_a_top_asked_on_a_dress_is_refused_and_the_dress_recoloured() -> None:
+    # A top's mask would stop across the dress at the hip in a straight line.
+    rgb = photo("model/052964_0")
+    with pytest.raises(EngineError) as err:
+        recolor_image(rgb, target_color="#F2A900", garment_type="top")
+    assert err.value.code == "garment_unclear"
+    assert "dress" in err.value.message
+
+    result = recolor_image(rgb, target_color="#F2A900", garment_type="dress")
+    assert (result.weight > 0.9).sum() > 0.05 * result.weight.size

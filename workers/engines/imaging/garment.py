@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from workers.engines.base import EngineError
+from workers.engines.imaging import matte
 from workers.engines.imaging.color import srgb8_to_oklab
 from workers.engines.imaging.resize import limit_side
 
@@ -73,6 +74,7 @@ class GarmentMask:
     mask: np.ndarray  # float32 HxW in [0, 1], full size
     skin: np.ndarray  # float32 HxW in [0, 1], full size (zeros on product shots)
     worn: bool
+    runs_on: bool = False  # a worn top's (bottom's) colour runs on past its part: a dress
 
 
 def is_worn_pose(pose: Any | None) -> bool:
@@ -129,10 +131,14 @@ def garment_mask(
             from workers.engines.imaging import pose as pose_mod
 
             person = pose_mod.person_mask(small).astype(np.float32)
-        mask_s, skin_s = worn_mask(small, region, scene.pose, person, scene.faces)
+        outfit = worn_outfit(small, scene.pose, person, scene.faces)
+        mask_s, skin_s = worn_mask(small, region, scene.pose, person, scene.faces,
+                                   outfit=outfit)
+        runs_on = runs_past_its_part(outfit, region)
     else:
         mask_s = product_mask(small)
         skin_s = np.zeros(mask_s.shape, np.float32)
+        runs_on = False
     if mask_s.sum() < 0.002 * mask_s.size:
         raise EngineError(
             "garment_not_found",
@@ -144,7 +150,7 @@ def garment_mask(
     # Skin stays untouched even where the garment rim was feathered over it.
     full = full * (1.0 - np.clip(skin, 0, 1))
     return GarmentMask(mask=full.astype(np.float32), skin=skin.astype(np.float32),
-                       worn=scene.worn)
+                       worn=scene.worn, runs_on=runs_on)
 
 
 # --- product shots ----------------------------------------------------------------------------
@@ -403,6 +409,8 @@ def worn_mask(
             mask &= rows < waist + 0.45 * torso
         else:
             mask &= rows >= waist - 0.45 * torso
+    bare = _skin_at_outline(lab, mask, _body_skin(skin > 0.5, pose, neck_y), torso)
+    mask &= ~bare
     mask8 = mask.astype(np.uint8)
     mask8 = cv2.morphologyEx(mask8, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask8 = _keep_touching(mask8, (top_seed if region == "upper" else bottom_seed)
@@ -412,9 +420,138 @@ def worn_mask(
     holes = (_fill_holes(mask8) > 0) & (mask8 == 0)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(holes.astype(np.uint8), 8)
     small = 1 + np.nonzero(stats[1:, cv2.CC_STAT_AREA] < 0.02 * max(1, mask8.sum()))[0]
-    mask8[np.isin(labels, small) | (holes & clothed)] = 1
+    mask8[np.isin(labels, small) | (holes & clothed & ~bare)] = 1
     m = mask8.astype(np.float32) * np.clip(person * 1.25, 0, 1)
-    return m, skin
+    return m, np.maximum(skin, bare.astype(np.float32))
+
+
+# Weighted OKLab distance (``_nearest``) within which the top's and the bottom's main colours
+# are one colour.
+ONE_COLOUR = 0.04
+
+
+def runs_past_its_part(outfit: WornOutfit, region: Region) -> bool:
+    """Whether the top's colour runs on below the hip as far as a top's mask may reach, or
+    the bottom's above the waist: one garment from the shoulders down (a dress, a jumpsuit,
+    a long tunic) or a top and a bottom of one colour. A top's mask would stop across it in
+    a straight line."""
+    if region == "full" or outfit.top_c is None or outfit.bottom_c is None:
+        return False
+    waist, torso = outfit.lm["hip_y"], outfit.torso
+    if region == "upper":
+        own, other = outfit.top_c, outfit.bottom_c
+        at, past = (waist - 0.1 * torso, waist), (waist + 0.45 * torso, waist + 0.6 * torso)
+    else:
+        own, other = outfit.bottom_c, outfit.top_c
+        at, past = (waist, waist + 0.1 * torso), (waist - 0.6 * torso, waist - 0.45 * torso)
+    h = outfit.lab.shape[0]
+
+    def rows(span: tuple[float, float]) -> slice:
+        return slice(int(np.clip(span[0], 0, h)), int(np.clip(span[1], 0, h)))
+
+    def looks_own(band: slice) -> float:
+        lab = outfit.lab[band]
+        d_own = _nearest(lab, own)
+        mine = outfit.clothed[band] & (d_own < 0.16) & ~(_nearest(lab, other) < d_own - 0.01)
+        return float(mine.sum()) / max(1, band.stop - band.start)
+
+    # A print or a pattern sharing a colour with the other part (white in a patterned
+    # trouser under a white tee) does not make one garment: the two parts' main colours must
+    # be one.
+    tops = outfit.lab[outfit.top_seed & outfit.clothed]
+    bottoms = outfit.lab[outfit.bottom_seed & outfit.clothed]
+    if len(tops) < 20 or len(bottoms) < 20:
+        return False
+    gap = _nearest(np.median(tops, axis=0)[None, None, :], np.median(bottoms, axis=0)[None, :])
+    if float(gap[0, 0]) > ONE_COLOUR:
+        return False
+    width_at = looks_own(rows(at))
+    # Under a few pixels a row, the part does not reach the waist (a crop top): nothing to run.
+    if width_at < 0.05 * outfit.lab.shape[1]:
+        return False
+    return looks_own(rows(past)) >= 0.5 * width_at
+
+
+# Bones along which bare skin is the body's own (forearms, upper arms, shins, thighs).
+LIMBS = (
+    ("left_shoulder", "left_elbow"), ("left_elbow", "left_wrist"),
+    ("right_shoulder", "right_elbow"), ("right_elbow", "right_wrist"),
+    ("left_hip", "left_knee"), ("left_knee", "left_ankle"),
+    ("right_hip", "right_knee"), ("right_knee", "right_ankle"),
+)
+EXTREMITIES = ("nose", "mouth_left", "mouth_right", "left_wrist", "right_wrist", "left_index",
+               "right_index", "left_pinky", "right_pinky", "left_thumb", "right_thumb")
+
+
+def _body_skin(skin: np.ndarray, pose: Any | None, neck_y: int) -> np.ndarray:
+    """The parts of a skin map joined to the body: the face and neck, the hands, and the
+    arms and legs where the pose runs their bones. A print's skin-coloured letters (an orange
+    'e', a yellow 'a' on a grey sweatshirt) are islands on the garment, joined to none of them."""
+    h, w = skin.shape
+    anchors = np.zeros((h, w), np.uint8)
+    anchors[: max(0, neck_y)] = 1
+    pts = getattr(pose, "points", None) or {}
+    for a, b in LIMBS:
+        if a in pts and b in pts:
+            pa = (int(round(pts[a][0])), int(round(pts[a][1])))
+            pb = (int(round(pts[b][0])), int(round(pts[b][1])))
+            cv2.line(anchors, pa, pb, 1, 3)
+    for name in EXTREMITIES:
+        if name in pts:
+            cv2.circle(anchors, (int(round(pts[name][0])), int(round(pts[name][1]))), 3, 1, -1)
+    n, labels = cv2.connectedComponents(skin.astype(np.uint8), connectivity=8)
+    if n <= 1:
+        return skin.astype(bool)
+    ids = np.unique(labels[(anchors > 0) & skin])
+    return np.isin(labels, ids[ids > 0])
+
+
+# Reach (share of the torso's height) of the skin beside the garment that is decided against the
+# colours around it rather than the face's: a neckline's or an armhole's rim of pale skin.
+SKIN_RIM = 0.08
+# OKLab lightness under the skin beside it below which a pixel is not taken for skin in the light.
+SKIN_SHADE = 0.03
+
+
+def _skin_at_outline(lab: np.ndarray, mask: np.ndarray, skin: np.ndarray,
+                     torso: float) -> np.ndarray:
+    """The pixels of a garment mask that are the model's own skin beside it.
+
+    Pale skin in the light (a chest above a white neckline, a shoulder beside a cream strap)
+    is nearer white than the face's tone in hue, so the skin test gives it to a white, cream or
+    beige garment. Beside the skin the test is sure of, a pixel is judged against the colours
+    on either side of it instead, lightness included: the sure skin's colour around it and the
+    garment's colour around it, whichever it is nearer. Only what joins the sure skin is skin:
+    a beige garment's pixels lie nearer its own colour, and a strap or a hem too narrow to
+    show its own colour away from the skin keeps the mask's word.
+    """
+    reach = max(3, round(SKIN_RIM * torso))
+    grow = np.ones((3, 3), np.uint8)
+    near = (cv2.dilate(skin.astype(np.uint8), grow, iterations=reach) > 0) & mask
+    if not near.any():
+        return near
+    sigma = max(2.0, reach / 2)
+    fabric = mask & ~near
+    own_skin, skin_support = matte.spread(lab, skin, sigma)
+    own_fabric, fabric_support = matte.spread(lab, fabric, 2 * sigma)
+    # Hue decides: a white garment's side in shadow is as dark as the skin beside it, but it
+    # keeps the fabric's hue. Lightness only breaks near ties (pale skin is a little darker
+    # than white in the light).
+    wts = np.array([0.25, 1.0, 1.0], np.float32)
+    d_skin = np.linalg.norm((lab - own_skin) * wts, axis=-1)
+    d_fabric = np.linalg.norm((lab - own_fabric) * wts, axis=-1)
+    bare = near & (d_skin < d_fabric) & (skin_support > 0.02) & (fabric_support > 0.02)
+    # Only skin in the light loses its hue towards white; skin in shade keeps it and the skin
+    # test has it already. A pixel darker than the skin beside it that looks like skin there is
+    # the garment's side in shadow, warmed by the arm's reflected light.
+    bare &= lab[..., 0] > own_skin[..., 0] - SKIN_SHADE
+    # Joined to the sure skin, a pixel at a time: a patch of fabric that only looks like skin
+    # (a fold's shade) and is cut off from it by fabric stays garment.
+    n, labels = cv2.connectedComponents(bare.astype(np.uint8), connectivity=8)
+    if n <= 1:
+        return bare
+    touching = np.unique(labels[(cv2.dilate(skin.astype(np.uint8), grow) > 0) & bare])
+    return np.isin(labels, touching[touching > 0])
 
 
 # --- helpers ----------------------------------------------------------------------------------
