@@ -346,3 +346,15 @@ def test_a_top_asked_on_a_dress_is_refused_and_the_dress_recoloured() -> None:
 
     result = recolor_image(rgb, target_color="#F2A900", garment_type="dress")
     assert (result.weight > 0.9).sum() > 0.05 * result.weight.size
+
+
+@pytest.mark.skipif(not HAS_POSE, reason="needs workers.engines.imaging.pose")
+@pytest.mark.parametrize(("model", "garment"), [("model/053228_0", "top"),
+                                                ("model/model_9", "skirt")])
+def test_a_part_whose_mask_ends_across_one_fabric_is_refused(model: str, garment: str) -> None:
+    # A top asked on a studded dress, a skirt on a white one: the part's mask ends in a
+    # straight line with the same fabric past it, and the rest was left in the old colour.
+    rgb = photo_any(model)
+    with pytest.raises(EngineError) as err:
+        recolor_image(rgb, target_color="#F2A900", garment_type=garment)
+    assert err.value.code == "garment_unclear"
