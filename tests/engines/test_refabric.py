@@ -13,6 +13,7 @@ import pytest
 from PIL import Image
 
 from tests.engines.conftest import noop_progress, photo, save_log
+from tests.fidelity.common import photo_any
 from workers.engines.base import EngineError
 from workers.engines.imaging import garment
 from workers.engines.imaging.color import delta_e2000, srgb8_to_lab
@@ -285,3 +286,15 @@ def test_texture_is_drawn_at_the_garments_real_size() -> None:
     p_small = fid.dominant_period_px(rgb, small_res.rgb, where_s)
     p_big = fid.dominant_period_px(big, big_res.rgb, where_b, longest=40.0)
     assert p_big == pytest.approx(2 * p_small, rel=0.15)
+
+
+@pytest.mark.parametrize(("model", "garment"), [("model/053228_0", "top"),
+                                                ("model/model_9", "skirt")])
+def test_a_part_of_a_dress_is_refused_not_cut_across(model: str, garment: str) -> None:
+    # Refabricked, a top's mask on a dress ended in a straight line across it, the rest of the
+    # dress in its old fabric; Recolor refuses the same case with the same reason.
+    rgb = photo_any(model)
+    with pytest.raises(EngineError) as err:
+        refabric_image(rgb, fabric="velvet", finish="glossy", garment_type=garment)
+    assert err.value.code == "garment_unclear"
+    assert garment in err.value.message

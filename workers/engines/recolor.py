@@ -62,48 +62,6 @@ def run(params: dict[str, Any], progress: Progress) -> list[EngineOutput]:
     ).rgb, "recolor.png")
 
 
-# Where a worn top's mask ends at the bottom (a bottom's at the top), the share of its width at
-# which the same fabric carries on past the end (OKLab distance under CUT_SAME between the
-# rows just inside and just outside). A top's mask on a dress, or trousers asked on one, cut
-# across one fabric: 0.95 to 0.98 on our photos, and the rest of the dress was left in the old
-# colour under a straight line. Separates: 0.46 at most; 0.74 to 0.82 where the mask stops a
-# little short of a crop top's or a skirt's own edge, which are not refused.
-CUT_ACROSS = 0.9
-CUT_SAME = 0.05
-
-
-def _cut_across(rgb: np.ndarray, mask: np.ndarray, skin: np.ndarray | None,
-                region: str) -> bool:
-    """Whether a worn top's (bottom's) mask ends across fabric that carries on past it."""
-    if region == "full":
-        return False
-    small, _ = garment_mod.working_copy(rgb)
-    h, w = small.shape[:2]
-    m = cv2.resize((mask > 0.5).astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST) > 0
-    bare = (np.zeros((h, w), bool) if skin is None else cv2.resize(
-        skin.astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST) > 0)
-    lab = srgb8_to_oklab(small)
-    cols = np.nonzero(m.any(axis=0))[0]
-    if len(cols) < 10:
-        return False
-    k = max(2, round(0.012 * h))
-    same = seen = 0
-    for x in cols:
-        ys = np.nonzero(m[:, x])[0]
-        y = int(ys[-1]) if region == "upper" else int(ys[0])
-        step = 1 if region == "upper" else -1
-        inside = [y - step * i for i in range(1, k + 1)]
-        outside = [y + step * i for i in range(2, k + 2)]
-        if min(inside + outside) < 0 or max(inside + outside) >= h:
-            continue
-        if bare[outside, x].any() or not m[inside, x].all():
-            continue
-        seen += 1
-        d = np.linalg.norm(lab[inside, x].mean(axis=0) - lab[outside, x].mean(axis=0))
-        same += bool(d < CUT_SAME)
-    return seen >= 10 and same / seen >= CUT_ACROSS
-
-
 def recolor_image(
     rgb: np.ndarray,
     *,
@@ -123,14 +81,7 @@ def recolor_image(
         mask = found.mask
         check_outline = not found.worn
         skin = found.skin > 0.5 if found.worn else None
-        region = garment_mod.garment_region(garment_type)
-        if found.runs_on or (found.worn and _cut_across(rgb, mask, skin, region)):
-            raise EngineError(
-                "garment_unclear",
-                f"The {garment_type} cannot be told from what is worn with it (a dress, a "
-                "jumpsuit, or a top and a bottom of one colour?): ask for the dress or the "
-                f"jumpsuit, or send a photo where the {garment_type} ends.",
-            )
+        garment_mod.refuse_unclear(found, rgb, garment_type)
     mask = _fill_small_holes(mask)
     if progress:
         progress(50)

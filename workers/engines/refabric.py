@@ -191,7 +191,9 @@ def refabric_image(
     if scene is None:
         scene = garment_mod.look(garment_mod.working_copy(rgb)[0])
     if mask is None:
-        mask = garment_mod.garment_mask(rgb, garment_type, scene=scene).mask
+        found = garment_mod.garment_mask(rgb, garment_type, scene=scene)
+        garment_mod.refuse_unclear(found, rgb, garment_type)
+        mask = found.mask
     if progress:
         progress(45)
     h, w = mask.shape
