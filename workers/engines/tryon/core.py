@@ -54,7 +54,7 @@ LEGS_INVENTED = 0.12
 CHEST_INVENTED = 0.3
 # The same below the chest, to just above the hips: a crop top or a top split at the front
 # over a longer one. 0.086 to 0.73 on our photos for such a top, each showing a painted band or
-# gap of skin; 0.05 at most for a tee or a dress.
+# gap of skin; 0.09 at most for a tee or a dress.
 MIDRIFF_INVENTED = 0.1
 _GARMENT = {warp.UPPER: "the top", warp.ONE_PIECE: "the dress"}  # (sleeves: no bottoms)
 
