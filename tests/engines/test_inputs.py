@@ -42,6 +42,18 @@ def test_the_short_side_floor(side: int, refused: bool) -> None:
         inputs.require_min_side(rgb, "garment photo")
 
 
+def test_a_bag_photo_under_the_bag_floor_is_refused_by_the_input_checks() -> None:
+    # the photographed bag fixture, 130x100 px: drawn near its real size it would be scaled up
+    params = {"bag_image": fid.jpeg_of(fid.BAG), "model_image": fid.jpeg_of("model/model_9.png")}
+    with pytest.raises(EngineError) as err:
+        inputs.guard_engine_inputs("baghold", params)
+    assert err.value.code == "image_too_small"
+    assert "130x100 px" in err.value.message
+    assert f"{inputs.MIN_BAG_SIDE} px" in err.value.message
+    # an earring, drawn small on the model, keeps the product floor
+    inputs.guard_engine_inputs("earfit", {"ring_image": fid.png(earring_shot(70, 140))})
+
+
 def test_a_job_with_a_thumbnail_fails_with_the_reason_before_the_engine_runs() -> None:
     seen: list[int] = []
     with pytest.raises(EngineError) as err:

@@ -190,6 +190,8 @@ def refused_code(engine: str, params: dict[str, Any]) -> str | None:
 def acceptance_cases() -> list[tuple[str, str, dict[str, Any]]]:
     """(label, engine, params) for every fixture in the role it is meant for."""
     earring, bag = png(earring_shot()), png(bag_shot()[0])
+    # A second bag of another shape (the photographed bag fixture is under the bag floor).
+    tall_bag = png(bag_shot(420, 900, body_w=380, body_h=500, handle_h=250)[0])
     out: list[tuple[str, str, dict[str, Any]]] = []
     for name in GARMENTS + MODELS:
         for engine in ("recolor", "refabric", "reshape"):
@@ -200,9 +202,9 @@ def acceptance_cases() -> list[tuple[str, str, dict[str, Any]]]:
         out.append((f"earfit {name}", "earfit",
                     {"ring_image": earring, "model_image": jpeg_of(name), "model_name": "M"}))
     for i, name in enumerate(FULL_FIGURE):
-        # the drawn tote and the photographed bag in turn
+        # the two drawn bags in turn
         out.append((f"baghold {name}", "baghold",
-                    {"bag_image": bag if i % 2 else jpeg_of(BAG), "model_image": jpeg_of(name),
+                    {"bag_image": bag if i % 2 else tall_bag, "model_image": jpeg_of(name),
                      "model_name": "M"}))
         out.append((f"flats {name}", "flats",
                     {"shoes": {"FRONT": jpeg_of(SHOES)},

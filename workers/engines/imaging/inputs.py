@@ -7,7 +7,8 @@ message)``, which the job records as its error and the page shows on the card.
 
 - ``require_min_side``: a photo that is edited or analysed (a garment photo, a model photo)
   needs ``MIN_SIDE`` px on its short side for landmarks and masks; a product shot, which is cut
-  out and scaled *down* to its real size on a model, needs ``MIN_PRODUCT_SIDE``.
+  out and scaled *down* to its real size on a model, needs ``MIN_PRODUCT_SIDE`` (a bag, drawn
+  large, ``MIN_BAG_SIDE``).
 - ``refuse_person_in_product``: a face, or a body with head or torso, covering a real share of
   an accessory's product shot (an earring, bag or shoe photo that is really a model photo).
 - ``require_one_person``: a model photo with exactly one person and the body parts a tool needs
@@ -31,6 +32,9 @@ from workers.vocabularies import TOOL_NEEDS
 
 MIN_SIDE = 256
 MIN_PRODUCT_SIDE = 64
+# A bag is drawn on the model near its real size, which on a full-length catalogue photo is a
+# few hundred pixels: a smaller bag photo is scaled up and its cut-out comes out fringed.
+MIN_BAG_SIDE = 256
 
 # A face counts when the detector is this sure of it and it is not a speck: on a full-body
 # catalogue photo a face covers about 1-4 % of the frame; texture on a bag or a print gives
@@ -365,12 +369,13 @@ def _photo(data: Any, what: str) -> np.ndarray | None:
     return got[0]
 
 
-def _product(data: Any, what: str, *, person_check: bool = True) -> None:
+def _product(data: Any, what: str, *, person_check: bool = True,
+             min_side: int = MIN_PRODUCT_SIDE) -> None:
     got = _decoded(data)
     if got is None:
         return
     rgb, alpha = got
-    require_min_side(rgb, f"{what} image", MIN_PRODUCT_SIDE)
+    require_min_side(rgb, f"{what} image", min_side)
     if person_check:
         refuse_person_in_product(rgb, what, alpha)
 
@@ -396,7 +401,7 @@ def guard_engine_inputs(engine: str, params: Mapping[str, Any]) -> None:
         # the visible lobe is the engine's own check (no_ear, with the model's name)
         _model(params.get("model_image"), name, ("face",))
     elif engine == "baghold":
-        _product(params.get("bag_image"), "bag")
+        _product(params.get("bag_image"), "bag", min_side=MIN_BAG_SIDE)
         _model(params.get("model_image"), name, TOOL_NEEDS["baghold"])
     elif engine == "flats":
         worn = []
