@@ -62,11 +62,14 @@ _GARMENT = {warp.UPPER: "the top", warp.ONE_PIECE: "the dress"}  # (sleeves: no 
 def _torso_band(body: Body, top: float, bottom: float, half: float) -> np.ndarray:
     """A band of the person's torso (bool): from ``top`` to ``bottom`` torso lengths below the
     shoulder line, ``half`` shoulder widths either side of its middle, the head left out."""
-    yy, xx = np.mgrid[0:body.h, 0:body.w].astype(np.float32)
-    x, y = xx - float(body.shoulder_mid[0]), yy - float(body.shoulder_mid[1])
-    along = (x * float(body.down[0]) + y * float(body.down[1])) / max(body.torso_len, 1.0)
-    across = x * float(body.u[0]) + y * float(body.u[1])
-    return ((along > top) & (along < bottom) & (np.abs(across) < half * body.shoulder_width)
+    if "torso_axes" not in body.extras:  # the same for every band of the photo
+        yy, xx = np.mgrid[0:body.h, 0:body.w].astype(np.float32)
+        x, y = xx - float(body.shoulder_mid[0]), yy - float(body.shoulder_mid[1])
+        body.extras["torso_axes"] = (
+            (x * float(body.down[0]) + y * float(body.down[1])) / max(body.torso_len, 1.0),
+            np.abs(x * float(body.u[0]) + y * float(body.u[1])))
+    along, across = body.extras["torso_axes"]
+    return ((along > top) & (along < bottom) & (across < half * body.shoulder_width)
             & (body.mask > 0.5) & ~body.head)
 
 
