@@ -383,6 +383,30 @@ def test_removing_sleeves_from_a_sleeveless_garment_changes_nothing(name: str,
     assert np.abs(out.astype(int) - rgb.astype(int)).max(axis=2).mean() < 0.05
 
 
+@pytest.mark.parametrize(("name", "garment", "covered"), [
+    ("model/01861_00.jpg", "top", True),  # long sleeves
+    ("model/model_1.png", "top", False), ("model/model_9.png", "dress", False),
+    ("model/model_6.png", "top", False),  # a tank top's armhole rim lies on the shoulder
+    ("model/14627_00.jpg", "top", False)])
+def test_an_upper_arm_in_a_sleeve_is_told_from_a_bare_one(name: str, garment: str,
+                                                          covered: bool) -> None:
+    scene = reshape.build_scene(load(name), garment)
+    assert reshape._arm_under_garment(scene) is covered
+
+
+def test_sleeves_the_search_cannot_tell_from_the_body_are_refused_not_left_unchanged(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Long sleeves lying against the body, which the sleeve search does not separate from it:
+    # the photo would come back unchanged as if the garment had no sleeves.
+    monkeypatch.setattr(reshape, "_worn_sleeves", lambda scene: [])
+    with pytest.raises(EngineError) as err:
+        reshape.reshape(load("model/01861_00.jpg"), "top",
+                        [parse_change("sleeves", "remove the sleeves")])
+    assert err.value.code == "implausible_fill"
+    assert "cannot be told apart" in err.value.message
+
+
 def _scene_changed(monkeypatch: pytest.MonkeyPatch, change) -> None:
     """Reshape's scene (garment, pose, skin) as found, then altered by ``change``."""
     found = reshape.build_scene

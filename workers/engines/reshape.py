@@ -2266,6 +2266,15 @@ def edit_sleeves(scene: Scene, e: Edit) -> None:
             "top and invent the shoulder under it.",
         )
     if not sleeves:
+        if scene.worn and _arm_under_garment(scene):
+            # Sleeves are there, lying against the body, and could not be told from it:
+            # delivering the photo unchanged would pass a failure for a result.
+            raise EngineError(
+                "implausible_fill",
+                f"The {scene.garment}'s sleeves lie against its body and cannot be told apart "
+                f"from it: changing them would cut into the {scene.garment}. Reshape changes "
+                "sleeves on photos where the arms are held a little away from the body.",
+            )
         if e.sleeve == "removed" or e.direction < 0:
             return  # already sleeveless
         raise EngineError("unsupported_instruction", "The garment has no sleeves to lengthen.")
@@ -2342,6 +2351,32 @@ def _cut_armholes(scene: Scene, sleeves: list[Sleeve]) -> None:
     if cap.sum() > 0.002 * mask.sum():
         scene.mask = mask & ~cap
         fill_uncovered(scene, cap)
+
+
+# An upper arm is in a sleeve when the garment covers this share of its middle, between a third
+# of the way from the shoulder (a tank top's armhole rim, a cap over the joint) and the elbow.
+ARM_IN_SLEEVE = 0.7
+
+
+def _arm_under_garment(scene: Scene) -> bool:
+    """Whether the garment covers an upper arm along its bone (a sleeve the sleeve search did
+    not find), so a request about sleeves is not answered with an unchanged photo."""
+    p = scene.points
+    sw = _shoulder_width(scene)
+    h, w = scene.shape
+    for side in ("left", "right"):
+        s, el = p.get(f"{side}_shoulder"), p.get(f"{side}_elbow")
+        if s is None or el is None:
+            continue
+        bone = np.zeros((h, w), np.uint8)
+        a = np.array(s) + 0.35 * (np.array(el) - np.array(s))
+        b = np.array(s) + 0.9 * (np.array(el) - np.array(s))
+        cv2.line(bone, tuple(int(round(v)) for v in a), tuple(int(round(v)) for v in b), 1,
+                 max(1, round(0.06 * sw)))
+        core = bone > 0
+        if core.sum() >= 20 and float(scene.mask[core].mean()) > ARM_IN_SLEEVE:
+            return True
+    return False
 
 
 def _check_arms_hang(scene: Scene) -> None:
