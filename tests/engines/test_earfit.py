@@ -101,7 +101,7 @@ def test_never_hung_beside_the_hoops_a_model_wears(name: str) -> None:
     assert case.figures["old_left"] == 0
 
 
-STUD = "model/head_09597_00.jpg"  # a tiny black stud at the lower edge of her seen lobe
+STUD = "closeup/head_09597_00.jpg"  # a tiny black stud at the lower edge of her seen lobe
 
 
 def _worn_on_seen_lobes(rgb: np.ndarray) -> list[earfit.WornEarring]:
