@@ -4,12 +4,17 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.engines.placement_support import fixture_bytes, png
+from tests.engines.placement_support import decode, fixture_bytes, png
 from tests.engines.synthetic_products import earring_shot
 from tests.fidelity import fid_earfit as fid
 from workers.engines import earfit
 from workers.engines.base import EngineError
-from workers.engines.imaging.face import detect_face, find_earlobes, roll_degrees
+from workers.engines.imaging.face import (
+    detect_face,
+    find_earlobes,
+    head_person_mask,
+    roll_degrees,
+)
 
 
 @pytest.mark.parametrize(
@@ -94,6 +99,74 @@ def test_a_drawn_hoop_is_retouched_away_or_refused(name: str) -> None:
 def test_never_hung_beside_the_hoops_a_model_wears(name: str) -> None:
     case = fid.wearer_case(name)
     assert case.figures["old_left"] == 0
+
+
+STUD = "closeup/head_09597_00.jpg"  # a tiny black stud at the lower edge of her seen lobe
+
+
+def _worn_on_seen_lobes(rgb: np.ndarray) -> list[earfit.WornEarring]:
+    face = detect_face(rgb)
+    assert face is not None
+    person = head_person_mask(rgb, face)
+    lobes = [lobe for lobe in find_earlobes(rgb, face, person) if lobe.visible]
+    assert lobes, "the test needs a lobe in sight"
+    return [w for w in (earfit.worn_earring(rgb, face, lobe, person) for lobe in lobes) if w]
+
+
+def test_a_tiny_stud_on_the_lobe_is_never_hung_over() -> None:
+    # given a model wearing a stud a few pixels across on her one seen lobe (the other ear is
+    # turned away, so its twin cannot be checked or retouched)
+    # when an earring is fitted
+    with pytest.raises(EngineError) as err:
+        earfit.run({"ring_image": png(earring_shot()), "ring_height_in": 1.5,
+                    "model_image": fixture_bytes(STUD), "model_name": "Lena"}, lambda *a: None)
+
+    # then the job is refused as for hoops, not hung over or beside the stud
+    assert err.value.code == "wears_earrings"
+
+
+def test_a_found_stud_is_retouched_away_cleanly() -> None:
+    # given the stud found on the seen lobe
+    rgb = decode(fixture_bytes(STUD))
+    face = detect_face(rgb)
+    assert face is not None
+    (stud,) = _worn_on_seen_lobes(rgb)
+    assert stud.removable
+
+    # when it is retouched away
+    clean = earfit.remove_earrings(rgb, face, [stud])
+
+    # then nothing under its mask is darker than the lobe's skin round it
+    before = cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB)[..., 0].astype(float)
+    after = cv2.cvtColor(clean, cv2.COLOR_RGB2LAB)[..., 0].astype(float)
+    ring = (cv2.dilate(stud.mask.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0) & ~stud.mask
+    skin = float(np.percentile(before[ring], 10))
+    print(f"darkest under the stud {before[stud.mask].min():.0f} -> {after[stud.mask].min():.0f}, "
+          f"skin round it {skin:.0f}")
+    assert before[stud.mask].min() < skin - 10  # the stud was there
+    assert after[stud.mask].min() >= skin - 10
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "model/model_1.png",  # a strand of hair across the ear
+        "model/model_3.png",  # blonde strands beside the lobe
+        "model/model_6.png",  # the light backdrop in the notch under the lobe
+        "model/model_8.png",  # black hair right behind a lobe a few pixels wide
+        "model/model_9.png",  # black hair below the lobe
+        "portrait/astronaut",
+    ],
+)
+def test_a_bare_lobe_is_not_taken_for_a_stud(name: str) -> None:
+    # given a model with bare lobes in sight
+    rgb = fid.load(name)
+
+    # when the seen lobes are checked for an earring already worn
+    worn = _worn_on_seen_lobes(rgb)
+
+    # then none is found
+    assert worn == []
 
 
 @pytest.mark.parametrize(("photo", "code", "says"), [

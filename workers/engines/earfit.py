@@ -33,12 +33,14 @@ from workers.engines.imaging.cutout import (
 )
 from workers.engines.imaging.face import (
     CHEEKS,
+    LOBE_FRAME_STEPS,
     LOBE_MIN_SKIN,
     EarFrame,
     Earlobe,
     Face,
     detect_face,
     ear_frame,
+    ear_skin,
     find_earlobes,
     head_axes,
     head_person_mask,
@@ -66,6 +68,21 @@ WORN_BRIGHT_SHARE = 0.25
 # Beyond this size (in face widths) a retouch would repaint too much of jaw, hair and backdrop.
 WORN_MAX_LENGTH = 0.36
 WORN_MAX_WIDTH = 0.26
+# A stud: a speck a few pixels across right at the lobe point, too small for the glint test
+# (which looks below the lobe). Dark (black enamel, oxidised metal, a stone in shade) or bright
+# (polished metal, a pearl), it stands out sharply from the lobe's own skin, not only from a
+# light backdrop: its contrast is measured against the skin's lightness, so the lobe's tip
+# against a white sweep is no stud. Black and metal are near grey where skin is coloured, and a
+# mole or a shadow keeps the skin's colour. A speck is compact: a hair strand, the crease under
+# the lobe or the jaw's edge runs on beyond it.
+STUD_DARK_CONTRAST = 30.0  # Lab L (0-255) below the lobe's skin, at the least...
+STUD_DARK_SHARE = 0.4  # ...and at least this share of the skin's lightness
+STUD_BRIGHT_CONTRAST = 60.0  # above the lobe's skin
+STUD_MAX_CHROMA = 0.55  # of the lobe skin's Lab chroma, at the speck's core
+STUD_MAX_EXTENT = 0.06  # face widths, across the speck and all that is half as dark joined to it
+# Of the ring round a bright speck: a stud on the lobe is ringed by the lobe's skin, while the
+# light backdrop seen in the notch between the lobe and the neck has skin on two sides only.
+STUD_MIN_SKIN_AROUND = 0.75
 
 
 @dataclass(frozen=True)
@@ -204,7 +221,8 @@ def worn_earring(
     # Glints, and either crisp ones (a wire, a stone) or bright structure all over the zone (a
     # ring round a lighter backdrop); grey hair's sheen is neither.
     if share < WORN_GLINT_SHARE or (crisp < WORN_GLINT_CRISPNESS and sheen < WORN_BRIGHT_SHARE):
-        return None
+        # Only a lobe really seen has a point where a stud would sit; the hidden ear's is a guess.
+        return _stud(rgb, face, lobe, frame, crop, person) if lobe.visible else None
     bright = tophat > WORN_SHEEN_LEVEL
     dark = blackhat > WORN_SHEEN_LEVEL
     near = (U > u0 - 0.14 * fw) & (U < u0 + 0.18 * fw) & (V > v0 - 0.01 * fw) & (V < v0 + 0.55 * fw)
@@ -226,6 +244,78 @@ def worn_earring(
         grid.astype(np.float32), _grid_to_image(frame), (W, H), flags=cv2.INTER_LINEAR
     )
     return WornEarring(lobe.side, mask > 0.2, share, length, width)
+
+
+def _stud(
+    rgb: np.ndarray,
+    face: Face,
+    lobe: Earlobe,
+    frame: EarFrame,
+    crop: np.ndarray,
+    person: np.ndarray | None,
+) -> WornEarring | None:
+    """A stud at the lobe point (see STUD_*), or None."""
+    fw = face.face_width
+    u0, v0 = _lobe_uv(frame, lobe)
+    U, V = np.meshgrid(frame.us, frame.vs)
+    lab = cv2.cvtColor(crop, cv2.COLOR_RGB2LAB).astype(np.float32)
+    L = lab[..., 0]
+    chroma = np.hypot(lab[..., 1] - 128.0, lab[..., 2] - 128.0)
+    skin, _ = ear_skin(rgb, face, frame, person)
+    d = np.hypot(U - u0, V - v0)
+    lobe_skin = skin & (d < 0.06 * fw)
+    if lobe_skin.sum() < 10:
+        return None
+    skin_l = float(np.median(L[lobe_skin]))
+    skin_chroma = float(np.median(chroma[lobe_skin]))
+    # At the lobe point or just below it, where a post goes through; the lobe point found
+    # wanders by about its own radius (a stud breaks the lobe's outline, and the lobe may be
+    # placed beside it), so the speck is looked for that far round it.
+    where = (np.abs(U - u0) < 0.07 * fw) & (V > v0 - 0.07 * fw) & (V < v0 + 0.08 * fw)
+    k = max(3, round(0.05 * LOBE_FRAME_STEPS) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    closed = cv2.morphologyEx(L, cv2.MORPH_CLOSE, kernel)
+    opened = cv2.morphologyEx(L, cv2.MORPH_OPEN, kernel)
+    # Darker than the skin and than everything round it (dark hair next to the lobe is not).
+    dark = np.minimum(closed, skin_l) - L
+    bright = L - np.maximum(opened, skin_l)
+    dark_level = max(STUD_DARK_CONTRAST, STUD_DARK_SHARE * skin_l)
+    neutral = chroma <= STUD_MAX_CHROMA * max(skin_chroma, 1.0)
+    found = np.zeros(L.shape, bool)
+    for strong, loose, is_dark in (
+        (dark >= dark_level, dark >= 0.5 * dark_level, True),
+        (bright >= STUD_BRIGHT_CONTRAST, bright >= 0.5 * STUD_BRIGHT_CONTRAST, False),
+    ):
+        n, labels = cv2.connectedComponents(loose.astype(np.uint8), connectivity=8)
+        for c in np.unique(labels[strong & where]):
+            if c == 0:
+                continue
+            blob = labels == c
+            ys, xs = np.nonzero(blob)
+            extent = max(ys.max() - ys.min() + 1, xs.max() - xs.min() + 1) * frame.step / fw
+            if extent > STUD_MAX_EXTENT:
+                continue  # a strand, a crease or an edge runs on
+            core = blob & strong
+            if is_dark and not neutral[core].any():
+                continue  # a mole or a shadow: the skin's own colour, darker
+            if not is_dark:
+                ring = cv2.dilate(blob.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+                ring &= ~blob
+                if skin[ring].mean() < STUD_MIN_SKIN_AROUND:
+                    continue
+            found |= blob
+    if not found.any():
+        return None
+    ys, xs = np.nonzero(found)
+    length = float((ys.max() - ys.min() + 1) * frame.step / fw)
+    width = float((xs.max() - xs.min() + 1) * frame.step / fw)
+    # The retouch takes the speck's soft rim too.
+    grid = cv2.dilate(found.astype(np.uint8), np.ones((3, 3), np.uint8))
+    H, W = rgb.shape[:2]
+    mask = cv2.warpAffine(
+        grid.astype(np.float32), _grid_to_image(frame), (W, H), flags=cv2.INTER_LINEAR
+    )
+    return WornEarring(lobe.side, mask > 0.2, 0.0, length, width)
 
 
 def remove_earrings(rgb: np.ndarray, face: Face, worn: list[WornEarring]) -> np.ndarray:
