@@ -156,6 +156,42 @@ def test_product_shots_are_classified_by_shape(name: str, expected: str) -> None
     assert g.shape.category == expected
 
 
+@pytest.mark.parametrize(
+    "name",
+    [
+        "garment/049920_1.jpg",  # tiered ruffle sleeves down to the hem
+        "garment/049947_1.jpg",  # bell sleeves flaring past the hem's width
+    ],
+)
+def test_sleeves_hanging_against_the_body_are_read_as_sleeves(name: str) -> None:
+    # given a top whose sleeves touch its sides all the way down (no gap under the arm)
+    g = tryon.prepare_garment(raw(name))
+    # then it is a sleeved top: shoulders where the sleeves start, well inside the sides,
+    # and each sleeve runs from its shoulder down past the armpit
+    p = g.shape.points
+    assert "armhole_l" not in p and {"sleeve_l", "sleeve_r"} <= set(p)
+    xs = np.nonzero((g.alpha > 0.5).any(axis=0))[0]
+    width = float(xs[-1] - xs[0])
+    for side, out in (("l", -1.0), ("r", 1.0)):
+        shoulder, tip, pit = p[f"shoulder_{side}"], p[f"sleeve_{side}"], p[f"armpit_{side}"]
+        edge = xs[0] if side == "l" else xs[-1]
+        assert abs(edge - shoulder[0]) > 0.1 * width
+        assert (tip[0] - shoulder[0]) * out > 0 and tip[1] > pit[1]
+
+
+def test_sleeves_that_cannot_be_told_from_the_body_are_refused() -> None:
+    # given a long-sleeved dress whose rounded sleeve heads leave no shoulder corner
+    with pytest.raises(EngineError) as err:
+        tryon.prepare_garment(raw("garment/051998_1.jpg"))
+    # then it is refused as unreadable, not dressed as a sleeveless one
+    assert err.value.code == "garment_unreadable"
+
+
+def test_a_strap_top_gets_no_sleeves() -> None:
+    p = tryon.prepare_garment(raw("garment/02015_00.jpg")).shape.points
+    assert "sleeve_l" not in p and "sleeve_r" not in p
+
+
 def test_caller_category_wins_and_bad_category_is_refused() -> None:
     assert tryon.prepare_garment(raw("garment/00055_00.jpg"), "dress").shape.category == warp.ONE_PIECE
     with pytest.raises(EngineError) as err:

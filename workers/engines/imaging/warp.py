@@ -166,6 +166,55 @@ def _strap_top(mask: np.ndarray, x_from: int, x_to: int, y0: int) -> tuple[float
     return float(xs[i]), float(tops[i])
 
 
+class UnreadableSleeves(ValueError):
+    """The silhouette does not say whether a top has sleeves: no wrong lay is better."""
+
+
+# How much of the way from a strap's (or the neck's) top corner out to the side the outline
+# stays in the upper three quarters of the drop to the side: an armhole is a notch cut
+# straight down from the strap (0.04 to 0.16 on our sleeveless product shots), a shoulder a
+# ledge that a hanging sleeve falls from (0.53 to 0.86 on the ruffled, bell-sleeved and
+# long-sleeved shots whose sleeves touch the body). In between the reading is a guess.
+ARMHOLE_LEDGE = 0.25
+SLEEVE_LEDGE = 0.45
+# And each such sleeve, from the shoulder's corner out to the side, is at least this share of
+# the width across the sides (0.11 and 0.17 on the bell and ruffled sleeves; 0.005 on a
+# long-sleeved dress whose rounded sleeve heads give no corner: where it is sewn on is a guess).
+SLEEVE_WIDTH = 0.06
+
+
+def _outline_tops(mask: np.ndarray, a: Point, b: Point) -> tuple[np.ndarray, np.ndarray]:
+    x0, x1 = sorted((int(a[0]), int(b[0])))
+    xs = np.arange(x0, x1 + 1)
+    return xs, np.array([_top_of_column(mask, int(x)) for x in xs], np.float64)
+
+
+def _shoulder_ledge(mask: np.ndarray, strap: Point, edge: Point) -> float:
+    """Share of the columns between a strap's top corner and the top of the body's side whose
+    top lies in the upper three quarters of the drop between them."""
+    xs, tops = _outline_tops(mask, strap, edge)
+    if len(xs) < 3:
+        return 0.0
+    return float((tops < strap[1] + 0.75 * (edge[1] - strap[1])).mean())
+
+
+def _shoulder_corner(mask: np.ndarray, neck: Point, edge: Point) -> Point:
+    """Where the top outline between the neck and a hanging sleeve's side turns from running
+    out along the shoulder to running down the sleeve: its point farthest above the line
+    from the collar's foot (the neck's corner when there is no collar) to the side."""
+    xs, tops = _outline_tops(mask, neck, edge)
+    if xs[0] != int(neck[0]):
+        xs, tops = xs[::-1], tops[::-1]
+    out = np.abs(xs - neck[0])
+    # A stand-up collar or a bow drops straight down before the shoulder line starts.
+    half = max(1, len(xs) // 2)
+    b = int(np.argmax((tops - neck[1] - out)[:half]))
+    run = max(float(out[-1] - out[b]), 1.0)
+    chord = tops[b] + (out - out[b]) * (tops[-1] - tops[b]) / run
+    i = b + int(np.argmax((chord - tops)[b:]))
+    return float(xs[i]), float(tops[i])
+
+
 def _top_of_column(mask: np.ndarray, x: int) -> int:
     col = np.nonzero(mask[:, max(0, min(mask.shape[1] - 1, x))])[0]
     return int(col[0]) if len(col) else 0
@@ -230,10 +279,32 @@ def garment_keypoints(alpha: np.ndarray, category: str) -> GarmentShape:
     cx0 = (left + right) // 2
     # Sleeveless: the column's edge starts at the armhole, far below the straps; the shoulders
     # are then the straps' outer top corners and the armhole's bottom is the armpit.
+    hanging = False
     if max(sl[1], sr[1]) - y0 > 0.25 * (right - left):
-        pts["armhole_l"], pts["armhole_r"] = sl, sr
-        sl = _strap_top(mask, left, cx0, y0)
-        sr = _strap_top(mask, right, cx0, y0)
+        straps = (_strap_top(mask, left, cx0, y0), _strap_top(mask, right, cx0, y0))
+        ledge = min(_shoulder_ledge(mask, strap, edge)
+                    for strap, edge in zip(straps, (sl, sr), strict=True))
+        if ledge <= ARMHOLE_LEDGE:
+            pts["armhole_l"], pts["armhole_r"] = sl, sr
+            sl, sr = straps
+        elif ledge < SLEEVE_LEDGE:
+            raise UnreadableSleeves(
+                f"the outline between neck and sides is neither an armhole nor a shoulder "
+                f"(ledge {ledge:.2f})")
+        else:
+            # Sleeves hanging against the body: the hem rows' column ran out along them. The
+            # shoulders are where the outline turns from the shoulder line down the sleeve,
+            # and the body hangs from there.
+            corners = (_shoulder_corner(mask, straps[0], sl), _shoulder_corner(mask, straps[1], sr))
+            # A sleeve reads as one only where the outline turns down well inside the side; a
+            # puffed sleeve head that rounds over evenly hides where the sleeve is sewn on.
+            sleeve_w = min(corners[0][0] - sl[0], sr[0] - corners[1][0]) / max(1.0, sr[0] - sl[0])
+            if sleeve_w < SLEEVE_WIDTH:
+                raise UnreadableSleeves(f"no shoulder corner inside the sides ({sleeve_w:.2f})")
+            sl, sr = corners
+            left, right = int(sl[0]), int(sr[0])
+            cx0 = (left + right) // 2
+            hanging = True
     pts["shoulder_l"], pts["shoulder_r"] = sl, sr
     top_runs = _runs(mask[y0 + max(1, gh // 80)])
     if top_runs:
@@ -243,6 +314,11 @@ def garment_keypoints(alpha: np.ndarray, category: str) -> GarmentShape:
     hem_runs = _runs(mask[yb])
     cx = (left + right) // 2
     hem = next(((a, b) for a, b in hem_runs if a <= cx < b), (left, right + 1))
+    if hanging:
+        # The sleeves' ends can touch the hem: the body's hem is not much wider than its
+        # shoulders (a peplum's or an A-line top's flare, 0.1 of the shoulders each side).
+        flare = int(0.1 * (right - left))
+        hem = (max(hem[0], left - flare), min(hem[1], right + 1 + flare))
     pts["hem_l"] = (float(hem[0]), float(yb))
     pts["hem_r"] = (float(hem[1] - 1), float(yb))
     # Sleeves: garment pixels clearly outside the torso column, above the hem rows.

@@ -133,6 +133,13 @@ def prepare_garment_image(rgb: np.ndarray, alpha: np.ndarray | None, category: s
         cat = warp.classify(calpha)
     try:
         shape = warp.garment_keypoints(calpha, cat)
+    except warp.UnreadableSleeves as exc:
+        raise EngineError(
+            "garment_unreadable",
+            "The garment's outline does not show whether it has sleeves (its sides run from "
+            "the neck to the hem with no gap under the arms, neither as an armhole nor as a "
+            "shoulder), so it cannot be fitted to a body. Send a front view with the sleeves "
+            "held a little away from the body, or a PNG cut-out with transparency.") from exc
     except (ValueError, IndexError) as exc:
         raise EngineError("no_garment", "The garment's outline could not be read.") from exc
     _check_shoulders(shape)
