@@ -79,6 +79,9 @@ class GarmentMask:
     # clutch), left out of ``mask``; None when nothing is held. Kept apart so that a step
     # which grows or fills the mask later leaves it out too.
     held: np.ndarray | None = None
+    # The worn mask and skin (bool) and the photo in OKLab at the working size, as the mask's
+    # step had them: what ``cut_across`` reads, without bringing the full-size mask back down.
+    working: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
 
 def is_worn_pose(pose: Any | None) -> bool:
@@ -142,11 +145,13 @@ def garment_mask(
         held_s = held_in_hand(rgb, small, scene.pose, person, outfit.torso)
         if held_s is not None:
             mask_s = mask_s * ~held_s
+        working = ((mask_s * (1.0 - np.clip(skin_s, 0, 1))) > 0.5, skin_s > 0.5, outfit.lab)
     else:
         mask_s = product_mask(small)
         skin_s = np.zeros(mask_s.shape, np.float32)
         runs_on = False
         held_s = None
+        working = None
     if mask_s.sum() < 0.002 * mask_s.size:
         raise EngineError(
             "garment_not_found",
@@ -162,7 +167,7 @@ def garment_mask(
         held = upsample_mask(held_s.astype(np.float32), rgb)
         full = full * (1.0 - held)
     return GarmentMask(mask=full.astype(np.float32), skin=skin.astype(np.float32),
-                       worn=scene.worn, runs_on=runs_on, held=held)
+                       worn=scene.worn, runs_on=runs_on, held=held, working=working)
 
 
 # --- product shots ----------------------------------------------------------------------------
@@ -495,16 +500,26 @@ CUT_SAME = 0.05
 
 
 def cut_across(rgb: np.ndarray, mask: np.ndarray, skin: np.ndarray | None,
-               region: str) -> bool:
-    """Whether a worn top's (bottom's) mask ends across fabric that carries on past it."""
+               region: str, *,
+               working: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> bool:
+    """Whether a worn top's (bottom's) mask ends across fabric that carries on past it.
+
+    ``working``: the mask and skin (bool) and the photo in OKLab at the working size, when the
+    caller has them (``GarmentMask.working``); else they are read off ``rgb``, ``mask`` and
+    ``skin`` at full size."""
     if region == "full":
         return False
-    small, _ = working_copy(rgb)
-    h, w = small.shape[:2]
-    m = cv2.resize((mask > 0.5).astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST) > 0
-    bare = (np.zeros((h, w), bool) if skin is None else cv2.resize(
-        skin.astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST) > 0)
-    lab = srgb8_to_oklab(small)
+    if working is not None:
+        m, bare, lab = working
+        h, w = m.shape
+    else:
+        small, _ = working_copy(rgb)
+        h, w = small.shape[:2]
+        m = cv2.resize((mask > 0.5).astype(np.uint8), (w, h),
+                       interpolation=cv2.INTER_NEAREST) > 0
+        bare = (np.zeros((h, w), bool) if skin is None else cv2.resize(
+            skin.astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST) > 0)
+        lab = srgb8_to_oklab(small)
     cols = np.nonzero(m.any(axis=0))[0]
     if len(cols) < 10:
         return False
@@ -533,7 +548,8 @@ def refuse_unclear(found: GarmentMask, rgb: np.ndarray, garment_type: str) -> No
     if not found.worn:
         return
     region = garment_region(garment_type)
-    if found.runs_on or cut_across(rgb, found.mask, found.skin > 0.5, region):
+    if found.runs_on or cut_across(rgb, found.mask, found.skin > 0.5, region,
+                                   working=found.working):
         raise EngineError(
             "garment_unclear",
             f"The {garment_type} cannot be told from what is worn with it (a dress, a "
