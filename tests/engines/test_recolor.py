@@ -358,3 +358,36 @@ def test_a_part_whose_mask_ends_across_one_fabric_is_refused(model: str, garment
     with pytest.raises(EngineError) as err:
         recolor_image(rgb, target_color="#F2A900", garment_type=garment)
     assert err.value.code == "garment_unclear"
+
+
+# Boxes well inside the bag a model holds in front of her clothes (x0, y0, x1, y1 on the
+# 384x512 copies), and the garment recoloured around it.
+HELD_BAGS = [
+    ("model/053514_0", "dress", (132, 272, 162, 302)),  # a cream bag on an ivory dress
+    ("model/051482_0", "top", (142, 186, 174, 228)),  # a white clutch below a white top
+]
+
+
+@pytest.mark.skipif(not HAS_POSE, reason="needs workers.engines.imaging.pose")
+@pytest.mark.parametrize(("name", "garment_type", "box"), HELD_BAGS)
+def test_a_bag_held_in_front_of_the_garment_keeps_its_colour(
+    name: str, garment_type: str, box: tuple[int, int, int, int]
+) -> None:
+    # The bag is of the garment's colour family and touches it: the garment's mask took it
+    # in, and it came out in the target colour with the garment.
+    rgb = photo(name)
+
+    result = recolor_image(rgb, target_color="#E0218A", garment_type=garment_type)
+
+    de = delta_e2000(rgb, result.rgb)
+    save_log(f"recolor_held_bag_{name.split('/')[1]}", rgb, result.rgb)
+    x0, y0, x1, y1 = box
+    bag = de[y0:y1, x0:x1]
+    garment = result.weight > 0.9
+    print(f"{name}: bag dE mean={bag.mean():.2f} moved={(bag > 5).mean():.3f} "
+          f"garment share={garment.mean():.3f} its dE={np.median(de[garment]):.1f}")
+    assert float(bag.mean()) < 2.0
+    assert float((bag > 5.0).mean()) < 0.02
+    # The garment around it still took the target, all of it.
+    assert garment.sum() > 0.04 * garment.size
+    assert float(np.median(de[garment])) > 30.0

@@ -29,7 +29,6 @@ import cv2
 import numpy as np
 
 from workers.engines.base import EngineError, EngineOutput, Progress
-from workers.engines.imaging.color import CLOTH_WEIGHTS, srgb8_to_oklab
 from workers.engines.imaging.cutout import (
     Cutout,
     composite,
@@ -44,6 +43,7 @@ from workers.engines.imaging.hands import (
     detect_hands,
     detect_hands_near,
     finger_mask,
+    held_object,
     looks_like_skin,
 )
 from workers.engines.imaging.inputs import require_min_side
@@ -93,17 +93,6 @@ STRAP_SHADOW_CM = (0.35, 0.3, 0.35)
 STRAP_SHADOW_STRENGTH = 0.35
 STRAP_CREST_CM = 4.0
 STRAP_CREST_SHADE = 0.8
-# A bag the model already holds: the person's silhouette (the segmentation takes a held bag in
-# with the body) reaching outward past the hand's outer edge, within HELD_REACH_CM below the
-# wrist and beside it, and attached at the hand. Hands hanging free showed at most 4 cm² of
-# it (a sleeve's cuff, a skirt's flare) on our catalogue photos; a held bag or clutch, 27 cm²
-# and more.
-HELD_MIN_CM2 = 12.0
-HELD_REACH_CM = (30.0, 25.0)  # down from the wrist, outward from the hand
-# ... or, where the segmentation leaves a bag out, a colour this far (OKLab, lightness
-# weighted down as a backdrop's light falls off) from the backdrop further out on its row.
-HELD_BACKDROP_DIST = 0.06
-HELD_BACKDROP_CM = 5.0  # the backdrop's strip, just past the reach
 
 
 @dataclass
@@ -738,61 +727,6 @@ def _hand_plans(rgb: np.ndarray, pose: Pose, mask: np.ndarray, sbag: ScaledBag, 
         plans.append(_Plan("hand", side, patch, fits, extend, rank, hand=hand, why=why,
                            tilt=tilt, forearm=forearm))
     return plans, False
-
-
-def held_object(rgb: np.ndarray, mask: np.ndarray, fingers: np.ndarray, hand: Hand,
-                outward: float, ppcm: float) -> np.ndarray | None:
-    """The bag a hand already holds, as a bool mask of its part beyond the hand's outer edge;
-    None when the hand holds none. A hanging hand's outer side shows backdrop below the wrist;
-    something solid reaching out there, from within a hand's size of the fingers, is what the
-    hand carries. Solid is the person's segmentation (it takes in a bag held in a photo) or a
-    colour off the backdrop's (a bag pasted in, which the segmentation leaves out). Colour
-    does not tell a bag from the clothes: a cream bag on an ivory dress, a white clutch
-    against a white top."""
-    h, w = mask.shape
-    xs = np.nonzero(fingers.any(axis=0))[0]
-    if len(xs) == 0:
-        return None
-    edge = float(xs.max() if outward > 0 else xs.min()) + outward * 0.5 * ppcm
-    down, out = HELD_REACH_CM
-    wy = float(hand.points[0][1])
-    y0, y1 = int(np.clip(wy, 0, h)), int(np.clip(wy + down * ppcm, 0, h))
-    x_far = edge + outward * out * ppcm
-    x0, x1 = (int(np.clip(min(edge, x_far), 0, w)), int(np.clip(max(edge, x_far) + 1, 0, w)))
-    if y1 <= y0 or x1 <= x0:
-        return None
-    solid = mask[y0:y1, x0:x1] > 0.5
-    # The backdrop per row: the strip just past the reach, or the frame's own edge when the
-    # reach gets there first.
-    strip_far = x_far + outward * HELD_BACKDROP_CM * ppcm
-    sx0, sx1 = sorted((int(np.clip(x_far, 0, w - 1)), int(np.clip(strip_far, 0, w - 1))))
-    if sx1 - sx0 < 2:
-        sx0, sx1 = (w - 3, w) if outward > 0 else (0, 3)
-    lab = srgb8_to_oklab(np.ascontiguousarray(rgb[y0:y1])) * CLOTH_WEIGHTS
-    strip = lab[:, sx0:sx1]
-    clear = mask[y0:y1, sx0:sx1] <= 0.5
-    if clear.any():
-        fallback = np.median(strip[clear], axis=0)
-        ref = np.array([np.median(strip[r][clear[r]], axis=0) if clear[r].any() else fallback
-                        for r in range(len(strip))], np.float32)
-        dist = np.linalg.norm(lab[:, x0:x1] - ref[:, None, :], axis=-1)
-        solid |= dist > HELD_BACKDROP_DIST
-    cand = (solid & ~fingers[y0:y1, x0:x1]).astype(np.uint8)
-    # Within a hand's size of the fingers (which lie outside the window: grown from a box
-    # around it).
-    r = max(1, round(0.5 * hand.size))
-    gy0, gx0 = max(0, y0 - r), max(0, x0 - r)
-    grown = cv2.dilate(fingers[gy0 : y1 + r, gx0 : x1 + r].astype(np.uint8),
-                       np.ones((2 * r + 1, 2 * r + 1), np.uint8)) > 0
-    near = grown[y0 - gy0 : y1 - gy0, x0 - gx0 : x1 - gx0]
-    _, labels = cv2.connectedComponents(cand, connectivity=8)
-    touching = np.unique(labels[near & (cand > 0)])
-    part = np.isin(labels, touching[touching > 0])
-    if part.sum() < HELD_MIN_CM2 * ppcm * ppcm:
-        return None
-    held = np.zeros((h, w), bool)
-    held[y0:y1, x0:x1] = part
-    return held
 
 
 def _shoulder_plans(rgb: np.ndarray, pose: Pose, mask: np.ndarray, sbag: ScaledBag, ppcm: float,

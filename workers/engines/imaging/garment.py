@@ -75,6 +75,13 @@ class GarmentMask:
     skin: np.ndarray  # float32 HxW in [0, 1], full size (zeros on product shots)
     worn: bool
     runs_on: bool = False  # a worn top's (bottom's) colour runs on past its part: a dress
+    # float32 HxW in [0, 1], full size: what the model holds in front of the garment (a bag, a
+    # clutch), left out of ``mask``; None when nothing is held. Kept apart so that a step
+    # which grows or fills the mask later leaves it out too.
+    held: np.ndarray | None = None
+    # The worn mask and skin (bool) and the photo in OKLab at the working size, as the mask's
+    # step had them: what ``cut_across`` reads, without bringing the full-size mask back down.
+    working: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
 
 def is_worn_pose(pose: Any | None) -> bool:
@@ -135,10 +142,16 @@ def garment_mask(
         mask_s, skin_s = worn_mask(small, region, scene.pose, person, scene.faces,
                                    outfit=outfit)
         runs_on = runs_past_its_part(outfit, region)
+        held_s = held_in_hand(rgb, small, scene.pose, person, outfit.torso)
+        if held_s is not None:
+            mask_s = mask_s * ~held_s
+        working = ((mask_s * (1.0 - np.clip(skin_s, 0, 1))) > 0.5, skin_s > 0.5, outfit.lab)
     else:
         mask_s = product_mask(small)
         skin_s = np.zeros(mask_s.shape, np.float32)
         runs_on = False
+        held_s = None
+        working = None
     if mask_s.sum() < 0.002 * mask_s.size:
         raise EngineError(
             "garment_not_found",
@@ -149,8 +162,12 @@ def garment_mask(
     skin = cv2.resize(skin_s, (rgb.shape[1], rgb.shape[0]), interpolation=cv2.INTER_LINEAR)
     # Skin stays untouched even where the garment rim was feathered over it.
     full = full * (1.0 - np.clip(skin, 0, 1))
+    held = None
+    if held_s is not None:
+        held = upsample_mask(held_s.astype(np.float32), rgb)
+        full = full * (1.0 - held)
     return GarmentMask(mask=full.astype(np.float32), skin=skin.astype(np.float32),
-                       worn=scene.worn, runs_on=runs_on)
+                       worn=scene.worn, runs_on=runs_on, held=held, working=working)
 
 
 # --- product shots ----------------------------------------------------------------------------
@@ -483,16 +500,26 @@ CUT_SAME = 0.05
 
 
 def cut_across(rgb: np.ndarray, mask: np.ndarray, skin: np.ndarray | None,
-               region: str) -> bool:
-    """Whether a worn top's (bottom's) mask ends across fabric that carries on past it."""
+               region: str, *,
+               working: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> bool:
+    """Whether a worn top's (bottom's) mask ends across fabric that carries on past it.
+
+    ``working``: the mask and skin (bool) and the photo in OKLab at the working size, when the
+    caller has them (``GarmentMask.working``); else they are read off ``rgb``, ``mask`` and
+    ``skin`` at full size."""
     if region == "full":
         return False
-    small, _ = working_copy(rgb)
-    h, w = small.shape[:2]
-    m = cv2.resize((mask > 0.5).astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST) > 0
-    bare = (np.zeros((h, w), bool) if skin is None else cv2.resize(
-        skin.astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST) > 0)
-    lab = srgb8_to_oklab(small)
+    if working is not None:
+        m, bare, lab = working
+        h, w = m.shape
+    else:
+        small, _ = working_copy(rgb)
+        h, w = small.shape[:2]
+        m = cv2.resize((mask > 0.5).astype(np.uint8), (w, h),
+                       interpolation=cv2.INTER_NEAREST) > 0
+        bare = (np.zeros((h, w), bool) if skin is None else cv2.resize(
+            skin.astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST) > 0)
+        lab = srgb8_to_oklab(small)
     cols = np.nonzero(m.any(axis=0))[0]
     if len(cols) < 10:
         return False
@@ -521,13 +548,124 @@ def refuse_unclear(found: GarmentMask, rgb: np.ndarray, garment_type: str) -> No
     if not found.worn:
         return
     region = garment_region(garment_type)
-    if found.runs_on or cut_across(rgb, found.mask, found.skin > 0.5, region):
+    if found.runs_on or cut_across(rgb, found.mask, found.skin > 0.5, region,
+                                   working=found.working):
         raise EngineError(
             "garment_unclear",
             f"The {garment_type} cannot be told from what is worn with it (a dress, a "
             "jumpsuit, or a top and a bottom of one colour?): ask for the dress or the "
             f"jumpsuit, or send a photo where the {garment_type} ends.",
         )
+
+
+# A standing adult's drop from the shoulders' line to the hips' (cm): baghold's torso share of a
+# 168 cm stature. Only sizes the windows below, which are generous.
+TORSO_CM = 48.0
+# Where a held object is looked for around the hand (cm): above the hand's centre (a clutch
+# gripped at its middle), below the wrist (a bag hanging from its handle) and to either side.
+HELD_ABOVE_CM, HELD_BELOW_CM, HELD_SIDE_CM = 15.0, 30.0, 28.0
+
+
+def held_in_hand(rgb: np.ndarray, small: np.ndarray, pose: Any | None, person: np.ndarray,
+                 torso: float) -> np.ndarray | None:
+    """What a hand holds in front of the clothes (a bag, a clutch), as a bool mask on the
+    working copy ``small``; None when no hand holds anything.
+
+    A hand holds something when the silhouette reaches out past its outer edge below the wrist
+    (``held_object``, as Baghold tells a model already holding a bag). The object itself is cut
+    from what is around it by GrabCut in a window around the hand, with everything outside the
+    window (the rest of the garment, the backdrop) as the background: a bag differs from the
+    fabric around it by its colour and its outline even when it is of the garment's colour
+    family (a cream bag on an ivory dress). What GrabCut keeps must touch the fingers and lie
+    within the window: a part reaching the window's edge runs on into the clothes and is no
+    compact object, and is left to the garment."""
+    from workers.engines.imaging import hands as hands_mod  # mediapipe: import on use
+
+    pts = getattr(pose, "points", None) or {}
+    wrists = [pts[n] for n in ("left_wrist", "right_wrist") if n in pts]
+    if not wrists:
+        return None
+    h, w = small.shape[:2]
+    k = rgb.shape[0] / h
+    ppcm = torso / TORSO_CM  # working pixels per cm
+    # The crop is centred a little below the wrist, where the palm and fingers are.
+    centres = [(x * k, (y + 7.0 * ppcm) * k) for x, y in wrists]
+    found = hands_mod.detect_hands_near(rgb, centres, 32.0 * ppcm * k)
+    body_x = float(np.mean([p[0] for n, p in pts.items() if n.endswith(("shoulder", "hip"))]
+                           or [w / 2]))
+    out = np.zeros((h, w), bool)
+    for hd in found:
+        hand = hands_mod.Hand(points=hd.points / k, score=hd.score)
+        if not hands_mod.looks_like_skin(small, hand):
+            continue
+        fingers = hands_mod.finger_mask(small, hand) > 0.5
+        outward = 1.0 if float(hand.points[0][0]) >= body_x else -1.0
+        if hands_mod.held_object(small, person, fingers, hand, outward, ppcm) is None:
+            continue
+        obj = _held_cut(small, hand, fingers, ppcm)
+        if obj is not None:
+            out |= obj
+    return out if out.any() else None
+
+
+def _held_cut(small: np.ndarray, hand: Any, fingers: np.ndarray, ppcm: float
+              ) -> np.ndarray | None:
+    """The object in ``hand``'s window that GrabCut tells from all around it (bool, working
+    size), or None."""
+    from workers.engines.imaging.hands import HELD_MIN_CM2
+
+    h, w = small.shape[:2]
+    cx, cy = (float(v) for v in hand.centre)
+    wy = float(hand.points[0][1])
+    x0, x1 = int(max(0, cx - HELD_SIDE_CM * ppcm)), int(min(w, cx + HELD_SIDE_CM * ppcm))
+    y0 = int(max(0, min(cy, wy) - HELD_ABOVE_CM * ppcm))
+    y1 = int(min(h, wy + HELD_BELOW_CM * ppcm))
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return None
+    # A margin of what surrounds the window gives GrabCut the colours that are not the object.
+    m = max(4, round(8 * ppcm))
+    cy0, cy1, cx0, cx1 = max(0, y0 - m), min(h, y1 + m), max(0, x0 - m), min(w, x1 + m)
+    gc = np.full((cy1 - cy0, cx1 - cx0), cv2.GC_BGD, np.uint8)
+    gc[y0 - cy0:y1 - cy0, x0 - cx0:x1 - cx0] = cv2.GC_PR_FGD
+    gc[fingers[cy0:cy1, cx0:cx1]] = cv2.GC_PR_BGD
+    bgd = np.zeros((1, 65), np.float64)
+    fgd = np.zeros((1, 65), np.float64)
+    try:
+        cv2.setRNGSeed(0)
+        cv2.grabCut(np.ascontiguousarray(small[cy0:cy1, cx0:cx1]), gc, None, bgd, fgd, 4,
+                    cv2.GC_INIT_WITH_MASK)
+    except cv2.error:
+        return None
+    fg = ((gc == cv2.GC_FGD) | (gc == cv2.GC_PR_FGD)).astype(np.uint8)
+    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, labels = cv2.connectedComponents(fg, connectivity=8)
+    if n <= 1:
+        return None
+    near = cv2.dilate(fingers[cy0:cy1, cx0:cx1].astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    rim = np.zeros(fg.shape, bool)
+    ry0, ry1, rx0, rx1 = y0 - cy0, y1 - cy0, x0 - cx0, x1 - cx0
+    # The window's sides inside the frame: an object reaching them runs on past the window.
+    if y0 > 0:
+        rim[ry0, rx0:rx1] = True
+    if y1 < h:
+        rim[ry1 - 1, rx0:rx1] = True
+    if x0 > 0:
+        rim[ry0:ry1, rx0] = True
+    if x1 < w:
+        rim[ry0:ry1, rx1 - 1] = True
+    keep = np.zeros(fg.shape, bool)
+    for i in np.unique(labels[near & (fg > 0)]):
+        if i == 0:
+            continue
+        part = labels == i
+        if (part & rim).any() or part.sum() < HELD_MIN_CM2 * ppcm * ppcm:
+            continue
+        keep |= part
+    if not keep.any():
+        return None
+    out = np.zeros((h, w), bool)
+    out[cy0:cy1, cx0:cx1] = _fill_holes(keep.astype(np.uint8)) > 0
+    return out
 
 
 # Bones along which bare skin is the body's own (forearms, upper arms, shins, thighs).

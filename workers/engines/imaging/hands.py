@@ -13,6 +13,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from workers.engines.imaging.color import CLOTH_WEIGHTS, srgb8_to_oklab
 from workers.engines.imaging.pose import _detector_input, _Solution
 
 # mediapipe's HandLandmark indices.
@@ -24,6 +25,18 @@ RING = (13, 14, 15, 16)
 PINKY = (17, 18, 19, 20)
 FINGERS = (INDEX, MIDDLE, RING, PINKY)
 PALM = (0, 1, 5, 9, 13, 17)
+
+# A bag the model already holds: the person's silhouette (the segmentation takes a held bag in
+# with the body) reaching outward past the hand's outer edge, within HELD_REACH_CM below the
+# wrist and beside it, and attached at the hand. Hands hanging free showed at most 4 cm² of
+# it (a sleeve's cuff, a skirt's flare) on our catalogue photos; a held bag or clutch, 27 cm²
+# and more.
+HELD_MIN_CM2 = 12.0
+HELD_REACH_CM = (30.0, 25.0)  # down from the wrist, outward from the hand
+# ... or, where the segmentation leaves a bag out, a colour this far (OKLab, lightness
+# weighted down as a backdrop's light falls off) from the backdrop further out on its row.
+HELD_BACKDROP_DIST = 0.06
+HELD_BACKDROP_CM = 5.0  # the backdrop's strip, just past the reach
 
 
 @dataclass(frozen=True)
@@ -157,7 +170,6 @@ def finger_mask(rgb: np.ndarray, hand: Hand) -> np.ndarray:
     return out
 
 
-
 def looks_like_skin(rgb: np.ndarray, hand: Hand) -> bool:
     """Whether the hand's palm and fingers (their landmarks' capsules) have a skin colour: a
     warm hue of modest chroma, any lightness. Landmarks the detector put on a pocket, a
@@ -174,3 +186,58 @@ def looks_like_skin(rgb: np.ndarray, hand: Hand) -> bool:
     hue = float(np.degrees(np.arctan2(b, a)))
     chroma = float(np.hypot(a, b))
     return 3.0 <= chroma <= 60.0 and 10.0 <= hue <= 85.0
+
+
+def held_object(rgb: np.ndarray, mask: np.ndarray, fingers: np.ndarray, hand: Hand,
+                outward: float, ppcm: float) -> np.ndarray | None:
+    """The bag a hand already holds, as a bool mask of its part beyond the hand's outer edge;
+    None when the hand holds none. A hanging hand's outer side shows backdrop below the wrist;
+    something solid reaching out there, from within a hand's size of the fingers, is what the
+    hand carries. Solid is the person's segmentation (it takes in a bag held in a photo) or a
+    colour off the backdrop's (a bag pasted in, which the segmentation leaves out). Colour
+    does not tell a bag from the clothes: a cream bag on an ivory dress, a white clutch
+    against a white top."""
+    h, w = mask.shape
+    xs = np.nonzero(fingers.any(axis=0))[0]
+    if len(xs) == 0:
+        return None
+    edge = float(xs.max() if outward > 0 else xs.min()) + outward * 0.5 * ppcm
+    down, out = HELD_REACH_CM
+    wy = float(hand.points[0][1])
+    y0, y1 = int(np.clip(wy, 0, h)), int(np.clip(wy + down * ppcm, 0, h))
+    x_far = edge + outward * out * ppcm
+    x0, x1 = (int(np.clip(min(edge, x_far), 0, w)), int(np.clip(max(edge, x_far) + 1, 0, w)))
+    if y1 <= y0 or x1 <= x0:
+        return None
+    solid = mask[y0:y1, x0:x1] > 0.5
+    # The backdrop per row: the strip just past the reach, or the frame's own edge when the
+    # reach gets there first.
+    strip_far = x_far + outward * HELD_BACKDROP_CM * ppcm
+    sx0, sx1 = sorted((int(np.clip(x_far, 0, w - 1)), int(np.clip(strip_far, 0, w - 1))))
+    if sx1 - sx0 < 2:
+        sx0, sx1 = (w - 3, w) if outward > 0 else (0, 3)
+    lab = srgb8_to_oklab(np.ascontiguousarray(rgb[y0:y1])) * CLOTH_WEIGHTS
+    strip = lab[:, sx0:sx1]
+    clear = mask[y0:y1, sx0:sx1] <= 0.5
+    if clear.any():
+        fallback = np.median(strip[clear], axis=0)
+        ref = np.array([np.median(strip[r][clear[r]], axis=0) if clear[r].any() else fallback
+                        for r in range(len(strip))], np.float32)
+        dist = np.linalg.norm(lab[:, x0:x1] - ref[:, None, :], axis=-1)
+        solid |= dist > HELD_BACKDROP_DIST
+    cand = (solid & ~fingers[y0:y1, x0:x1]).astype(np.uint8)
+    # Within a hand's size of the fingers (which lie outside the window: grown from a box
+    # around it).
+    r = max(1, round(0.5 * hand.size))
+    gy0, gx0 = max(0, y0 - r), max(0, x0 - r)
+    grown = cv2.dilate(fingers[gy0 : y1 + r, gx0 : x1 + r].astype(np.uint8),
+                       np.ones((2 * r + 1, 2 * r + 1), np.uint8)) > 0
+    near = grown[y0 - gy0 : y1 - gy0, x0 - gx0 : x1 - gx0]
+    _, labels = cv2.connectedComponents(cand, connectivity=8)
+    touching = np.unique(labels[near & (cand > 0)])
+    part = np.isin(labels, touching[touching > 0])
+    if part.sum() < HELD_MIN_CM2 * ppcm * ppcm:
+        return None
+    held = np.zeros((h, w), bool)
+    held[y0:y1, x0:x1] = part
+    return held
