@@ -587,6 +587,12 @@ def _holes_in_print(share: np.ndarray, lab: np.ndarray, base: np.ndarray,
 _W = CLOTH_WEIGHTS
 
 
+# A neutral base this chromatic has a hue of its own (cream, ivory, oatmeal; a grey or a white
+# has none to speak of), which its shades keep while gaining up to WARM_SHADE_CHROMA of chroma.
+WARM_NEUTRAL = 0.01
+WARM_SHADE_CHROMA = 0.03
+
+
 def _base_colour(lab: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray]:
     """Cluster the garment; the largest cluster and its shades are the base."""
     k = 6
@@ -612,8 +618,13 @@ def _base_colour(lab: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray]:
             # body, the fold under an arm); a print far darker or lighter stays a print.
             darker = float(c[0]) < float(c0[0])
             # A pastel print (lilac, baby blue) on grey is a print, not a shade of the grey.
-            is_base[i] = (chroma < max(0.025, chroma0 + 0.015)
-                          and light_gap < (0.35 if darker else 0.22))
+            limit = max(0.025, chroma0 + 0.015)
+            if darker and chroma0 > WARM_NEUTRAL and hue_gap_degrees(c, c0) < 20:
+                # A cream or ivory in shade takes colour from the light bounced off the skin
+                # and the backdrop beside it: its own hue, more chroma (0.031-0.040 against
+                # the lit side's 0.016 on a cream skirt beside the arms).
+                limit = max(limit, chroma0 + WARM_SHADE_CHROMA)
+            is_base[i] = chroma < limit and light_gap < (0.35 if darker else 0.22)
     is_base[main] = True
     base_px = sample[np.isin(labels.ravel(), np.nonzero(is_base)[0])]
     base = np.median(base_px, axis=0).astype(np.float32)

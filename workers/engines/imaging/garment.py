@@ -428,6 +428,10 @@ def worn_mask(
             mask &= rows >= waist - 0.45 * torso
     bare = _skin_at_outline(lab, mask, _body_skin(skin > 0.5, pose, neck_y), torso)
     mask &= ~bare
+    # The backdrop seen between an arm and the body, which the person's outline takes in
+    # unsurely: of the backdrop's colour where the segmentation hesitates. (A garment's shaded
+    # side can take the backdrop's colour too, but the segmentation is sure of it.)
+    mask &= ~(_backdrop_like(lab, person, own, d_own) & (person < BACKDROP_UNSURE))
     mask8 = mask.astype(np.uint8)
     mask8 = cv2.morphologyEx(mask8, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask8 = _keep_touching(mask8, (top_seed if region == "upper" else bottom_seed)
@@ -440,6 +444,32 @@ def worn_mask(
     mask8[np.isin(labels, small) | (holes & clothed & ~bare)] = 1
     m = mask8.astype(np.float32) * np.clip(person * 1.25, 0, 1)
     return m, np.maximum(skin, bare.astype(np.float32))
+
+
+# The backdrop's colours are read where the person segmentation is this sure there is no one;
+# below BACKDROP_UNSURE it hesitates (0.4-0.9 over the backdrop between an arm and the hips).
+BACKDROP_PERSON = 0.1
+BACKDROP_UNSURE = 0.8
+# A pixel is backdrop when it lies within this weighted OKLab distance (``_nearest``) of a
+# backdrop colour and nearer it than the garment's colours; and only when every garment colour
+# lies at least BACKDROP_APART from the backdrop's (a white tee on a white sweep keeps its mask).
+BACKDROP_NEAR = 0.03
+BACKDROP_APART = 0.05
+
+
+def _backdrop_like(lab: np.ndarray, person: np.ndarray, own: np.ndarray,
+                   d_own: np.ndarray) -> np.ndarray:
+    """The pixels of the backdrop's colour (bool), where the garment's colours are far from
+    it; nothing otherwise."""
+    outside = person < BACKDROP_PERSON
+    px = lab[outside]
+    if len(px) < 200:
+        return np.zeros(person.shape, bool)
+    back = _clusters(px[:: max(1, len(px) // 4000)], k=3)
+    if back is None or float(_nearest(np.asarray(own, np.float32)[None], back).min()) < BACKDROP_APART:
+        return np.zeros(person.shape, bool)
+    d_back = _nearest(lab, back)
+    return (d_back < BACKDROP_NEAR) & (d_back < d_own)
 
 
 # Weighted OKLab distance (``_nearest``) within which the top's and the bottom's main colours
