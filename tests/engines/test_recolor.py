@@ -411,3 +411,35 @@ def test_a_cream_skirt_is_recoloured_into_its_shaded_sides() -> None:
     assert span.sum() > 0.1 * span.size
     left_cream = span & ~moved & cream
     assert left_cream.sum() < 0.006 * span.sum()  # 0.012 when the shades were "another colour"
+
+
+def test_the_lit_chest_inside_a_v_neck_is_not_the_garment_when_no_face_is_in_frame() -> None:
+    # A brown V-neck strappy dress on a photo cut at the nose: with no face to give the skin's
+    # tone, the pale chest in the light was kept as one of the dress's colours, and the mask
+    # (which Recolor, Refabric and Reshape edit) took in the chest inside the V.
+    from workers.engines.imaging import garment as garment_mod
+    from workers.engines.imaging.pose import detect_pose, face_boxes
+
+    rgb = photo("model/053700_0")
+    assert face_boxes(rgb) == []
+    found = garment_mod.garment_mask(rgb, "dress")
+
+    pose = detect_pose(rgb)
+    assert pose is not None
+    pts = pose.points
+    (lx, ly), (rx, ry) = pts["left_shoulder"], pts["right_shoulder"]
+    sy = (ly + ry) / 2
+    torso = np.mean([pts[p][1] for p in ("left_hip", "right_hip")]) - sy
+    cx, half = (lx + rx) / 2, 0.12 * abs(lx - rx)
+    # The chest between the straps, down to a little above the V's point: the light pixels
+    # there are skin (the dress is dark brown).
+    window = np.zeros(found.mask.shape, bool)
+    window[int(sy):int(sy + 0.2 * torso), int(cx - half):int(cx + half)] = True
+    chest = window & (srgb8_to_lab(rgb)[..., 0] > 75.0)
+    assert chest.sum() > 200
+    assert float((found.mask[chest] > 0.5).mean()) < 0.05
+    # The dress itself is still found: below the V, down the same columns, and as a whole.
+    body = np.zeros(found.mask.shape, bool)
+    body[int(sy + 0.35 * torso):int(sy + 0.8 * torso), int(cx - half):int(cx + half)] = True
+    assert float((found.mask[body] > 0.5).mean()) > 0.9
+    assert (found.mask > 0.5).sum() > 0.1 * found.mask.size

@@ -368,6 +368,8 @@ def worn_outfit(
     if not faces:
         tone = None  # a tone guessed without a face is not sure enough to take colours out
     top_c = _not_skin(_clusters(_seed_pixels(lab, top_seed & candidates, first_skin)), tone)
+    if not faces:
+        top_c = _not_neckline_skin(lab, top_c, top_seed & candidates, body, pose, lm, torso)
     bottom_c = _not_skin(_clusters(_seed_pixels(lab, bottom_seed & candidates, first_skin)),
                          tone)
     garment_colours = [c for c in (top_c, bottom_c) if c is not None]
@@ -900,6 +902,107 @@ def _not_skin(colours: np.ndarray | None, tone: tuple[np.ndarray, float] | None
     centre, radius = tone
     far = np.hypot(colours[:, 1] - centre[1], colours[:, 2] - centre[2]) > SKIN_CLUSTER * radius
     return colours[far] if far.any() else colours
+
+
+# How far (OKLab a/b) a seed box's colour may lie from the neck's skin and still be that skin
+# running on down a low neckline, lit: 0.020 for a V-neck's chest on our photos; a cream
+# garment's colour lies 0.054 from the neck's, white ones' 0.06 and further. The tests of
+# where the colour lies do most of the work: with 0.06 here, still only that chest went.
+NECKLINE_SKIN = 0.035
+# How much darker than the neck's skin (OKLab L) such a colour may be: the chest in the light is
+# as light as the neck or lighter; skin in shade keeps its hue and the skin test has it already.
+NECKLINE_SHADE = 0.08
+
+
+def _bare_parts(lab: np.ndarray, body: np.ndarray, pose: Any | None, lm: dict[str, float],
+                torso: float) -> dict[str, np.ndarray]:
+    """Pixels (bool masks) of the parts of the body that are bare in most photos and that the
+    generic skin test agrees are skin: the neck below the chin and the forearms above the
+    wrists. Read when no face is in frame (a photo cropped at the mouth or the nose)."""
+    h, w = body.shape
+    pts = getattr(pose, "points", None) or {}
+    skinlike = _generic_skin(lab) & body
+    parts: dict[str, np.ndarray] = {}
+    thick = max(2, round(0.04 * torso))
+    shoulders = [pts[n] for n in ("left_shoulder", "right_shoulder") if n in pts]
+    if len(shoulders) == 2:
+        cx = (shoulders[0][0] + shoulders[1][0]) / 2
+        half = max(2.0, 0.1 * abs(shoulders[0][0] - shoulders[1][0]))
+        y0 = int(max(0, lm["shoulder_y"] - 0.3 * torso))
+        y1 = int(max(0, lm["shoulder_y"] - 0.08 * torso))
+        neck = np.zeros((h, w), bool)
+        neck[y0:y1, int(max(0, cx - half)):int(min(w, cx + half + 1))] = True
+        parts["neck"] = neck & skinlike
+    for side in ("left", "right"):
+        a, b = f"{side}_elbow", f"{side}_wrist"
+        if a in pts and b in pts:
+            arm = np.zeros((h, w), np.uint8)
+            pa, pb = np.asarray(pts[a]), np.asarray(pts[b])
+            mid = pa + 0.5 * (pb - pa)
+            cv2.line(arm, (int(round(mid[0])), int(round(mid[1]))),
+                     (int(round(pb[0])), int(round(pb[1]))), 1, thick)
+            parts[f"{side}_forearm"] = (arm > 0) & skinlike
+    # Too few pixels is a sleeve's or a collar's speck of skin colour, not the part.
+    least = max(15, round(0.002 * torso * torso))
+    return {k: v for k, v in parts.items() if v.sum() >= least}
+
+
+def _not_neckline_skin(lab: np.ndarray, colours: np.ndarray | None, seed: np.ndarray,
+                       body: np.ndarray, pose: Any | None, lm: dict[str, float],
+                       torso: float) -> np.ndarray | None:
+    """The top seed box's colours less the lit skin of a low neckline, when no face gave the
+    skin's tone.
+
+    Pale skin in the light is near white in hue, so the generic skin test misses it and the
+    seed box keeps it as a garment colour: the mask then takes in the chest inside a V-neck.
+    A colour is that skin when it is the neck's own (in hue, and as light or lighter), is not
+    the box's main colour, lies above the main colour's mass, and its pixels in the box are
+    joined to the neck's skin through pixels of the same colour. A white, cream or beige
+    garment is the box's main colour, and a white shirt under a jacket is whiter than skin."""
+    if colours is None or len(colours) < 2:
+        return colours
+    parts = _bare_parts(lab, body, pose, lm, torso)
+    if "neck" not in parts:
+        return colours
+    neck = np.median(lab[parts["neck"]], axis=0)
+    others = [np.median(lab[m], axis=0) for k, m in parts.items() if k != "neck"]
+    # The neck's sample is the skin only when some other bare part agrees with it (a beige
+    # turtleneck would pass the generic test too, and is then the box's main colour anyway).
+    if others and min(float(np.hypot(o[1] - neck[1], o[2] - neck[2])) for o in others) > 0.03:
+        return colours
+    ys, xs = np.nonzero(seed)
+    if len(ys) < 20:
+        return colours
+    px = lab[ys, xs]
+    wts = np.array([0.5, 1.0, 1.0], np.float32)
+    d = np.stack([np.sqrt((((px - c) * wts) ** 2).sum(axis=-1)) for c in colours], axis=-1)
+    near = np.argmin(d, axis=-1)
+    counts = np.bincount(near, minlength=len(colours))
+    main = int(np.argmax(counts))
+    main_y = float(np.mean(ys[near == main]))
+    h = body.shape[0]
+    keep = np.ones(len(colours), bool)
+    for i, c in enumerate(colours):
+        if i == main or counts[i] < 10:
+            continue
+        if float(np.hypot(c[1] - neck[1], c[2] - neck[2])) > NECKLINE_SKIN:
+            continue
+        if c[0] < neck[0] - NECKLINE_SHADE:
+            continue
+        mine = near == i
+        if float(np.mean(ys[mine])) >= main_y:
+            continue
+        # The colour's pixels over the whole top (not just the box), joined to the neck.
+        own = (_nearest(lab, c[None, :]) < _nearest(lab, np.delete(colours, i, axis=0))) & body
+        own &= np.arange(h)[:, None] < ys.max() + 1
+        joined = (own | parts["neck"]).astype(np.uint8)
+        n, labels = cv2.connectedComponents(joined, connectivity=8)
+        at_neck = np.unique(labels[parts["neck"]])
+        at_neck = at_neck[at_neck > 0]
+        linked = np.isin(labels[ys[mine], xs[mine]], at_neck)
+        if linked.mean() >= 0.5:
+            keep[i] = False
+    return colours[keep]
 
 
 def _merge(a: np.ndarray | None, b: np.ndarray | None) -> np.ndarray | None:
