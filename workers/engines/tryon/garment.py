@@ -10,7 +10,13 @@ import numpy as np
 
 from workers.engines.base import EngineError
 from workers.engines.imaging import warp
-from workers.engines.imaging.cutout import border_colour, cut_out, refine_matte, spread_colours
+from workers.engines.imaging.cutout import (
+    border_colour,
+    cut_out,
+    drop_cast_shadow,
+    refine_matte,
+    spread_colours,
+)
 from workers.engines.imaging.matte import weak_outline_share
 from workers.engines.imaging.resize import limit_side
 from workers.engines.tryon.images import load_image
@@ -116,7 +122,9 @@ def prepare_garment_image(rgb: np.ndarray, alpha: np.ndarray | None, category: s
         raise
     matte = cut.alpha
     if not has_alpha:
-        matte = refine_matte(cut.rgb, matte, border_colour(rgb))
+        backdrop = border_colour(rgb)
+        # The shadow first: with it gone, the rim's colour is re-read against the fabric.
+        matte = refine_matte(cut.rgb, drop_cast_shadow(cut.rgb, matte, backdrop), backdrop)
         _check_separable(cut.rgb, matte)
     # A margin so the warp's bilinear lookups fade to transparent instead of clamping.
     pad = 4
