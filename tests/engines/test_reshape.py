@@ -450,3 +450,16 @@ def test_removing_sleeves_refuses_when_no_bare_arm_shows_below_them(
         reshape.reshape(load("model/049205_0.jpg"), "t-shirt", [parse_change("sleeves", "sleeveless")])
     assert err.value.code == "implausible_fill"
     assert "do not show below the sleeves" in err.value.message
+
+
+@pytest.mark.parametrize(("name", "garment", "instruction"), [
+    ("model/07966_00.jpg", "t-shirt", "deeper V"), ("model/049205_0.jpg", "t-shirt", "higher"),
+    ("model/model_9.png", "dress", "square")])
+def test_a_neckline_on_a_person_is_refused_not_cut_as_a_flat_patch(name: str, garment: str,
+                                                                   instruction: str) -> None:
+    # Cut as a flat shape, the new opening showed a pasted patch of skin (or of fabric, for a
+    # higher one) with hard edges, and the old neckline's edge beside it.
+    with pytest.raises(EngineError) as err:
+        reshape.reshape(load(name), garment, [parse_change("neckline", instruction)])
+    assert err.value.code == "implausible_fill"
+    assert "product shots" in err.value.message

@@ -15,11 +15,12 @@ the photo in order:
   upper arm a shorter or removed sleeve uncovers is drawn along the pose's bones, as wide,
   as lit and in the same skin as the bare arm below the old sleeve;
 - neckline: a V, round or square opening cut deeper, or closed higher with the garment's own
-  fabric.
+  fabric, on product shots; on a person wearing the garment it is refused (implausible_fill):
+  the chest under a new opening and the trim along it cannot be drawn convincingly.
 
 What an edit uncovers is filled cleanly: backdrop by inpainting from the backdrop only (never
 smearing the garment into it), skin where the uncovered part lies on the body of a person
-wearing the garment (arms, legs, chest), and the inside of the garment for necklines on product
+wearing the garment (arms, legs), and the inside of the garment for necklines on product
 shots. Product shots and worn outfits are told apart, and the garment found, by
 ``imaging.garment``; distances in cm use the body (worn) or the garment's usual length
 (product shot) as the scale.
@@ -2477,28 +2478,29 @@ def edit_neckline(scene: Scene, e: Edit) -> None:
     length = bottom - top + 1
     if scene.region == "lower":
         raise EngineError("unsupported_instruction", f"A {scene.garment} has no neckline.")
-    p = scene.points
-    if scene.worn and "left_shoulder" in p and "right_shoulder" in p:
-        ls, rs = np.array(p["left_shoulder"]), np.array(p["right_shoulder"])
-        sw = float(np.hypot(*(ls - rs)))
-        cx = float((ls[0] + rs[0]) / 2)
-        shoulder_y = float((ls[1] + rs[1]) / 2)
-        half = 0.24 * sw
-        edge_y = shoulder_y - 0.12 * sw  # where the neckline meets the shoulder seams
-    else:
-        cols = np.nonzero(mask[top : top + max(2, int(0.1 * length))].any(axis=0))[0]
-        cx = float((cols[0] + cols[-1]) / 2) if len(cols) else w / 2
-        xs = np.nonzero(mask[int(top + 0.25 * length)])[0]
-        body_w = float(xs[-1] - xs[0]) if len(xs) > 1 else 0.4 * w
-        half = 0.2 * body_w
-        edge_y = float(top)
+    if scene.worn:
+        # A neckline on a person runs over the collarbones and the chest in depth, with its
+        # binding or trim along it: cut as a flat shape, the opening showed a pasted patch of
+        # skin or of fabric with hard edges, and the old neckline's edge beside it.
+        raise EngineError(
+            "implausible_fill",
+            f"Changing the neckline of a {scene.garment} someone is wearing would mean "
+            "redrawing the chest under it or the fabric and its trim over it, which Reshape "
+            "cannot do convincingly. Reshape changes necklines on product shots of the "
+            "garment.",
+        )
+    cols = np.nonzero(mask[top : top + max(2, int(0.1 * length))].any(axis=0))[0]
+    cx = float((cols[0] + cols[-1]) / 2) if len(cols) else w / 2
+    xs = np.nonzero(mask[int(top + 0.25 * length)])[0]
+    body_w = float(xs[-1] - xs[0]) if len(xs) > 1 else 0.4 * w
+    half = 0.2 * body_w
+    edge_y = float(top)
     col = mask[:, int(np.clip(cx, 0, w - 1))]
     below = np.nonzero(col[int(edge_y) :])[0]
     depth_y = float(edge_y + below[0]) if len(below) else edge_y + 0.1 * length
-    if not scene.worn:
-        # A flat shot shows the back's collar through the front opening, which the mask cannot
-        # tell from the front: take the front neckline as at least a crew neck's depth.
-        depth_y = max(depth_y, edge_y + 0.09 * length)
+    # A flat shot shows the back's collar through the front opening, which the mask cannot
+    # tell from the front: take the front neckline as at least a crew neck's depth.
+    depth_y = max(depth_y, edge_y + 0.09 * length)
     amount = _to_px(scene, e.amount, e.unit, depth_y - edge_y) if e.amount else 4.0 * scene.ppcm
     new_depth = depth_y - e.direction * amount
     new_depth = float(np.clip(new_depth, edge_y + 2, top + 0.6 * length))
@@ -2531,7 +2533,7 @@ def edit_neckline(scene: Scene, e: Edit) -> None:
     cut = scene.mask & opening_b
     if cut.any():
         scene.mask = scene.mask & ~opening_b
-        fill_uncovered(scene, cut, inside="backdrop" if scene.worn else "garment")
+        fill_uncovered(scene, cut, inside="garment")
     del old
 
 
