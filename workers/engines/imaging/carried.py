@@ -25,10 +25,11 @@ STRAP_WIDTHS_CM = (1.2, 2.0, 3.2)
 # Each side of the band, past a gap for its soft edge and its shadow, a strip this wide.
 FLANK_GAP_CM = 0.6
 FLANK_CM = 1.5
-# The strap differs from what lies on each side of it by at least this (OKLab), is one colour
+# The strap differs from what lies on each side of it by at least this (OKLab; a crease in a
+# white top differed by 0.08), is one colour
 # along its length (within STRAP_SAME, its lightness weighted by half), and its two halves are
 # alike (within STRAP_SAME): across a step between two colours the halves differ.
-STRAP_CONTRAST = 0.08
+STRAP_CONTRAST = 0.12
 STRAP_SAME = 0.07
 # The band must run from the shoulder's top down this share of the torso's length (shoulder
 # to hip); a camisole's strap ends at the neckline, about a third of the way. Of the band's
