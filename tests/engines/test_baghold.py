@@ -458,3 +458,25 @@ def test_garment_straps_necklines_and_arms_are_not_a_carried_bag(model: str) -> 
 
     # then no strap of a bag is seen on it
     assert carried_strap(rgb, mask, pose, ppcm) is None
+
+
+@pytest.mark.parametrize("model", ["model/model_9.png", "model/model_1.png"])
+def test_a_model_wearing_a_shoulder_bag_gets_no_second_bag(model: str) -> None:
+    # given a photo of a model with a bag hung from her shoulder on its strap (the engine's own
+    # shoulder carry, delivered as a JPEG), both hands free
+    first = baghold.place_bag(fid.photo(model), fid.tote(), None,
+                              {"gender": "Female", "width": 24, "height": 18, "depth": 8,
+                               "strap": 40, "model_height_cm": 170})
+    assert first.carry == "shoulder-strap"
+    wearing = decode(jpeg_bytes(first.image, quality=95))
+
+    with pytest.raises(EngineError) as err:
+        baghold.place_bag(wearing, fid.tote(), None,
+                          {"gender": "Female", "model_name": "Ines", "width": BAG_W,
+                           "height": BAG_H, "depth": BAG_D, "model_height_cm": 170})
+
+    # then neither a hand nor the other shoulder gets a second bag: the refusal says which
+    # shoulder her own bag hangs from
+    assert err.value.code == "already_holding"
+    assert f"Ines already carries a bag on a strap over the {first.side} shoulder" in (
+        err.value.message)

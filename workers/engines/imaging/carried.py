@@ -5,8 +5,12 @@ of a shoulder and runs on down the front of the body, past the chest, in one col
 same thing (garment, skin or backdrop) on both sides of it. Garments have bands too, and each
 fails one of those: a camisole's or a dress's straps end at the neckline, well above the
 waist; a lapel, a neckline or the arm's edge is a step between two colours (its two halves
-differ), not a band; a belt runs across, not down; a necklace is thinner and ends at the
-breastbone; a print changes colour along the line.
+differ), not a band; an arm hanging beside the body has the skin's (or a sleeve's) colour and
+lies along the silhouette's edge; a belt runs across, not down; a necklace is thinner and
+ends at the breastbone; a print changes colour along the line.
+
+Not seen: a strap the colour of what lies under it (a black strap on a black dress), a
+strap the colour of the skin, a bag in the crook of an arm with no strap on the shoulder.
 """
 
 from __future__ import annotations
@@ -33,13 +37,18 @@ STRAP_CONTRAST = 0.12
 STRAP_SAME = 0.07
 # The band must run from the shoulder's top down this share of the torso's length (shoulder
 # to hip); a camisole's strap ends at the neckline, about a third of the way. Of the band's
-# samples down there, this share must show it (hair or a hand may cross it).
+# samples down there, this share must show it (hair or a hand may cross it, and near the
+# bag a strap curves off the one bow it is followed along).
 STRAP_REACH = 0.62
-STRAP_SHOWN = 0.8
-# Where the strap may end at the torso's reach: from beyond the far hip to this far outside
-# the near shoulder (a shoulder bag hangs at the side).
-STRAP_END_OUT_CM = 8.0
+STRAP_SHOWN = 0.75
+# Where the strap may end at the hips' row: from beyond the far hip to this far outside the
+# near shoulder (a shoulder bag hangs at the side, its strap's outer leg further out).
+STRAP_END_OUT_CM = 16.0
 STEP_CM = 1.0
+WORK_SIDE = 1024
+MAX_OUTLINE = 0.5
+NEAR_BODY_CM = 3.0
+LIMB_CM = 6.0
 # Over the shoulder's top a strap curves more than any one bow follows: it is judged from this
 # far below the shoulder joint on.
 STRAP_SKIP_CM = 6.0
@@ -67,7 +76,26 @@ class Strap:
 
 
 def carried_strap(rgb: np.ndarray, mask: np.ndarray, pose: Pose, ppcm: float) -> Strap | None:
-    """The strap of a bag the model already wears, or None."""
+    """The strap of a bag the model already wears, or None (in the photo's pixels)."""
+    h, w = mask.shape
+    scale = min(1.0, WORK_SIDE / max(h, w))
+    if scale >= 1.0:
+        return _strap(rgb, mask, pose, ppcm)
+    # Looked for at a working size: a strap is centimetres wide, and on a 24 MP photo the
+    # search took seconds.
+    size = (max(1, round(w * scale)), max(1, round(h * scale)))
+    small = Pose({k: (x * scale, y * scale) for k, (x, y) in pose.points.items()},
+                 size[0], size[1])
+    found = _strap(cv2.resize(rgb, size, interpolation=cv2.INTER_AREA),
+                   cv2.resize(mask.astype(np.float32), size, interpolation=cv2.INTER_AREA),
+                   small, ppcm * scale)
+    if found is None:
+        return None
+    return Strap(found.side, found.across, (found.start[0] / scale, found.start[1] / scale),
+                 (found.end[0] / scale, found.end[1] / scale), found.width_cm)
+
+
+def _strap(rgb: np.ndarray, mask: np.ndarray, pose: Pose, ppcm: float) -> Strap | None:
     pts = pose.points
     if not all(k in pts for k in ("left_shoulder", "right_shoulder")) or ppcm <= 0:
         return None
@@ -79,7 +107,13 @@ def carried_strap(rgb: np.ndarray, mask: np.ndarray, pose: Pose, ppcm: float) ->
     if torso_len <= 4 * ppcm:
         return None
     lab = srgb8_to_oklab(np.ascontiguousarray(rgb)).astype(np.float32)
-    # Colours a strap is not: the arms' and the face's (an arm hanging beside the body is a
+    # A strap hanging beside the arm may be left out of the person's segmentation: it is
+    # looked for on the person and within NEAR_BODY_CM of her.
+    r = max(1, round(NEAR_BODY_CM * ppcm))
+    body = (mask > 0.5).astype(np.float32)
+    near_body = cv2.dilate((mask > 0.5).astype(np.uint8), np.ones((2 * r + 1, 2 * r + 1),
+                                                                   np.uint8)) > 0
+    # Colours a strap is not: the skin's, or a sleeve's (an arm hanging beside the body is a
     # band between the garment and the backdrop).
     skip = _limb_colours(lab, pose, ppcm)
     best: tuple[float, Strap] | None = None
@@ -97,7 +131,7 @@ def carried_strap(rgb: np.ndarray, mask: np.ndarray, pose: Pose, ppcm: float) ->
                 start = np.array([sx, top + 1.0 * ppcm])
                 end = np.array([ex, y_end])
                 for width, bow in itertools.product(STRAP_WIDTHS_CM, STRAP_BOWS):
-                    score = _band_score(lab, mask, start, end, width * ppcm, bow, ppcm,
+                    score = _band_score(lab, body, near_body, start, end, width * ppcm, bow, ppcm,
                                         near[1] + STRAP_SKIP_CM * ppcm,
                                         near[1] + STRAP_REACH * torso_len, skip)
                     if score is None:
@@ -122,34 +156,25 @@ def _shoulder_top_row(mask: np.ndarray, shoulder: np.ndarray, ppcm: float) -> fl
 
 
 def _limb_colours(lab: np.ndarray, pose: Pose, ppcm: float) -> list[np.ndarray]:
-    """The colours of the upper arms, forearms and face: the median in a disc 3 cm across at
-    a third, half and two thirds of each segment (a strap crossing there is a minority of
-    it)."""
+    """The colours of the forearms and the face: the median over a band 6 cm wide along each
+    forearm, and around the nose. Not the upper arms: a shoulder bag's strap lies along one,
+    and its colour was taken for the arm's."""
     pts = pose.points
     h, w = lab.shape[:2]
-    r = max(1, round(1.5 * ppcm))
+    pairs = [(f"{s}_elbow", f"{s}_wrist") for s in ("left", "right")] + [("nose", "nose")]
     out = []
-    pairs = [(f"{s}_{a}", f"{s}_{b}") for s in ("left", "right")
-             for a, b in (("shoulder", "elbow"), ("elbow", "wrist"))] + [("nose", "nose")]
-    disc = np.zeros((2 * r + 1, 2 * r + 1), np.uint8)
-    cv2.circle(disc, (r, r), r, 1, -1)
-    for (a, b), f in itertools.product(pairs, (0.33, 0.5, 0.67)):
+    for a, b in pairs:
         if a not in pts or b not in pts:
             continue
-        x = int(round((1 - f) * pts[a][0] + f * pts[b][0]))
-        y = int(round((1 - f) * pts[a][1] + f * pts[b][1]))
-        if not (0 <= x < w and 0 <= y < h):
-            continue
-        y0, x0 = max(0, y - r), max(0, x - r)
-        patch = lab[y0 : y + r + 1, x0 : x + r + 1]
-        sel = disc[y0 - (y - r) : y0 - (y - r) + patch.shape[0],
-                   x0 - (x - r) : x0 - (x - r) + patch.shape[1]] > 0
-        if sel.any():
-            out.append(np.median(patch[sel], axis=0))
+        limb = np.zeros((h, w), np.uint8)
+        cv2.line(limb, tuple(int(round(v)) for v in pts[a]),
+                 tuple(int(round(v)) for v in pts[b]), 1, max(1, round(LIMB_CM * ppcm)))
+        if limb.any():
+            out.append(np.median(lab[limb > 0], axis=0))
     return out
 
 
-def _band_score(lab: np.ndarray, mask: np.ndarray, start: np.ndarray, end: np.ndarray,
+def _band_score(lab: np.ndarray, body: np.ndarray, near_body: np.ndarray, start: np.ndarray, end: np.ndarray,
                 width: float, bow: float, ppcm: float, from_y: float, reach_y: float,
                 skip: list[np.ndarray]) -> float | None:
     """How much a band `width` px wide along start→end stands out as a strap, over its length
@@ -175,21 +200,26 @@ def _band_score(lab: np.ndarray, mask: np.ndarray, start: np.ndarray, end: np.nd
     half = 0.5 * width
     gap, flank = FLANK_GAP_CM * ppcm, FLANK_CM * ppcm
 
-    def strip(a: float, b: float) -> np.ndarray:
+    def strip(a: float, b: float, of: np.ndarray = lab) -> np.ndarray:
         offs = np.linspace(a, b, 3)
         xy = centre[:, None, :] + offs[None, :, None] * normal[:, None, :]
         mx, my = xy[..., 0].astype(np.float32), xy[..., 1].astype(np.float32)
-        vals = cv2.remap(lab, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        vals = cv2.remap(of, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         return vals.mean(axis=1)
 
     inner_l, inner_r = strip(-0.8 * half, -0.1 * half), strip(0.1 * half, 0.8 * half)
     band = 0.5 * (inner_l + inner_r)
     left = strip(-(half + gap + flank), -(half + gap))
     right = strip(half + gap, half + gap + flank)
-    h, w = mask.shape
+    # A band with the person on one side and the backdrop on the other for most of its length
+    # is the silhouette's edge: an arm beside the body, between the garment and the backdrop,
+    # was one. (A strap crosses the gap between an arm and the waist for a short way.)
+    outline = ((strip(-(half + gap + flank), -(half + gap), body) > 0.5)
+               != (strip(half + gap, half + gap + flank, body) > 0.5))
+    h, w = near_body.shape
     cx = np.clip(np.round(centre[:, 0]).astype(int), 0, w - 1)
     cy = np.clip(np.round(centre[:, 1]).astype(int), 0, h - 1)
-    on_body = mask[cy, cx] > 0.5
+    on_body = near_body[cy, cx]
     colour = np.median(band, axis=0)
     # An arm is shaded round: its hue is what tells it (as along the strap).
     if any(float(np.linalg.norm((colour - c) * SHADE_WEIGHTS)) < STRAP_SAME for c in skip):
@@ -205,7 +235,7 @@ def _band_score(lab: np.ndarray, mask: np.ndarray, start: np.ndarray, end: np.nd
     shown = ((contrast > STRAP_CONTRAST) & (split < STRAP_SAME) & (same < STRAP_SAME)
              & on_body)[judged]
     contrast = contrast[judged]
-    if len(shown) < 8:
+    if len(shown) < 8 or outline[judged].mean() > MAX_OUTLINE:
         return None
     if shown.mean() < STRAP_SHOWN:
         return None
