@@ -4,12 +4,20 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.engines.placement_support import decode, fixture_bytes, object_change, png, save_log
+from tests.engines.placement_support import (
+    FIXTURES,
+    decode,
+    fixture_bytes,
+    object_change,
+    png,
+    save_log,
+)
 from tests.engines.synthetic_products import bag_shot
 from tests.fidelity import fid_baghold as fid
 from workers.engines import baghold
 from workers.engines.base import EngineError
-from workers.engines.imaging.cutout import jpeg_bytes
+from workers.engines.imaging.carried import carried_strap
+from workers.engines.imaging.cutout import composite, cut_out_product, jpeg_bytes
 from workers.engines.imaging.hands import Hand, detect_hands, hand_geometry_mask, looks_like_skin
 from workers.engines.imaging.pose import Pose, detect_pose, person_mask
 
@@ -386,3 +394,89 @@ def test_a_shoulder_strap_is_shaded_as_a_band_lying_on_the_body() -> None:
                                body_x=300.0, away=1.0, mask=np.zeros_like(body))
     beside = [float(free[r, np.nonzero(strap[r])[0].max() + 2].mean()) for r in rows]
     assert float(np.median(beside)) >= 199
+
+
+def _wearing_a_strap(rgb: np.ndarray, colour: tuple[float, float, float]) -> np.ndarray:
+    """The photo with a real bag (the accessory fixture's cut-out) hung at the right hip from a
+    strap across the body from the left shoulder, drawn as the engine draws its own straps."""
+    pose, mask = detect_pose(rgb), person_mask(rgb)
+    assert pose is not None
+    ppcm = baghold.body_scale(pose, mask, 170, "female")
+    assert ppcm is not None
+    cut = cut_out_product(decode(fixture_bytes("accessory/bag_053514_0.jpg")), what="bag")
+    sbag = baghold.scale_bag(cut, 20.0, 20.0 * 0.8 * cut.alpha.shape[0] / cut.alpha.shape[1],
+                             ppcm)
+    (sx, sy), (hx, hy) = pose.points["left_shoulder"], pose.points["right_hip"]
+    across = float(np.sign(hx - sx))
+    patch = baghold._transform(sbag, (sbag.alpha.shape[1] / 2, float(sbag.body_top)),
+                               (hx + across * 4.0 * ppcm, hy), 0.0, False)
+    x0, y0, x1, _ = patch.bbox()
+    end_x = x1 - 0.15 * (x1 - x0) if across < 0 else x0 + 0.15 * (x1 - x0)
+    # A one-pixel layer at the strap's end on the bag, so that one strap is drawn.
+    pin = baghold._Patch(int(end_x), y0 + 2, np.zeros((1, 1, 3), np.uint8),
+                         np.ones((1, 1), np.float32), np.zeros((1, 1), np.float32))
+    ax = sx - across * 3.0 * ppcm
+    anchor = (ax, baghold._shoulder_top(mask, ax, sy, ppcm))
+    out = baghold._draw_strap(rgb, pin, anchor, ppcm, 2.0 * ppcm, colour, float(sx),
+                              baghold._away_from_light(rgb, mask), mask)
+    return composite(out, patch.rgb, patch.alpha, patch.x, patch.y)
+
+
+@pytest.mark.parametrize("model", ["model/model_9.png", "model/model_1.png",
+                                   "model/051962_0.jpg"])
+@pytest.mark.parametrize("colour", [(40.0, 30.0, 25.0), (30.0, 45.0, 110.0),
+                                    (150.0, 40.0, 50.0)], ids=["brown", "navy", "burgundy"])
+def test_a_model_wearing_a_bag_across_the_body_is_refused(model: str,
+                                                           colour: tuple[float, float, float]
+                                                           ) -> None:
+    # given a catalogue photo of a model whose own bag hangs at her hip from a strap across
+    # the body, delivered as a JPEG
+    wearing = decode(jpeg_bytes(_wearing_a_strap(fid.photo(model), colour), quality=95))
+    save_log(f"baghold_worn_{model[6:-4]}_{int(colour[2])}.png", wearing)
+
+    with pytest.raises(EngineError) as err:
+        baghold.place_bag(wearing, fid.tote(), None,
+                          {"gender": "Female", "model_name": "Ines", "width": BAG_W,
+                           "height": BAG_H, "depth": BAG_D, "model_height_cm": 170})
+
+    # then no second bag is added: the refusal names the model and what she wears
+    assert err.value.code == "already_holding"
+    assert "Ines already carries a bag on a strap across the body" in err.value.message
+
+
+@pytest.mark.parametrize("model", sorted(p.relative_to(FIXTURES).as_posix()
+                                         for p in (FIXTURES / "model").iterdir()
+                                         if p.suffix in (".jpg", ".png")))
+def test_garment_straps_necklines_and_arms_are_not_a_carried_bag(model: str) -> None:
+    # given a catalogue photo without a bag on a strap (camisole and dress straps, a belt, a
+    # necklace, prints, sleeves of another colour, bare arms beside dark tops)
+    rgb = fid.photo(model)
+    pose, mask = detect_pose(rgb), person_mask(rgb)
+    assert pose is not None
+    ppcm = baghold.body_scale(pose, mask, 170, "female")
+    assert ppcm is not None
+
+    # then no strap of a bag is seen on it
+    assert carried_strap(rgb, mask, pose, ppcm) is None
+
+
+@pytest.mark.parametrize("model", ["model/model_9.png", "model/model_1.png"])
+def test_a_model_wearing_a_shoulder_bag_gets_no_second_bag(model: str) -> None:
+    # given a photo of a model with a bag hung from her shoulder on its strap (the engine's own
+    # shoulder carry, delivered as a JPEG), both hands free
+    first = baghold.place_bag(fid.photo(model), fid.tote(), None,
+                              {"gender": "Female", "width": 24, "height": 18, "depth": 8,
+                               "strap": 40, "model_height_cm": 170})
+    assert first.carry == "shoulder-strap"
+    wearing = decode(jpeg_bytes(first.image, quality=95))
+
+    with pytest.raises(EngineError) as err:
+        baghold.place_bag(wearing, fid.tote(), None,
+                          {"gender": "Female", "model_name": "Ines", "width": BAG_W,
+                           "height": BAG_H, "depth": BAG_D, "model_height_cm": 170})
+
+    # then neither a hand nor the other shoulder gets a second bag: the refusal says which
+    # shoulder her own bag hangs from
+    assert err.value.code == "already_holding"
+    assert f"Ines already carries a bag on a strap over the {first.side} shoulder" in (
+        err.value.message)

@@ -14,7 +14,8 @@ bag's cut-out is scaled so its body matches the stated width and height. It is c
   and bows gently along the body.
 
 A bag the model already holds is never stacked on: the other hand carries the new one, or the
-job is refused (already_holding). The whole bag stays in the frame: a carry that would cut it
+job is refused (already_holding); a model who already wears a bag on a strap (over a shoulder
+or across the body) is refused the same way. The whole bag stays in the frame: a carry that would cut it
 is not used, except at the bottom of a full-length photo, whose floor is extended downward. Hands clasped together are never
 used (the bag would cover both hands and the crotch). When no carry fits, the job is refused
 with the reason (a half-length portrait with no hand in frame, for one).
@@ -29,6 +30,7 @@ import cv2
 import numpy as np
 
 from workers.engines.base import EngineError, EngineOutput, Progress
+from workers.engines.imaging.carried import carried_strap
 from workers.engines.imaging.cutout import (
     Cutout,
     composite,
@@ -160,6 +162,15 @@ def place_bag(
     if ppcm is None:
         raise EngineError(
             "no_person", "The model's body is not visible enough to measure (shoulders not found)."
+        )
+    worn = carried_strap(model_rgb, mask, pose, ppcm)
+    if worn is not None:
+        # Her own bag hangs from that strap: a second one in a hand or on the other shoulder
+        # is two bags, which no catalogue shows.
+        raise EngineError(
+            "already_holding",
+            f"{who} already carries a bag {worn.describe()}: a second bag is not added next "
+            "to it. Use a photo of the model without a bag, with a free hand.",
         )
     step(35)
     bag = cut_out_product(bag_rgb, bag_alpha, what="bag")
