@@ -15,7 +15,6 @@ strap the colour of the skin, a bag in the crook of an arm with no strap on the 
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 
 import cv2
@@ -56,6 +55,9 @@ SHADE_WEIGHTS = np.array([0.5, 1.0, 1.0], np.float32)
 # A strap's sag off its chord, as a share of the chord (either way: toward the body's side or
 # pulled across it by the bag's weight).
 STRAP_BOWS = (-0.08, -0.04, 0.0, 0.04, 0.08)
+# Where each strip along the band is sampled across it (shares of the strip's width).
+_ACROSS = np.linspace(0.0, 1.0, 3, dtype=np.float32)
+_WIDTHS_CM = np.array(STRAP_WIDTHS_CM, np.float32)
 
 
 @dataclass(frozen=True)
@@ -130,12 +132,13 @@ def _strap(rgb: np.ndarray, mask: np.ndarray, pose: Pose, ppcm: float) -> Strap 
             for ex in ends:
                 start = np.array([sx, top + 1.0 * ppcm])
                 end = np.array([ex, y_end])
-                for width, bow in itertools.product(STRAP_WIDTHS_CM, STRAP_BOWS):
-                    score = _band_score(lab, body, near_body, start, end, width * ppcm, bow, ppcm,
-                                        near[1] + STRAP_SKIP_CM * ppcm,
-                                        near[1] + STRAP_REACH * torso_len, skip)
-                    if score is None:
+                for bow in STRAP_BOWS:
+                    got = _band_score(lab, body, near_body, start, end, ppcm, bow,
+                                      near[1] + STRAP_SKIP_CM * ppcm,
+                                      near[1] + STRAP_REACH * torso_len, skip)
+                    if got is None:
                         continue
+                    score, width = got
                     across = (ex - 0.5 * (ls[0] + rs[0])) * outward < 0
                     strap = Strap(side, bool(across), (float(start[0]), float(start[1])),
                                   (float(end[0]), float(end[1])), width)
@@ -174,11 +177,12 @@ def _limb_colours(lab: np.ndarray, pose: Pose, ppcm: float) -> list[np.ndarray]:
     return out
 
 
-def _band_score(lab: np.ndarray, body: np.ndarray, near_body: np.ndarray, start: np.ndarray, end: np.ndarray,
-                width: float, bow: float, ppcm: float, from_y: float, reach_y: float,
-                skip: list[np.ndarray]) -> float | None:
-    """How much a band `width` px wide along start→end stands out as a strap, over its length
-    from `start` down to row `reach_y`; None when it is not a strap there."""
+def _band_score(lab: np.ndarray, body: np.ndarray, near_body: np.ndarray, start: np.ndarray,
+                end: np.ndarray, ppcm: float, bow: float, from_y: float, reach_y: float,
+                skip: list[np.ndarray]) -> tuple[float, float] | None:
+    """How much a band along start→end stands out as a strap, over its length from `start`
+    down to row `reach_y`, at the best of the strap widths: (score, width in cm), or None when
+    it is not a strap there at any width."""
     d = end - start
     if d[1] <= 0:
         return None
@@ -194,49 +198,60 @@ def _band_score(lab: np.ndarray, body: np.ndarray, near_body: np.ndarray, start:
     if keep.sum() < 8 or curve[keep][-1, 1] < reach_y - 2 * STEP_CM * ppcm:
         return None
     centre = curve[keep]
-    tangent = 2 * (1 - t[keep]) * (ctrl - start) + 2 * t[keep] * (end - ctrl)
-    normal = np.stack([-tangent[:, 1], tangent[:, 0]], axis=1)
-    normal /= np.maximum(1e-6, np.linalg.norm(normal, axis=1, keepdims=True))
-    half = 0.5 * width
-    gap, flank = FLANK_GAP_CM * ppcm, FLANK_CM * ppcm
-
-    def strip(a: float, b: float, of: np.ndarray = lab) -> np.ndarray:
-        offs = np.linspace(a, b, 3)
-        xy = centre[:, None, :] + offs[None, :, None] * normal[:, None, :]
-        mx, my = xy[..., 0].astype(np.float32), xy[..., 1].astype(np.float32)
-        vals = cv2.remap(of, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        return vals.mean(axis=1)
-
-    inner_l, inner_r = strip(-0.8 * half, -0.1 * half), strip(0.1 * half, 0.8 * half)
-    band = 0.5 * (inner_l + inner_r)
-    left = strip(-(half + gap + flank), -(half + gap))
-    right = strip(half + gap, half + gap + flank)
-    # A band with the person on one side and the backdrop on the other for most of its length
-    # is the silhouette's edge: an arm beside the body, between the garment and the backdrop,
-    # was one. (A strap crosses the gap between an arm and the waist for a short way.)
-    outline = ((strip(-(half + gap + flank), -(half + gap), body) > 0.5)
-               != (strip(half + gap, half + gap + flank, body) > 0.5))
+    n = len(centre)
     h, w = near_body.shape
     cx = np.clip(np.round(centre[:, 0]).astype(int), 0, w - 1)
     cy = np.clip(np.round(centre[:, 1]).astype(int), 0, h - 1)
     on_body = near_body[cy, cx]
-    colour = np.median(band, axis=0)
+    judged = centre[:, 1] >= from_y
+    if judged.sum() < 8 or on_body[judged].mean() < STRAP_SHOWN:
+        return None  # off the person for too long to be shown as a strap on her
+    tangent = 2 * (1 - t[keep]) * (ctrl - start) + 2 * t[keep] * (end - ctrl)
+    normal = np.stack([-tangent[:, 1], tangent[:, 0]], axis=1)
+    normal /= np.maximum(1e-6, np.linalg.norm(normal, axis=1, keepdims=True))
+    # For every width, four strips along the band, three samples across each, all read in one
+    # remap: the band's two inner halves, and a flank on each side past a gap for its soft
+    # edge and shadow.
+    half = 0.5 * _WIDTHS_CM[:, None] * ppcm
+    gap, flank = FLANK_GAP_CM * ppcm, FLANK_CM * ppcm
+    spans = np.stack([np.hstack([-0.8 * half, -0.1 * half]), np.hstack([0.1 * half, 0.8 * half]),
+                      np.hstack([-(half + gap + flank), -(half + gap)]),
+                      np.hstack([half + gap, half + gap + flank])], axis=1)  # (widths, 4, 2)
+    offs = (spans[..., :1] + (spans[..., 1:] - spans[..., :1]) * _ACROSS).reshape(-1)
+    xy = centre[:, None, :] + offs[None, :, None] * normal[:, None, :]
+    mx, my = xy[..., 0].astype(np.float32), xy[..., 1].astype(np.float32)
+    nw = len(_WIDTHS_CM)
+    vals = cv2.remap(lab, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    vals = vals.reshape(n, nw, 4, 3, 3).mean(axis=3).transpose(1, 2, 0, 3)  # (widths, 4, n, 3)
+    inner_l, inner_r, left, right = vals[:, 0], vals[:, 1], vals[:, 2], vals[:, 3]
+    band = 0.5 * (inner_l + inner_r)
+    colour = np.median(band, axis=1)  # (widths, 3)
     # An arm is shaded round: its hue is what tells it (as along the strap).
-    if any(float(np.linalg.norm((colour - c) * SHADE_WEIGHTS)) < STRAP_SAME for c in skip):
+    ok = np.ones(nw, bool)
+    for c in skip:
+        ok &= np.linalg.norm((colour - c) * SHADE_WEIGHTS, axis=1) >= STRAP_SAME
+    if not ok.any():
         return None
-    dl = np.linalg.norm(band - left, axis=1)
-    dr = np.linalg.norm(band - right, axis=1)
-    split = np.linalg.norm(inner_l - inner_r, axis=1)
+    # A band with the person on one side and the backdrop on the other for most of its length
+    # is the silhouette's edge: an arm beside the body, between the garment and the backdrop,
+    # was one. (A strap crosses the gap between an arm and the waist for a short way.)
+    sides = cv2.remap(body, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    sides = sides.reshape(n, nw, 4, 3).mean(axis=3)[:, :, 2:] > 0.5  # (n, widths, 2)
+    outline = (sides[..., 0] != sides[..., 1]).T  # (widths, n)
+    ok &= outline[:, judged].mean(axis=1) <= MAX_OUTLINE
+    contrast = np.minimum(np.linalg.norm(band - left, axis=2), np.linalg.norm(band - right, axis=2))
+    split = np.linalg.norm(inner_l - inner_r, axis=2)
     # Along its length a strap's shade changes (it turns over the shoulder, into the light),
     # its hue much less.
-    same = np.linalg.norm((band - colour) * SHADE_WEIGHTS, axis=1)
-    judged = centre[:, 1] >= from_y
-    contrast = np.minimum(dl, dr)
+    same = np.linalg.norm((band - colour[:, None, :]) * SHADE_WEIGHTS, axis=2)
     shown = ((contrast > STRAP_CONTRAST) & (split < STRAP_SAME) & (same < STRAP_SAME)
-             & on_body)[judged]
-    contrast = contrast[judged]
-    if len(shown) < 8 or outline[judged].mean() > MAX_OUTLINE:
+             & on_body)[:, judged]
+    share = shown.mean(axis=1)
+    ok &= share >= STRAP_SHOWN
+    if not ok.any():
         return None
-    if shown.mean() < STRAP_SHOWN:
-        return None
-    return float(shown.mean() + contrast[shown].mean())
+    judged_contrast = contrast[:, judged]
+    scores = [float(share[i] + judged_contrast[i][shown[i]].mean()) if ok[i] else -np.inf
+              for i in range(nw)]
+    best = int(np.argmax(scores))
+    return scores[best], float(_WIDTHS_CM[best])
