@@ -235,15 +235,7 @@ def worn_earring(
     piece = np.isin(labels, keep)
     if not piece.any():
         return None
-    ys, xs = np.nonzero(piece)
-    length = float((ys.max() - ys.min() + 1) * frame.step / fw)
-    width = float((xs.max() - xs.min() + 1) * frame.step / fw)
-    grid = cv2.dilate(piece.astype(np.uint8), np.ones((3, 3), np.uint8))
-    H, W = rgb.shape[:2]
-    mask = cv2.warpAffine(
-        grid.astype(np.float32), _grid_to_image(frame), (W, H), flags=cv2.INTER_LINEAR
-    )
-    return WornEarring(lobe.side, mask > 0.2, share, length, width)
+    return _worn(piece, rgb, frame, fw, lobe.side, share)
 
 
 def _stud(
@@ -306,16 +298,22 @@ def _stud(
             found |= blob
     if not found.any():
         return None
-    ys, xs = np.nonzero(found)
+    return _worn(found, rgb, frame, fw, lobe.side, 0.0)
+
+
+def _worn(piece: np.ndarray, rgb: np.ndarray, frame: EarFrame, fw: float, side: str,
+          share: float) -> WornEarring:
+    """The worn earring found as ``piece`` on the lobe's grid, its mask in the photo's pixels
+    (with the piece's soft rim, which the retouch takes too) and its size in face widths."""
+    ys, xs = np.nonzero(piece)
     length = float((ys.max() - ys.min() + 1) * frame.step / fw)
     width = float((xs.max() - xs.min() + 1) * frame.step / fw)
-    # The retouch takes the speck's soft rim too.
-    grid = cv2.dilate(found.astype(np.uint8), np.ones((3, 3), np.uint8))
+    grid = cv2.dilate(piece.astype(np.uint8), np.ones((3, 3), np.uint8))
     H, W = rgb.shape[:2]
     mask = cv2.warpAffine(
         grid.astype(np.float32), _grid_to_image(frame), (W, H), flags=cv2.INTER_LINEAR
     )
-    return WornEarring(lobe.side, mask > 0.2, 0.0, length, width)
+    return WornEarring(side, mask > 0.2, share, length, width)
 
 
 def remove_earrings(rgb: np.ndarray, face: Face, worn: list[WornEarring]) -> np.ndarray:
