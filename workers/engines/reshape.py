@@ -14,16 +14,15 @@ the photo in order:
   end on product shots; extensions stretch the cuff band along the sleeve; on a model the
   upper arm a shorter or removed sleeve uncovers is drawn along the pose's bones, as wide,
   as lit and in the same skin as the bare arm below the old sleeve;
-- neckline: a V, round or square opening cut deeper, or closed higher with the garment's own
-  fabric, on product shots; on a person wearing the garment it is refused (implausible_fill):
-  the chest under a new opening and the trim along it cannot be drawn convincingly.
+- neckline: refused (implausible_fill): a new opening needs the chest or the garment's inside
+  under it and its binding or trim along it drawn, which flat shapes cut into the photo did
+  not do convincingly.
 
 What an edit uncovers is filled cleanly: backdrop by inpainting from the backdrop only (never
 smearing the garment into it), skin where the uncovered part lies on the body of a person
-wearing the garment (arms, legs), and the inside of the garment for necklines on product
-shots. Product shots and worn outfits are told apart, and the garment found, by
-``imaging.garment``; distances in cm use the body (worn) or the garment's usual length
-(product shot) as the scale.
+wearing the garment (arms, legs). Product shots and worn outfits are told apart, and the
+garment found, by ``imaging.garment``; distances in cm use the body (worn) or the garment's
+usual length (product shot) as the scale.
 """
 
 from __future__ import annotations
@@ -1320,24 +1319,17 @@ def _box(mask: np.ndarray, grow: float) -> tuple[int, int, int, int]:
 
 
 def fill_uncovered(
-    scene: Scene, uncovered: np.ndarray, inside: str = "backdrop", limbs: tuple[str, ...] = ()
+    scene: Scene, uncovered: np.ndarray, limbs: tuple[str, ...] = ()
 ) -> None:
     """Fill what an edit took the garment off: skin on a wearer's body, else the backdrop.
 
     The region grows a few pixels into what is not garment, so the old outline's soft rim and
-    contact shadow go with it. ``inside="garment"`` (necklines on product shots) fills with the
-    garment's inside instead: its own colours from around, a shade darker.
+    contact shadow go with it.
     """
     if not uncovered.any():
         return
     h, w = uncovered.shape
     rgb = scene.rgb
-    if inside == "garment":
-        fill = inpaint_from(rgb, uncovered, scene.mask & ~uncovered)
-        if fill is not None:
-            fill = (fill.astype(np.float32) * 0.82).astype(np.uint8)
-            _composite(rgb, fill, uncovered, 1.0)
-        return
     r = max(2, int(0.006 * max(h, w)))
     grown = cv2.dilate(uncovered.astype(np.uint8), np.ones((2 * r + 1, 2 * r + 1), np.uint8)) > 0
     grown &= ~scene.mask
@@ -2472,80 +2464,17 @@ def _extend_sleeve(scene: Scene, sl: Sleeve, target: float) -> None:
 
 
 def edit_neckline(scene: Scene, e: Edit) -> None:
-    mask = scene.mask
-    h, w = mask.shape
-    top, bottom = _rows(mask)
-    length = bottom - top + 1
     if scene.region == "lower":
         raise EngineError("unsupported_instruction", f"A {scene.garment} has no neckline.")
-    if scene.worn:
-        # A neckline on a person runs over the collarbones and the chest in depth, with its
-        # binding or trim along it: cut as a flat shape, the opening showed a pasted patch of
-        # skin or of fabric with hard edges, and the old neckline's edge beside it.
-        raise EngineError(
-            "implausible_fill",
-            f"Changing the neckline of a {scene.garment} someone is wearing would mean "
-            "redrawing the chest under it or the fabric and its trim over it, which Reshape "
-            "cannot do convincingly. Reshape changes necklines on product shots of the "
-            "garment.",
-        )
-    cols = np.nonzero(mask[top : top + max(2, int(0.1 * length))].any(axis=0))[0]
-    cx = float((cols[0] + cols[-1]) / 2) if len(cols) else w / 2
-    xs = np.nonzero(mask[int(top + 0.25 * length)])[0]
-    body_w = float(xs[-1] - xs[0]) if len(xs) > 1 else 0.4 * w
-    half = 0.2 * body_w
-    edge_y = float(top)
-    col = mask[:, int(np.clip(cx, 0, w - 1))]
-    below = np.nonzero(col[int(edge_y) :])[0]
-    depth_y = float(edge_y + below[0]) if len(below) else edge_y + 0.1 * length
-    # A flat shot shows the back's collar through the front opening, which the mask cannot
-    # tell from the front: take the front neckline as at least a crew neck's depth.
-    depth_y = max(depth_y, edge_y + 0.09 * length)
-    amount = _to_px(scene, e.amount, e.unit, depth_y - edge_y) if e.amount else 4.0 * scene.ppcm
-    new_depth = depth_y - e.direction * amount
-    new_depth = float(np.clip(new_depth, edge_y + 2, top + 0.6 * length))
-    shape = e.shape or "round"
-    opening = np.zeros((h, w), np.uint8)
-    x0, x1, y0 = int(cx - half), int(cx + half), int(edge_y - 0.05 * length)
-    yd = int(new_depth)
-    if shape == "v":
-        cv2.fillPoly(opening, [np.array([[x0, y0], [x1, y0], [int(cx), yd]], np.int32)], 1)
-    elif shape == "square":
-        cv2.rectangle(opening, (x0, y0), (x1, yd), 1, -1)
-    else:
-        cv2.ellipse(opening, (int(cx), y0), (int(half), max(1, yd - y0)), 0, 0, 180, 1, -1)
-        cv2.rectangle(opening, (x0, y0 - 2), (x1, y0), 1, -1)
-    opening_b = opening > 0
-    old = mask.copy()
-    # Where the old opening sits outside the new one (a higher or narrower neckline), the
-    # garment closes over it with its own fabric.
-    old_opening = np.zeros_like(mask)
-    band = np.zeros_like(mask)
-    band[max(0, y0) : int(max(depth_y, new_depth)) + 1, max(0, x0) : x1 + 1] = True
-    filled_holes = _fill_rows(mask, band)
-    old_opening = filled_holes & ~mask & band
-    close = old_opening & ~opening_b
-    if e.direction > 0 or (e.direction == 0 and close.any()):
-        if close.any():
-            fill = inpaint_from(scene.rgb, close, mask)
-            _composite(scene.rgb, fill, close, 1.0)
-            scene.mask = scene.mask | close
-    cut = scene.mask & opening_b
-    if cut.any():
-        scene.mask = scene.mask & ~opening_b
-        fill_uncovered(scene, cut, inside="garment")
-    del old
-
-
-def _fill_rows(mask: np.ndarray, band: np.ndarray) -> np.ndarray:
-    """Within ``band``, each row's garment span closed (the neck opening counted as garment)."""
-    out = mask.copy()
-    ys = np.nonzero(band.any(axis=1))[0]
-    for y in ys:
-        xs = np.nonzero(mask[y] & band[y])[0]
-        if len(xs) > 1:
-            out[y, xs[0] : xs[-1] + 1] = True
-    return out
+    # Cut as a flat shape, a new opening showed a pasted patch (of skin on a person, of the
+    # garment's inside darkened on a product shot) with hard edges and no binding, the old
+    # neckline's edge beside it; a higher one closed only the back collar's rim.
+    raise EngineError(
+        "implausible_fill",
+        f"Reshape cannot change the {scene.garment}'s neckline convincingly: a new neckline "
+        "needs the chest or the garment's inside under it and its binding or trim along it "
+        "drawn, which it cannot do. Change the length, the fit or the sleeves instead.",
+    )
 
 
 EDITS = {
