@@ -18,7 +18,8 @@ from workers.engines import tryon
 from workers.engines.base import EngineError
 from workers.engines.imaging import warp
 from workers.engines.imaging.color import delta_e2000
-from workers.engines.imaging.cutout import cut_out_product, spread_colours
+from workers.engines.imaging.cutout import _matte_from_background, cut_out_product, spread_colours
+from workers.engines.tryon import garment as garment_mod
 
 
 def raw(name: str) -> bytes:
@@ -185,6 +186,28 @@ def test_sleeves_that_cannot_be_told_from_the_body_are_refused() -> None:
         tryon.prepare_garment(raw("garment/051998_1.jpg"))
     # then it is refused as unreadable, not dressed as a sleeveless one
     assert err.value.code == "garment_unreadable"
+
+
+# The white body of the tee on either side of its print, hand-checked on the photo
+# (x0, x1, y0, y1 as shares of its width and height).
+WHITE_TEE_BODY = ((0.28, 0.36, 0.50, 0.78), (0.64, 0.72, 0.50, 0.78))
+
+
+def test_a_white_tee_on_a_white_sweep_is_cut_out_whole() -> None:
+    # given a white printed tee on a near-white sweep (2-3 Lab units apart)
+    rgb = rgb_of(raw("garment/12562_00.jpg"))
+    h, w = rgb.shape[:2]
+    # when its matte is found as the try-on finds a garment's
+    matte = _matte_from_background(rgb, garment_mod.GARMENT_CUT_SIDE,
+                                   garment_mod.GARMENT_CUT_ROUNDS, outline=True)
+    # then the white body beside the print is in it, not only the print
+    for x0, x1, y0, y1 in WHITE_TEE_BODY:
+        box = matte[int(y0 * h):int(y1 * h), int(x0 * w):int(x1 * w)]
+        assert float((box > 0.5).mean()) > 0.95
+    # and the try-on says why it will not dress it, not that its shoulders are unreadable
+    with pytest.raises(EngineError) as err:
+        prepare_garment_image(rgb, None)
+    assert err.value.code == "product_not_separable"
 
 
 def test_a_strap_top_gets_no_sleeves() -> None:

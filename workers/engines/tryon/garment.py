@@ -115,7 +115,7 @@ def prepare_garment_image(rgb: np.ndarray, alpha: np.ndarray | None, category: s
     has_alpha = alpha is not None and float((alpha < 0.5).mean()) > 0.01
     try:
         cut = cut_out(rgb, alpha, what="garment", work_side=GARMENT_CUT_SIDE,
-                      rounds=GARMENT_CUT_ROUNDS)
+                      rounds=GARMENT_CUT_ROUNDS, outline=True)
     except EngineError as exc:
         if exc.code == "no_garment" and not has_alpha:
             raise _not_separable() from exc
