@@ -514,3 +514,34 @@ def test_the_garment_rim_carries_no_light_line(model_name: str, garment_name: st
              photo, out, marked)
     # 0.030 to 0.045 with the shadow kept in the matte; 0.007 at most without it.
     assert share < 0.01, share
+
+
+def test_a_bare_waist_beside_an_arm_is_not_pasted_over_the_top() -> None:
+    """model_1's forearms hang beside her bare waist: the arms drawn in front of the new tee
+    took that skin too (anything within 1.35 radii of the forearm, and the guided filter's
+    soft edge doubled over skin of the same tone), a pale notch cut into the tee's side.
+    Bare skin that is no arm (more than 1.1 radii from every arm's bones) and that the tee
+    covers stays under the tee."""
+    from workers.engines.tryon.body import limbs_of, old_garment, skin_of
+    from workers.engines.tryon.placement import warp_garment
+
+    body = tryon.analyse_body(rgb_of(raw("model/model_1.png")))
+    g = tryon.prepare_garment(raw("garment/050191_1.jpg"))
+    _, laid, _ = warp_garment(g, body)
+
+    out, info = tryon.dress(body, g)
+
+    arms = np.zeros((body.h, body.w), np.uint8)
+    for name, limb in limbs_of(body).items():
+        if name.startswith("arm"):
+            arms |= limb.mask(body.h, body.w, 1.1)
+    torso_skin = ((skin_of(body) > 0.5) & (body.mask > 0.5) & ~body.head & (arms == 0)
+                  & ~old_garment(body, warp.UPPER) & (laid > 0.9))
+    shown = torso_skin & (info["alpha"] < 0.9)
+    marked = out.copy()
+    marked[shown] = (255, 0, 255)
+    save_log("bare-waist-model_1-050191_1", body.rgb, out, marked)
+    share = float(shown.sum()) / max(float(torso_skin.sum()), 1.0)
+    # 0.033 with the waist taken for arm; 0.015 without.
+    assert torso_skin.sum() > 1000
+    assert share < 0.02, share

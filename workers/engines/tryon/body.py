@@ -373,7 +373,7 @@ def arms_mask(body: Body, starts: dict[str, float], category: str) -> np.ndarray
         if part is None or not part.radii:
             continue
         core = part.mask(h, w, 0.95) > 0
-        grown = part.mask(h, w, 1.3) > 0
+        grown = _arm_reach(body, part, len(limb.joints) > 3, 1.3)
         bare = grown & binm & skin
         if bare.sum() > 0.5 * (core & binm).sum():
             # A bare arm: its skin is its outline, exactly (the capsule would also take the
@@ -387,7 +387,54 @@ def arms_mask(body: Body, starts: dict[str, float], category: str) -> np.ndarray
     m &= ~body.head
     if not m.any():
         return m.astype(np.float32)
-    return _refine(body, m) * np.clip(body.mask * 1.5, 0, 1)
+    return _refine_limb(body, m) * np.clip(body.mask * 1.5, 0, 1)
+
+
+# How far (pixels) an arm's refined edge may reach past its hard mask: the photo's own
+# antialiasing, not a band of the torso beside it.
+LIMB_FEATHER = 2
+
+
+def _refine_limb(body: Body, m: np.ndarray) -> np.ndarray:
+    """``_refine`` for an arm or hand drawn over a garment: its soft edge held to
+    LIMB_FEATHER pixels round the hard mask. Where the arm lies against skin of the same tone
+    (a bare waist), the guided filter finds no edge to stop at and spreads a quarter's weight
+    over that skin, which is then pasted, doubled, over the new garment as a pale notch."""
+    k = 2 * LIMB_FEATHER + 1
+    near = cv2.dilate((m > 0.5).astype(np.uint8),
+                      cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    return _refine(body, m) * near
+
+
+# How far past its measured radius an arm is taken to reach on the side facing the torso. A
+# forearm hanging beside a bare midriff touches the waist's skin there: any wider and that
+# skin was drawn as arm in front of the new top, a pale notch cut into its side.
+ARM_TORSO_SIDE = 1.05
+
+
+def _arm_reach(body: Body, part: Limb, has_hand: bool, wide: float) -> np.ndarray:
+    """Where skin may belong to the arm ``part`` (bool): its capsule at ``wide`` times its
+    radius away from the torso and round the hand (spread on a hip, in a pocket), at
+    ARM_TORSO_SIDE on the forearm's side facing the torso."""
+    h, w = body.h, body.w
+    m = part.mask(h, w, ARM_TORSO_SIDE) > 0
+    n = len(part.radii)
+    hand = n - 1 if has_hand else n
+    if hand < n:
+        m |= part.mask(h, w, wide, first=hand) > 0
+    if hand == 0:
+        return m
+    # On each forearm segment, the half-plane away from the torso's middle line keeps the
+    # wide reach (the arm's outer edge, wherever the pose's axis sits in it).
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    for i in range(hand):
+        a, b = part.joints[i], part.joints[i + 1]
+        away = body.u * (1.0 if float(((a + b) / 2 - body.shoulder_mid) @ body.u) > 0 else -1.0)
+        d = b - a
+        side = d[0] * (yy - a[1]) - d[1] * (xx - a[0])
+        outer = side * float(d[0] * away[1] - d[1] * away[0]) > 0
+        m |= (Limb((a, b), (part.radii[i],)).mask(h, w, wide) > 0) & outer
+    return m
 
 
 def _arm_from(limb: Limb, start: float) -> Limb | None:
@@ -701,8 +748,8 @@ def bare_arms_in_front(body: Body, starts: dict[str, float], category: str,
                                        0.4 * float(np.linalg.norm(limb.joints[1] - limb.joints[0]))))
             if part is not None:
                 # Forearm and hand below the sleeve, a little wider than measured (a hand
-                # spread on a hip).
-                near |= part.mask(h, w, 1.35)
+                # spread on a hip), but not into the torso's skin beside the forearm.
+                near |= _arm_reach(body, part, len(limb.joints) > 3, 1.35)
     bare = skin & (near > 0)
     bare = cv2.morphologyEx(bare.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)) > 0
     bare &= near > 0
@@ -711,7 +758,7 @@ def bare_arms_in_front(body: Body, starts: dict[str, float], category: str,
     m = np.maximum(arms * (skin | bare), bare.astype(np.float32))
     if not m.any():
         return m.astype(np.float32)
-    return np.clip(_refine(body, m) * np.clip(body.mask * 1.5, 0, 1), 0.0, 1.0).astype(np.float32)
+    return np.clip(_refine_limb(body, m) * np.clip(body.mask * 1.5, 0, 1), 0.0, 1.0).astype(np.float32)
 
 
 def bare_hands(body: Body, category: str) -> np.ndarray:
@@ -730,4 +777,4 @@ def bare_hands(body: Body, category: str) -> np.ndarray:
     bare &= near > 0
     if not bare.any():
         return np.zeros((h, w), np.float32)
-    return np.clip(_refine(body, bare) * np.clip(body.mask * 1.5, 0, 1), 0.0, 1.0).astype(np.float32)
+    return np.clip(_refine_limb(body, bare) * np.clip(body.mask * 1.5, 0, 1), 0.0, 1.0).astype(np.float32)
