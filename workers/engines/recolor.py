@@ -76,14 +76,14 @@ def recolor_image(
     garment_mod.garment_region(garment_type)  # refuse unknown types before any work
     check_outline = False
     skin = None
-    held = None
+    held_bag = None
     if mask is None:
         found = garment_mod.garment_mask(rgb, garment_type, scene=scene)
         mask = found.mask
         check_outline = not found.worn
         skin = found.skin > 0.5 if found.worn else None
-        held = found.held
-        garment_mod.refuse_unclear(found, rgb, garment_type)
+        held_bag = found.held
+        garment_mod.refuse_unclear(found, garment_type)
     mask = _fill_small_holes(mask)
     if progress:
         progress(50)
@@ -130,10 +130,10 @@ def recolor_image(
         alpha = np.maximum(matte.refine_alpha(rgb, mask), cv2.erode(added, np.ones((3, 3),
                                                                                  np.uint8)))
         interior = alpha > 0.97
-    if held is not None:
+    if held_bag is not None:
         # A bag held in front of the garment can be of its colour (a cream bag on an ivory
         # dress): filling and growing the mask took it back in.
-        alpha = alpha * (1.0 - held)
+        alpha = alpha * (1.0 - held_bag)
         interior = alpha > 0.97
     # Where the mask itself is unsure (a worn garment's mask is soft over wide areas where the
     # person segmentation hesitates), pixels are moved in proportion to it, as a blend.
@@ -207,8 +207,8 @@ def recolor_image(
     # A pale print or one in the base's own shade lies within the base's colour distance, and
     # would read as doubtful pixels all across a thin letter: it was found by its own rule.
     print_core |= interior & (shade | tinted)
-    if held is not None:
-        edge &= held < 0.5
+    if held_bag is not None:
+        edge &= held_bag < 0.5
     edge &= ~print_core | (cv2.dilate(base_core.astype(np.uint8), np.ones((3, 3), np.uint8),
                                       iterations=max(1, round(scale))) > 0)
     if edge.any():

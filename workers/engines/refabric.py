@@ -192,7 +192,7 @@ def refabric_image(
         scene = garment_mod.look(garment_mod.working_copy(rgb)[0])
     if mask is None:
         found = garment_mod.garment_mask(rgb, garment_type, scene=scene)
-        garment_mod.refuse_unclear(found, rgb, garment_type)
+        garment_mod.refuse_unclear(found, garment_type)
         mask = found.mask
     if progress:
         progress(45)

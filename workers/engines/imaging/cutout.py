@@ -258,8 +258,8 @@ def _enclosed_by_outline(small: np.ndarray, dist: np.ndarray, thr: float) -> np.
         gy = cv2.Sobel(lab[..., i], cv2.CV_32F, 0, 1, ksize=3) / 8.0
         g2 += gx * gx + gy * gy
     grad = np.sqrt(g2)
-    ring_grad = _border_ring(np.repeat(grad[..., None], 3, axis=2))[:, 0]
-    ring_dist = _border_ring(np.repeat(dist[..., None], 3, axis=2))[:, 0]
+    ring_grad = _border_ring(grad)
+    ring_dist = _border_ring(dist)
     # The 75th and 95th percentiles: a garment touching the border is a few per cent of it.
     t_grad = max(OUTLINE_GRADIENT_FLOOR, OUTLINE_GRADIENT * float(np.percentile(ring_grad, 75)))
     t_dist = max(OUTLINE_DISTANCE_FLOOR, 1.5 * float(np.percentile(ring_dist, 95)))
@@ -367,15 +367,17 @@ def decontaminate(rgb: np.ndarray, alpha: np.ndarray, background: np.ndarray) ->
 
 
 def _border_ring(img: np.ndarray) -> np.ndarray:
-    """The pixels of the image's border, 1% of its long side deep (2 at least), one a row."""
+    """The pixels of the image's border, 1% of its long side deep (2 at least), one a row
+    (of its channels; one value each for a single-channel image)."""
     h, w = img.shape[:2]
     b = max(2, round(0.01 * max(h, w)))
+    tail = img.shape[2:]
     return np.concatenate(
         [
-            img[:b].reshape(-1, 3),
-            img[-b:].reshape(-1, 3),
-            img[:, :b].reshape(-1, 3),
-            img[:, -b:].reshape(-1, 3),
+            img[:b].reshape(-1, *tail),
+            img[-b:].reshape(-1, *tail),
+            img[:, :b].reshape(-1, *tail),
+            img[:, -b:].reshape(-1, *tail),
         ]
     )
 

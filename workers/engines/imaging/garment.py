@@ -531,27 +531,15 @@ CUT_ACROSS = 0.9
 CUT_SAME = 0.05
 
 
-def cut_across(rgb: np.ndarray, mask: np.ndarray, skin: np.ndarray | None,
-               region: str, *,
-               working: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> bool:
+def cut_across(working: tuple[np.ndarray, np.ndarray, np.ndarray], region: str) -> bool:
     """Whether a worn top's (bottom's) mask ends across fabric that carries on past it.
 
-    ``working``: the mask and skin (bool) and the photo in OKLab at the working size, when the
-    caller has them (``GarmentMask.working``); else they are read off ``rgb``, ``mask`` and
-    ``skin`` at full size."""
+    ``working``: the mask and skin (bool) and the photo in OKLab at the working size, as the
+    mask's step had them (``GarmentMask.working``)."""
     if region == "full":
         return False
-    if working is not None:
-        m, bare, lab = working
-        h, w = m.shape
-    else:
-        small, _ = working_copy(rgb)
-        h, w = small.shape[:2]
-        m = cv2.resize((mask > 0.5).astype(np.uint8), (w, h),
-                       interpolation=cv2.INTER_NEAREST) > 0
-        bare = (np.zeros((h, w), bool) if skin is None else cv2.resize(
-            skin.astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST) > 0)
-        lab = srgb8_to_oklab(small)
+    m, bare, lab = working
+    h, w = m.shape
     cols = np.nonzero(m.any(axis=0))[0]
     if len(cols) < 10:
         return False
@@ -573,15 +561,13 @@ def cut_across(rgb: np.ndarray, mask: np.ndarray, skin: np.ndarray | None,
     return seen >= 10 and same / seen >= CUT_ACROSS
 
 
-def refuse_unclear(found: GarmentMask, rgb: np.ndarray, garment_type: str) -> None:
+def refuse_unclear(found: GarmentMask, garment_type: str) -> None:
     """Refuse a worn part that cannot be told from what is worn with it: its colour runs on
     into the other part (``runs_on``), or its mask ends across one fabric (``cut_across``).
     Recoloured or refabricked, the rest of a dress was left as it was under a straight line."""
-    if not found.worn:
+    if not found.worn or found.working is None:
         return
-    region = garment_region(garment_type)
-    if found.runs_on or cut_across(rgb, found.mask, found.skin > 0.5, region,
-                                   working=found.working):
+    if found.runs_on or cut_across(found.working, garment_region(garment_type)):
         raise EngineError(
             "garment_unclear",
             f"The {garment_type} cannot be told from what is worn with it (a dress, a "
@@ -974,9 +960,8 @@ def _not_neckline_skin(lab: np.ndarray, colours: np.ndarray | None, seed: np.nda
     if len(ys) < 20:
         return colours
     px = lab[ys, xs]
-    wts = np.array([0.5, 1.0, 1.0], np.float32)
-    d = np.stack([np.sqrt((((px - c) * wts) ** 2).sum(axis=-1)) for c in colours], axis=-1)
-    near = np.argmin(d, axis=-1)
+    near = np.argmin(np.stack([_weighted_d2(px, c, NEAREST_WEIGHTS) for c in colours], axis=-1),
+                     axis=-1)
     counts = np.bincount(near, minlength=len(colours))
     main = int(np.argmax(counts))
     main_y = float(np.mean(ys[near == main]))
@@ -1010,14 +995,16 @@ def _merge(a: np.ndarray | None, b: np.ndarray | None) -> np.ndarray | None:
     return np.concatenate(parts) if parts else None
 
 
+# Lightness counts half: shading and folds move L far more than they move hue.
+NEAREST_WEIGHTS = np.array([0.5, 1.0, 1.0], np.float32)
+
+
 def _nearest(lab: np.ndarray, centres: np.ndarray) -> np.ndarray:
-    # Lightness counts half: shading and folds move L far more than they move hue.
     # One centre at a time, the nearest kept in place: no (H, W, K, 3) temporaries, the same
     # figures (the square root is monotonic, so it is taken once, at the end).
-    wts = np.array([0.5, 1.0, 1.0], np.float32)
     best: np.ndarray | None = None
     for c in np.asarray(centres, np.float32):
-        d2 = _weighted_d2(lab, c, wts)
+        d2 = _weighted_d2(lab, c, NEAREST_WEIGHTS)
         best = d2 if best is None else np.minimum(best, d2, out=best)
     assert best is not None
     return np.sqrt(best, out=best)

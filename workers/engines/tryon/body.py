@@ -426,7 +426,9 @@ def _arm_reach(body: Body, part: Limb, has_hand: bool, wide: float) -> np.ndarra
         return m
     # On each forearm segment, the half-plane away from the torso's middle line keeps the
     # wide reach (the arm's outer edge, wherever the pose's axis sits in it).
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    if "grid" not in body.extras:  # the same for every arm of the photo
+        body.extras["grid"] = np.mgrid[0:h, 0:w].astype(np.float32)
+    yy, xx = body.extras["grid"]
     for i in range(hand):
         a, b = part.joints[i], part.joints[i + 1]
         away = body.u * (1.0 if float(((a + b) / 2 - body.shoulder_mid) @ body.u) > 0 else -1.0)
