@@ -469,3 +469,22 @@ def test_the_lit_chest_inside_a_v_neck_is_not_the_garment_when_no_face_is_in_fra
     body[int(sy + 0.35 * torso):int(sy + 0.8 * torso), int(cx - half):int(cx + half)] = True
     assert float((found.mask[body] > 0.5).mean()) > 0.9
     assert (found.mask > 0.5).sum() > 0.1 * found.mask.size
+
+
+@pytest.mark.skipif(not HAS_POSE, reason="needs workers.engines.imaging.pose")
+def test_a_white_tee_on_a_white_sweep_does_not_glow_onto_the_backdrop() -> None:
+    # Where the photo shows hardly any edge between the garment and the backdrop, snapping
+    # the mask to the photo's edges only blurred it over the filter's window: the new colour
+    # faded out over a dozen pixels beyond the sleeve, a glow on the backdrop.
+    small = photo("model/049205_0")
+    rgb = cv2.resize(small, (2 * small.shape[1], 2 * small.shape[0]),
+                     interpolation=cv2.INTER_LANCZOS4)
+    result = recolor_image(rgb, target_color="#E65100", garment_type="t-shirt")
+    save_log("recolor_white_on_white", rgb, result.rgb)
+    de = np.linalg.norm(srgb8_to_oklab(result.rgb) - srgb8_to_oklab(rgb), axis=-1)
+    moved = de > 0.15
+    outline = moved & (cv2.erode(moved.astype(np.uint8), np.ones((3, 3), np.uint8)) == 0)
+    half = (de > 0.02) & (de <= 0.15)
+    # Half-moved pixels per pixel of the outline: 1.64 when the mask was blurred there.
+    assert outline.sum() > 1000
+    assert half.sum() < 1.25 * outline.sum()

@@ -84,6 +84,13 @@ def refine_alpha(rgb: np.ndarray, mask: np.ndarray, *, radius: int | None = None
     x0, x1 = max(0, xs.min() - pad), min(w, xs.max() + pad + 1)
     guide = rgb[y0:y1, x0:x1].astype(np.float32) / 255.0
     refined = np.clip(guided_filter(guide, m[y0:y1, x0:x1], radius, eps), 0.0, 1.0)
+    # Where the photo shows no edge to snap to (a white tee on a white sweep) the filter only
+    # blurs the mask over its whole window, and an edit by it would glow onto the backdrop:
+    # there the mask keeps its own rim, in proportion to how faint the photo's edge is.
+    mean = box(guide, radius)
+    var = (box(guide * guide, radius) - mean * mean).sum(-1)
+    edge = var / (var + eps)
+    refined = edge * refined + (1.0 - edge) * m[y0:y1, x0:x1]
     out = m.copy()
     sub = out[y0:y1, x0:x1]
     sel = near[y0:y1, x0:x1]
