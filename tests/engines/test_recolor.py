@@ -488,3 +488,22 @@ def test_a_white_tee_on_a_white_sweep_does_not_glow_onto_the_backdrop() -> None:
     # Half-moved pixels per pixel of the outline: 1.64 when the mask was blurred there.
     assert outline.sum() > 1000
     assert half.sum() < 1.25 * outline.sum()
+
+
+@pytest.mark.skipif(not HAS_POSE, reason="needs workers.engines.imaging.pose")
+@pytest.mark.parametrize("name,target", [("model/model_8", "#283593"),
+                                         ("model/051918_0", "#7B1FA2")])
+def test_a_washed_denims_faded_parts_take_the_new_colour(name: str, target: str) -> None:
+    # A denim's worn thighs are its dye mixed with white: lighter, less chromatic, the same
+    # hue (a grey denim's: lighter, still grey). Clustered apart from the base they were kept
+    # as a print and came out as pale patches in the old colour. A fade fades in and out over
+    # many pixels; a print in a tint of the dye has crisp edges and stays a print (the
+    # fidelity run's red-logo tee).
+    rgb = photo_any(name)
+    result = recolor_image(rgb, target_color=target, garment_type="jeans")
+    save_log(f"recolor_faded_{name.split('/')[-1]}", rgb, result.rgb)
+    de = np.linalg.norm(srgb8_to_oklab(result.rgb) - srgb8_to_oklab(rgb), axis=-1)
+    inside = result.mask > 0.9
+    assert inside.sum() > 0.03 * inside.size
+    # 8.5 % and 3.8 % of the jeans were left in the old colour.
+    assert float((inside & (de <= 0.05)).sum() / inside.sum()) < 0.01

@@ -110,6 +110,7 @@ def recolor_image(
 
     core = interior & (mask > 0.5)
     base_groups, base = _base_colour(lab_full[core] if core.sum() > 50 else lab_full[interior])
+    base_groups = _fades(lab_full, base_groups, interior, scale)
     # A print in a shade of the base's own hue is no shade of the base: clustered with the
     # garment, its colours join the base's shades and bridge the base to a colour block of the
     # same hue (a tee's dark sleeves). A shade cluster that is mostly such a print's is not
@@ -376,6 +377,56 @@ SHADE_MIN_AREA = 150  # px at 512
 SHADE_MIN_BREADTH = 2.5  # px at 512: the half-breadth of its thickest part (no seam lines)
 
 
+def _crisp_steps(lab: np.ndarray, body: np.ndarray, scale: float) -> tuple[np.ndarray, np.ndarray]:
+    """The lightness smoothed a little, and where it steps crisply (bool): most of a step's
+    rise within a pixel or two, as at a print's edge; a fold's or a fade's rises slowly. A
+    step must also stand well clear of the fabric's own range (`body`: the fabric)."""
+    Ls = cv2.GaussianBlur(lab[..., 0].astype(np.float32), (0, 0), 0.8 * scale)
+    r1, r4 = max(1, round(scale)), max(2, round(SHADE_REACH * scale))
+
+    def spread(r: int) -> np.ndarray:
+        k = np.ones((2 * r + 1, 2 * r + 1), np.uint8)
+        return cv2.dilate(Ls, k) - cv2.erode(Ls, k)
+
+    near, wide = spread(r1), spread(r4)
+    crisp = (near >= CRISP_RATIO * wide) & (wide >= max(CRISP_STEP,
+                                                          3.0 * float(np.median(wide[body]))))
+    return Ls, crisp
+
+
+# Share of the outline of the parts in a faded colour that steps crisply, under which they are
+# the base faded (a wash fades out over many pixels) rather than a print in a tint of it.
+FADE_CRISP = 0.5
+
+
+def _fades(lab: np.ndarray, groups: dict[str, np.ndarray], interior: np.ndarray,
+           scale: float) -> dict[str, np.ndarray]:
+    """The colour groups with the base's faded colours (``groups["faded"]``) moved into the
+    base when the parts of the garment in those colours fade in and out softly, as a wash does;
+    a print in a tint of the dye has crisp edges and stays a print."""
+    cand = groups.get("faded")
+    if cand is None or not len(cand):
+        return groups
+    px = lab[interior]
+    d_faded = _dist(px, cand)
+    others = [c for c in (groups["base"], groups["other"]) if len(c)]
+    d_rest = np.min([_dist(px, c) for c in others], axis=0) if others else np.inf
+    part = np.zeros(interior.shape, np.uint8)
+    part[interior] = d_faded <= d_rest
+    body = np.zeros(interior.shape, bool)
+    body[interior] = d_faded > d_rest
+    edge = (part > 0) & (cv2.erode(part, np.ones((3, 3), np.uint8)) == 0) & interior
+    edge &= cv2.erode(interior.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    if edge.sum() < 20 or body.sum() < 50:
+        return groups
+    _, crisp = _crisp_steps(lab, body, scale)
+    if float(crisp[edge].mean()) >= FADE_CRISP:
+        return groups
+    other = np.array([c for c in groups["other"] if not any(np.allclose(c, f) for f in cand)],
+                     np.float32).reshape(-1, 3)
+    return {"base": np.concatenate([groups["base"], cand]), "other": other, "faded": cand}
+
+
 def _shade_prints(lab: np.ndarray, groups: dict[str, np.ndarray], base: np.ndarray,
                   interior: np.ndarray, alpha: np.ndarray, scale: float) -> np.ndarray:
     """Regions the colour membership took for the base that are a print in a shade of the
@@ -389,16 +440,7 @@ def _shade_prints(lab: np.ndarray, groups: dict[str, np.ndarray], base: np.ndarr
     body = interior & (share > 0.9)
     if body.sum() < 50:
         return out
-    Ls = cv2.GaussianBlur(lab[..., 0].astype(np.float32), (0, 0), 0.8 * scale)
-    r1, r4 = max(1, round(scale)), max(2, round(SHADE_REACH * scale))
-
-    def spread(r: int) -> np.ndarray:
-        k = np.ones((2 * r + 1, 2 * r + 1), np.uint8)
-        return cv2.dilate(Ls, k) - cv2.erode(Ls, k)
-
-    near, wide = spread(r1), spread(r4)
-    crisp = (near >= CRISP_RATIO * wide) & (wide >= max(CRISP_STEP,
-                                                          3.0 * float(np.median(wide[body]))))
+    Ls, crisp = _crisp_steps(lab, body, scale)
     lb = float(np.median(Ls[body]))
     rim = ~(cv2.erode((alpha > 0.5).astype(np.uint8), np.ones((3, 3), np.uint8),
                       iterations=max(3, round(6 * scale))) > 0)
@@ -593,14 +635,27 @@ WARM_NEUTRAL = 0.01
 WARM_SHADE_CHROMA = 0.03
 
 
+# A lighter colour of a coloured base's hue is the base faded when its chroma is this share of
+# what the base's dye mixed with white to that lightness would have (0.87 on a light denim's
+# worn thighs, 0.48 where they are worn palest; bleach takes the chroma first), its hue within
+# FADED_HUE degrees (a bleached blue turns a little grey-cyan). A neutral base's faded parts
+# reach FADED_NEUTRAL above it (a grey denim's wash).
+FADED = (0.35, 1.4)
+FADED_HUE = 30
+FADED_NEUTRAL = 0.3
+
+
 def _base_colour(lab: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray]:
-    """Cluster the garment; the largest cluster and its shades are the base."""
+    """Cluster the garment; the largest cluster and its shades are the base. Lighter colours
+    that would be the base faded are also among "other" and listed as "faded": only the
+    photo can tell a fade from a print in a tint of the dye (`_fades`)."""
     k = 6
     sample, labels, centres = cloth_clusters(lab, k)
     counts = np.bincount(labels.ravel(), minlength=k).astype(np.float64)
     main = int(np.argmax(counts))
     c0 = centres[main]
     is_base = np.zeros(k, bool)
+    faded = np.zeros(k, bool)
     chroma0 = float(np.hypot(c0[1], c0[2]))
     for i, c in enumerate(centres):
         light_gap = abs(float(c[0] - c0[0]))
@@ -612,6 +667,12 @@ def _base_colour(lab: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray]:
             # lighter and more chromatic in proportion, still the same dye.
             sat = (chroma / max(float(c[0]), 0.05)) / (chroma0 / max(float(c0[0]), 0.05))
             is_base[i] = hue_gap < 15 and light_gap < 0.45 and 0.5 < sat < 1.6
+            if float(c[0]) > float(c0[0]) and hue_gap < FADED_HUE and light_gap < 0.45:
+                # A faded or washed part (a denim's worn thighs): the dye mixed with white,
+                # its chroma falling as its lightness rises towards white's.
+                tint = (float(c[0]) - float(c0[0])) / max(1.0 - float(c0[0]), 0.05)
+                ratio = chroma / max(chroma0 * (1.0 - tint), 1e-3)
+                faded[i] = not is_base[i] and FADED[0] < ratio < FADED[1]
         else:
             # A shade of a neutral base: still neutral, lightness within what folds do.
             # Shadows reach further down than highlights reach up (a sleeve against the
@@ -625,10 +686,16 @@ def _base_colour(lab: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray]:
                 # the lit side's 0.016 on a cream skirt beside the arms).
                 limit = max(limit, chroma0 + WARM_SHADE_CHROMA)
             is_base[i] = chroma < limit and light_gap < (0.35 if darker else 0.22)
+            if not darker and light_gap < FADED_NEUTRAL:
+                # Faded further (a grey denim's wash): mixed with white, it can only have lost
+                # chroma (a pink on a brown is no fade of it).
+                tint = light_gap / max(1.0 - float(c0[0]), 0.05)
+                faded[i] = not is_base[i] and chroma < max(0.01, FADED[1] * chroma0 * (1.0 - tint))
     is_base[main] = True
     base_px = sample[np.isin(labels.ravel(), np.nonzero(is_base)[0])]
     base = np.median(base_px, axis=0).astype(np.float32)
-    groups = {"base": centres[is_base], "other": centres[~is_base & (counts > 0)]}
+    groups = {"base": centres[is_base], "other": centres[~is_base & (counts > 0)],
+              "faded": centres[faded & (counts > 0)]}
     return groups, base
 
 
