@@ -28,6 +28,7 @@ from workers.engines.imaging.color import (
     gamut_map_oklab,
     hue_gap_degrees,
     linear_to_srgb,
+    neutral_shade,
     oklab_to_linear,
     parse_hex,
     soft_clip,
@@ -629,12 +630,6 @@ def _holes_in_print(share: np.ndarray, lab: np.ndarray, base: np.ndarray,
 _W = CLOTH_WEIGHTS
 
 
-# A neutral base this chromatic has a hue of its own (cream, ivory, oatmeal; a grey or a white
-# has none to speak of), which its shades keep while gaining up to WARM_SHADE_CHROMA of chroma.
-WARM_NEUTRAL = 0.01
-WARM_SHADE_CHROMA = 0.03
-
-
 # A lighter colour of a coloured base's hue is the base faded when its chroma is this share of
 # what the base's dye mixed with white to that lightness would have (0.87 on a light denim's
 # worn thighs, 0.48 where they are worn palest; bleach takes the chroma first), its hue within
@@ -674,19 +669,8 @@ def _base_colour(lab: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray]:
                 ratio = chroma / max(chroma0 * (1.0 - tint), 1e-3)
                 faded[i] = not is_base[i] and FADED[0] < ratio < FADED[1]
         else:
-            # A shade of a neutral base: still neutral, lightness within what folds do.
-            # Shadows reach further down than highlights reach up (a sleeve against the
-            # body, the fold under an arm); a print far darker or lighter stays a print.
-            darker = float(c[0]) < float(c0[0])
-            # A pastel print (lilac, baby blue) on grey is a print, not a shade of the grey.
-            limit = max(0.025, chroma0 + 0.015)
-            if darker and chroma0 > WARM_NEUTRAL and hue_gap_degrees(c, c0) < 20:
-                # A cream or ivory in shade takes colour from the light bounced off the skin
-                # and the backdrop beside it: its own hue, more chroma (0.031-0.040 against
-                # the lit side's 0.016 on a cream skirt beside the arms).
-                limit = max(limit, chroma0 + WARM_SHADE_CHROMA)
-            is_base[i] = chroma < limit and light_gap < (0.35 if darker else 0.22)
-            if not darker and light_gap < FADED_NEUTRAL:
+            is_base[i] = neutral_shade(c, c0)
+            if float(c[0]) > float(c0[0]) and light_gap < FADED_NEUTRAL:
                 # Faded further (a grey denim's wash): mixed with white, it can only have lost
                 # chroma (a pink on a brown is no fade of it).
                 tint = light_gap / max(1.0 - float(c0[0]), 0.05)

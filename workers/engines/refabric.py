@@ -190,10 +190,14 @@ def refabric_image(
     garment_mod.garment_region(garment_type)
     if scene is None:
         scene = garment_mod.look(garment_mod.working_copy(rgb)[0])
+    # The garment module's mask of a worn garment has the model's skin out already, judged
+    # beside the fabric it touches; a mask from elsewhere gets the face-tone test below.
+    skin_out = False
     if mask is None:
         found = garment_mod.garment_mask(rgb, garment_type, scene=scene)
         garment_mod.refuse_unclear(found, garment_type)
         mask = found.mask
+        skin_out = found.worn
     if progress:
         progress(45)
     h, w = mask.shape
@@ -216,7 +220,7 @@ def refabric_image(
     # Prints, logos and trims are not the fabric: they are left exactly as they were, and the
     # fabric's shading and colour are read around them, not through them.
     kept = _kept_weight(crop, lab, inside)
-    skin = _skin_in_mask(rgb, scene, lab, inside, kept)
+    skin = None if skin_out else _skin_in_mask(rgb, scene, lab, inside, kept)
     if skin is not None:
         # Arms or a neck the garment mask took in stay skin.
         kept = np.maximum(kept, skin)
@@ -384,6 +388,10 @@ def _kept_weight(crop: np.ndarray, lab: np.ndarray, inside: np.ndarray) -> np.nd
         if chroma0 > 0.04:
             hue_gap = colour.hue_gap_degrees(c, c0)
             is_base[i] = hue_gap < 20 and light_gap < 0.15 and 0.5 < chroma / chroma0 < 1.5
+        elif c[0] < c0[0]:
+            # In shade, as Recolor reads it: a cream's side beside the arms is warmer and as
+            # much as 0.3 darker, and left as a "print" it kept its old surface in a stripe.
+            is_base[i] = colour.neutral_shade(c, c0)
         else:
             is_base[i] = chroma < 0.045 and light_gap < 0.2
     # A colour covering a fifth of the garment is woven in (stripes, checks, a colour block):
@@ -940,8 +948,11 @@ def _face_tone(rgb: np.ndarray, scene: Any) -> np.ndarray | None:
 
 def _skin_in_mask(rgb: np.ndarray, scene: Any, lab: np.ndarray, inside: np.ndarray,
                   kept: np.ndarray) -> np.ndarray | None:
-    """Skin the garment mask took in (a bare arm beside a top): pixels of the face's skin
-    tone, when the garment itself is clearly not of that tone (a beige garment stays fabric)."""
+    """Skin a garment mask from elsewhere took in (a bare arm beside a top): pixels of the
+    face's skin tone, when the garment itself is clearly not of that tone (a beige garment
+    stays fabric). By hue and chroma alone it also takes a cream's side in shade and a white
+    print's pale parts on a pale model for skin: the garment module's own masks, which judge
+    skin beside the fabric it touches, do without it."""
     tone = _face_tone(rgb, scene)
     if tone is None:
         return None

@@ -164,6 +164,30 @@ def hue_gap_degrees(c: np.ndarray, c0: np.ndarray) -> float:
     return float(abs((hue + 180) % 360 - 180))
 
 
+# A neutral base this chromatic has a hue of its own (cream, ivory, oatmeal; a grey or a white
+# has none to speak of), which its shades keep while gaining up to WARM_SHADE_CHROMA of chroma.
+WARM_NEUTRAL = 0.01
+WARM_SHADE_CHROMA = 0.03
+
+
+def neutral_shade(c: np.ndarray, c0: np.ndarray) -> bool:
+    """Whether a garment's colour `c` is a shade of its neutral base colour `c0` (a grey, white,
+    black or cream; OKLab): still neutral, its lightness within what folds do. Shadows reach
+    further down than highlights reach up (a sleeve against the body, the fold under an arm); a
+    print far darker or lighter stays a print, and so does a pastel one (lilac, baby blue on
+    grey)."""
+    chroma0 = float(np.hypot(c0[1], c0[2]))
+    chroma = float(np.hypot(c[1], c[2]))
+    darker = float(c[0]) < float(c0[0])
+    limit = max(0.025, chroma0 + 0.015)
+    if darker and chroma0 > WARM_NEUTRAL and hue_gap_degrees(c, c0) < 20:
+        # A cream or ivory in shade takes colour from the light bounced off the skin and the
+        # backdrop beside it: its own hue, more chroma (0.031-0.040 against the lit side's
+        # 0.016 on a cream skirt beside the arms).
+        limit = max(limit, chroma0 + WARM_SHADE_CHROMA)
+    return chroma < limit and abs(float(c[0] - c0[0])) < (0.35 if darker else 0.22)
+
+
 def soft_clip(x: np.ndarray, lo: float, hi: float, *, knee: float) -> np.ndarray:
     """Clip to [lo, hi] with smooth exponential knees of width `knee`, so highlights and deep
     shadows keep some gradation instead of flattening at the limits."""
