@@ -507,3 +507,21 @@ def test_a_washed_denims_faded_parts_take_the_new_colour(name: str, target: str)
     assert inside.sum() > 0.03 * inside.size
     # 8.5 % and 3.8 % of the jeans were left in the old colour.
     assert float((inside & (de <= 0.05)).sum() / inside.sum()) < 0.01
+
+
+def test_a_satins_folds_and_its_sheen_take_the_new_colour_alike() -> None:
+    # A champagne satin: its dye (a gold) shows in the folds, and where the light falls on it
+    # the sheen mixes white in. The lit colour, pale, is the base; the folds, darker and more
+    # chromatic, were taken for a print and stayed gold in streaks.
+    rng = np.random.default_rng(5)
+    cover = fid._coverage(lambda im: cv2.fillPoly(im, [fid._tee_polygon()], (255,)))
+    sheen = np.clip(0.45 + 0.5 * fid._folds(rng, 1.0), 0.0, 0.8)  # share of white mixed in
+    dye = np.array([0.55, 0.36, 0.12], np.float32)  # a gold, in linear light
+    lin = (dye[None, None] * (1 - sheen[..., None]) + sheen[..., None] * 0.9) * 0.95
+    srgb = np.where(lin <= 0.0031308, lin * 12.92, 1.055 * np.power(lin, 1 / 2.4) - 0.055)
+    rgb = fid._compose(cover, np.clip(srgb, 0, 1) * 255.0, (236, 236, 234))
+    result = recolor_image(rgb, target_color="#B71C1C", garment_type="top", mask=cover)
+    save_log("recolor_satin", rgb, result.rgb)
+    de = np.linalg.norm(srgb8_to_oklab(result.rgb) - srgb8_to_oklab(rgb), axis=-1)
+    inside = cv2.erode((cover > 0.5).astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    assert float((inside & (de < 0.05)).sum() / inside.sum()) < 0.01

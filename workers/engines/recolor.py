@@ -637,6 +637,12 @@ _W = CLOTH_WEIGHTS
 # reach FADED_NEUTRAL above it (a grey denim's wash).
 FADED = (0.35, 1.4)
 FADED_HUE = 30
+# The chroma a darker colour needs to be taken for a dye whose sheen, mixed with white, is the
+# base (less chroma: a grey or a black, whose mixes with white are any lighter neutral).
+SHEEN_DYE = 0.04
+# A sheen is not only white: the light on the cloth lifts its dye's colour too, so the lit base
+# keeps more chroma than a plain mix (1.2 and 1.7 on a champagne satin's folds).
+SHEEN = (0.35, 2.0)
 FADED_NEUTRAL = 0.3
 
 
@@ -662,12 +668,10 @@ def _base_colour(lab: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray]:
             # lighter and more chromatic in proportion, still the same dye.
             sat = (chroma / max(float(c[0]), 0.05)) / (chroma0 / max(float(c0[0]), 0.05))
             is_base[i] = hue_gap < 15 and light_gap < 0.45 and 0.5 < sat < 1.6
-            if float(c[0]) > float(c0[0]) and hue_gap < FADED_HUE and light_gap < 0.45:
+            if float(c[0]) > float(c0[0]) and light_gap < 0.45:
                 # A faded or washed part (a denim's worn thighs): the dye mixed with white,
                 # its chroma falling as its lightness rises towards white's.
-                tint = (float(c[0]) - float(c0[0])) / max(1.0 - float(c0[0]), 0.05)
-                ratio = chroma / max(chroma0 * (1.0 - tint), 1e-3)
-                faded[i] = not is_base[i] and FADED[0] < ratio < FADED[1]
+                faded[i] = not is_base[i] and _white_mix(c, c0)
         else:
             is_base[i] = neutral_shade(c, c0)
             if float(c[0]) > float(c0[0]) and light_gap < FADED_NEUTRAL:
@@ -675,12 +679,30 @@ def _base_colour(lab: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray]:
                 # chroma (a pink on a brown is no fade of it).
                 tint = light_gap / max(1.0 - float(c0[0]), 0.05)
                 faded[i] = not is_base[i] and chroma < max(0.01, FADED[1] * chroma0 * (1.0 - tint))
+        if float(c[0]) < float(c0[0]) and chroma >= SHEEN_DYE and light_gap < 0.45:
+            # A satin's or a silk's dye shows in its folds; where the light falls on it the
+            # sheen mixes white in: the lit base is this darker colour mixed with white (a
+            # champagne satin, its folds gold).
+            faded[i] = not is_base[i] and _white_mix(c0, c, SHEEN)
     is_base[main] = True
     base_px = sample[np.isin(labels.ravel(), np.nonzero(is_base)[0])]
     base = np.median(base_px, axis=0).astype(np.float32)
     groups = {"base": centres[is_base], "other": centres[~is_base & (counts > 0)],
               "faded": centres[faded & (counts > 0)]}
     return groups, base
+
+
+def _white_mix(light: np.ndarray, dark: np.ndarray,
+               share: tuple[float, float] = FADED) -> bool:
+    """Whether the OKLab colour `light` is `dark` mixed with white: the same hue (within
+    FADED_HUE degrees) and a chroma about what the mix would have at its lightness (`share`
+    of it)."""
+    if hue_gap_degrees(light, dark) >= FADED_HUE:
+        return False
+    tint = (float(light[0]) - float(dark[0])) / max(1.0 - float(dark[0]), 0.05)
+    ratio = float(np.hypot(light[1], light[2])) / max(
+        float(np.hypot(dark[1], dark[2])) * (1.0 - tint), 1e-3)
+    return share[0] < ratio < share[1]
 
 
 def _base_membership(lab: np.ndarray, base_c: np.ndarray, other_c: np.ndarray,
