@@ -525,3 +525,19 @@ def test_a_satins_folds_and_its_sheen_take_the_new_colour_alike() -> None:
     de = np.linalg.norm(srgb8_to_oklab(result.rgb) - srgb8_to_oklab(rgb), axis=-1)
     inside = cv2.erode((cover > 0.5).astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
     assert float((inside & (de < 0.05)).sum() / inside.sum()) < 0.01
+
+
+@pytest.mark.skipif(not HAS_POSE, reason="needs workers.engines.imaging.pose")
+def test_the_crease_between_a_sleeve_and_the_body_takes_the_new_colour() -> None:
+    # A grey sweatshirt's crease between the sleeve and the body is its deepest shade, half
+    # the lit grey's lightness: once the mask took it in, it was read as a dark print and stayed
+    # grey in a strip down the side.
+    rgb = photo("model/051962_0")
+    result = recolor_image(rgb, target_color="#1565C0", garment_type="sweatshirt")
+    save_log("recolor_crease", rgb, result.rgb)
+    lab0, lab1 = srgb8_to_oklab(rgb), srgb8_to_oklab(result.rgb)
+    box = (slice(110, 190), slice(125, 150))  # the crease on the left side
+    dark = (lab0[box][..., 0] < 0.6) & (result.mask[box] > 0.5)
+    assert dark.sum() > 200
+    grey = np.hypot(lab1[..., 1], lab1[..., 2])[box][dark] < 0.03
+    assert float(grey.mean()) < 0.15  # 0.69 when the crease was taken for a print

@@ -44,7 +44,8 @@ print's letters is no outline), the print is every interior pixel whose colour i
 (ΔE2000 > 25 at the base's lightness) from the garment's median base colour, opened so single
 fold pixels do not count; set well inside the outline a nearer colour (ΔE2000 > 18) is print
 too, and so is, on a grey, white or black base, a piece plainly tinted (CIELab chroma 6 over
-the base's: a pale lilac or baby-blue letter on grey, where no fold gives colour), and a block the colour rule cannot see is marked by hand (MARKED). A hole in the print is
+the base's: a pale lilac or baby-blue letter on grey, where no fold gives colour), and a block the colour rule cannot see is marked by hand (MARKED); a deep shadow the rule takes for print
+is marked by hand as fabric (SHADOWS). A hole in the print is
 a counter when it has the base's colour and the stroke around it is no thicker than about
 twice the hole; any other hole is a print element of its own.
 """
@@ -100,6 +101,13 @@ COUNTER_NEAR = 20  # px: the fabric around a counter that it is compared with
 # letters are the lavender itself.
 MARKED: dict[str, tuple[tuple[int, int, int, int], ...]] = {
     "garment/00055_00": ((121, 151, 264, 182),),
+}
+# The reverse, marked by hand on the photo: pieces the lightness rule takes for print that are
+# the fabric's own shadow (looked at: the crease between the sleeve and the body of a grey
+# sweatshirt, 0.5 of the lit grey's lightness, a shadow's soft edge); a piece lying wholly in
+# one of these boxes is fabric, and a recolour must take it with the garment.
+SHADOWS: dict[str, tuple[tuple[int, int, int, int], ...]] = {
+    "model/051962_0": ((134, 118, 146, 142),),
 }
 
 
@@ -371,6 +379,13 @@ def _photo_print(name: str, rgb: np.ndarray,
         n, labels, stats, _ = cv2.connectedComponentsWithStats(tinted, connectivity=8)
         keep = np.nonzero(stats[:, cv2.CC_STAT_AREA] >= MIN_TINTED)[0]
         printed |= np.isin(labels, keep[keep > 0]) & ~rim
+    shadows = np.zeros(printed.shape, bool)
+    for x0, y0, x1, y1 in SHADOWS.get(name, ()):
+        shadows[y0:y1, x0:x1] = True
+    n, labels = cv2.connectedComponents(printed.astype(np.uint8), connectivity=8)
+    wholly = np.setdiff1d(np.unique(labels[printed & shadows]),
+                          np.unique(labels[printed & ~shadows]))
+    printed &= ~np.isin(labels, wholly)
     boxes = np.zeros(printed.shape, bool)
     for x0, y0, x1, y1 in MARKED.get(name, ()):
         boxes[y0:y1, x0:x1] = True

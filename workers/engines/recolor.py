@@ -24,6 +24,7 @@ from workers.engines.imaging import garment as garment_mod
 from workers.engines.imaging import matte
 from workers.engines.imaging.color import (
     CLOTH_WEIGHTS,
+    WARM_NEUTRAL,
     cloth_clusters,
     gamut_map_oklab,
     hue_gap_degrees,
@@ -673,16 +674,19 @@ def _base_colour(lab: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray]:
                 # its chroma falling as its lightness rises towards white's.
                 faded[i] = not is_base[i] and _white_mix(c, c0)
         else:
-            is_base[i] = neutral_shade(c, c0)
+            # (a dark print in the deepest shades' range has crisp edges: `_shade_prints`)
+            is_base[i] = neutral_shade(c, c0, deep=True)
             if float(c[0]) > float(c0[0]) and light_gap < FADED_NEUTRAL:
                 # Faded further (a grey denim's wash): mixed with white, it can only have lost
                 # chroma (a pink on a brown is no fade of it).
                 tint = light_gap / max(1.0 - float(c0[0]), 0.05)
                 faded[i] = not is_base[i] and chroma < max(0.01, FADED[1] * chroma0 * (1.0 - tint))
-        if float(c[0]) < float(c0[0]) and chroma >= SHEEN_DYE and light_gap < 0.45:
+        if (float(c[0]) < float(c0[0]) and chroma >= SHEEN_DYE and chroma0 > WARM_NEUTRAL
+                and light_gap < 0.45):
             # A satin's or a silk's dye shows in its folds; where the light falls on it the
             # sheen mixes white in: the lit base is this darker colour mixed with white (a
-            # champagne satin, its folds gold).
+            # champagne satin, its folds gold). A white or grey base has no hue to match: a
+            # light denim beside a white top is no fold of it.
             faded[i] = not is_base[i] and _white_mix(c0, c, SHEEN)
     is_base[main] = True
     base_px = sample[np.isin(labels.ravel(), np.nonzero(is_base)[0])]

@@ -170,12 +170,18 @@ WARM_NEUTRAL = 0.01
 WARM_SHADE_CHROMA = 0.03
 
 
-def neutral_shade(c: np.ndarray, c0: np.ndarray) -> bool:
+# A crease's deepest shade (between a sleeve and the body) keeps this share of the lit cloth's
+# OKLab lightness (0.52 on a grey sweatshirt).
+DEEP_SHADE = 0.5
+
+
+def neutral_shade(c: np.ndarray, c0: np.ndarray, *, deep: bool = False) -> bool:
     """Whether a garment's colour `c` is a shade of its neutral base colour `c0` (a grey, white,
     black or cream; OKLab): still neutral, its lightness within what folds do. Shadows reach
     further down than highlights reach up (a sleeve against the body, the fold under an arm); a
     print far darker or lighter stays a print, and so does a pastel one (lilac, baby blue on
-    grey)."""
+    grey). `deep`: down to a crease's deepest shade too (DEEP_SHADE), for a caller that finds
+    a dark print by its crisp edge instead."""
     chroma0 = float(np.hypot(c0[1], c0[2]))
     chroma = float(np.hypot(c[1], c[2]))
     darker = float(c[0]) < float(c0[0])
@@ -185,6 +191,8 @@ def neutral_shade(c: np.ndarray, c0: np.ndarray) -> bool:
         # backdrop beside it: its own hue, more chroma (0.031-0.040 against the lit side's
         # 0.016 on a cream skirt beside the arms).
         limit = max(limit, chroma0 + WARM_SHADE_CHROMA)
+    if darker and deep and float(c[0]) >= DEEP_SHADE * float(c0[0]):
+        return chroma < limit
     return chroma < limit and abs(float(c[0] - c0[0])) < (0.35 if darker else 0.22)
 
 
