@@ -245,7 +245,13 @@ class _Unanswered:
         with self._lock:
             try:
                 self._settled()
-                self._send(source, args)
+                try:
+                    self._send(source, args)
+                except (redis.ConnectionError, OSError):
+                    # A connection that died while idle with nothing unanswered on it (Redis
+                    # restarted) shows only when written to: once more, on a new one.
+                    self._drop()
+                    self._send(source, args)
             except (redis.RedisError, OSError) as exc:
                 logger.warning("queue figures: %s not recorded (the reconcile heals it): %s",
                                what, exc)

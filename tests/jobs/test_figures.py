@@ -5,6 +5,7 @@ calls that wait on the job's end notice instead of polling the database."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from datetime import timedelta
@@ -139,6 +140,30 @@ def test_a_start_sent_after_redis_closed_the_connection_is_not_lost(partner: Use
     # then the figures hold both as running and neither as queued
     running = figures.redis_client().hkeys(f"{figures.PREFIX}{SLEEP.queue}:running")
     assert {str(first.pk), str(second.pk)} <= {r.decode() for r in running}
+    assert queue_position(job=Job.objects.get(pk=second.pk)) is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_start_written_to_a_connection_redis_reset_is_sent_again(partner: User) -> None:
+    # given this process's connection for the changes it does not wait on, idle with nothing
+    # unanswered, closed by Redis and already reset (a write after Redis closed it was
+    # refused): the next write fails at once with a broken pipe
+    first, second = submit(partner, 2)
+    job_start(job_id=first.pk)
+    figures.settle()
+    assert figures.redis_client().client_kill_filter(_type="normal", skipme=True) >= 1
+    time.sleep(0.2)
+    sock = figures._unanswered._conn._sock
+    with contextlib.suppress(OSError):
+        sock.sendall(b"*1\r\n$4\r\nPING\r\n")  # answered by a reset
+        time.sleep(0.2)
+        sock.sendall(b"*1\r\n$4\r\nPING\r\n")
+    # when the next run takes the second job
+    job_start(job_id=second.pk)
+    figures.settle()
+    # then its start is in the figures: sent again on a new connection, not lost
+    running = figures.redis_client().hkeys(f"{figures.PREFIX}{SLEEP.queue}:running")
+    assert str(second.pk) in {r.decode() for r in running}
     assert queue_position(job=Job.objects.get(pk=second.pk)) is None
 
 
