@@ -389,9 +389,12 @@ def worn_mask(
     faces: list[tuple[int, int, int, int]],
     *,
     outfit: WornOutfit | None = None,
+    snap: bool = True,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(garment mask, skin probability) on the working copy of a worn outfit. ``outfit``:
-    ``worn_outfit`` of the same photo, when another region's mask already read it."""
+    ``worn_outfit`` of the same photo, when another region's mask already read it. ``snap``:
+    the outline moved onto the photo's edges (`snap_outline`), for the tools that edit the
+    garment in place; Try-on and Flats replace it and cover its outline, and skip the cost."""
     h, w = rgb.shape[:2]
     if outfit is None:
         outfit = worn_outfit(rgb, pose, person, faces)
@@ -448,7 +451,9 @@ def worn_mask(
     grow_ok = band & ~bare & (skin < 0.5)
     if other is not None:
         grow_ok &= ~(transition & (d_other < d_own - 0.01))
-    mask8, snapped = snap_outline(rgb, lab, mask8, grow_ok)
+    snapped = np.zeros(mask8.shape, bool)
+    if snap:
+        mask8, snapped = snap_outline(rgb, lab, mask8, grow_ok)
     # The person segmentation's doubt softens the mask, except along the outline the snap
     # has decided on the photo's own edges.
     m = mask8.astype(np.float32) * np.where(snapped, 1.0, np.clip(person * 1.25, 0, 1))
