@@ -393,6 +393,22 @@ def test_a_bag_held_in_front_of_the_garment_keeps_its_colour(
     assert float(np.median(de[garment])) > 30.0
 
 
+def moved_span(moved: np.ndarray, least: int) -> np.ndarray:
+    """Row by row, from the first to the last pixel the recolour moved (rows with more than
+    `least` moved pixels)."""
+    span = np.zeros(moved.shape, bool)
+    for y in np.nonzero(moved.sum(axis=1) > least)[0]:
+        xs = np.nonzero(moved[y])[0]
+        span[y, xs[0]:xs[-1] + 1] = True
+    return span
+
+
+def twice(small: np.ndarray) -> np.ndarray:
+    """A fixture at twice its size: a catalogue photo is larger than the masks' working copy."""
+    return cv2.resize(small, (2 * small.shape[1], 2 * small.shape[0]),
+                      interpolation=cv2.INTER_LANCZOS4)
+
+
 @pytest.mark.skipif(not HAS_POSE, reason="needs workers.engines.imaging.pose")
 def test_a_cream_skirt_is_recoloured_into_its_shaded_sides() -> None:
     # A cream skirt beside dark arms: its sides in shade are warmed by the light off the skin
@@ -403,11 +419,7 @@ def test_a_cream_skirt_is_recoloured_into_its_shaded_sides() -> None:
     lab0, lab1 = srgb8_to_oklab(rgb), srgb8_to_oklab(result.rgb)
     moved = np.linalg.norm(lab1 - lab0, axis=-1) > 0.1
     cream = (lab0[..., 0] > 0.6) & (np.hypot(lab0[..., 1], lab0[..., 2]) < 0.05)
-    # Row by row, between the first and the last pixel the recolour moved.
-    span = np.zeros(moved.shape, bool)
-    for y in np.nonzero(moved.sum(axis=1) > 20)[0]:
-        xs = np.nonzero(moved[y])[0]
-        span[y, xs[0]:xs[-1] + 1] = True
+    span = moved_span(moved, 20)
     assert span.sum() > 0.1 * span.size
     left_cream = span & ~moved & cream
     assert left_cream.sum() < 0.006 * span.sum()  # 0.012 when the shades were "another colour"
@@ -421,18 +433,14 @@ def test_a_cream_skirt_on_a_beige_backdrop_is_recoloured_to_its_outline() -> Non
     # the new colour on the backdrop. Twice the fixture's size, as a catalogue photo is larger
     # than the masks' working copy.
     small = photo("model/model_4")
-    rgb = cv2.resize(small, (2 * small.shape[1], 2 * small.shape[0]),
-                     interpolation=cv2.INTER_LANCZOS4)
+    rgb = twice(small)
     result = recolor_image(rgb, target_color="#8B0000", garment_type="skirt")
     save_log("recolor_cream_outline", rgb, result.rgb)
     lab0, lab1 = srgb8_to_oklab(rgb), srgb8_to_oklab(result.rgb)
     de = np.linalg.norm(lab1 - lab0, axis=-1)
     moved = de > 0.1
     cream = (lab0[..., 0] > 0.6) & (np.hypot(lab0[..., 1], lab0[..., 2]) < 0.05)
-    span = np.zeros(moved.shape, bool)
-    for y in np.nonzero(moved.sum(axis=1) > 40)[0]:
-        xs = np.nonzero(moved[y])[0]
-        span[y, xs[0]:xs[-1] + 1] = True
+    span = moved_span(moved, 40)
     assert span.sum() > 0.1 * span.size
     # Shares of the skirt's rows: 0.32 % and 0.34 % before the outline followed the photo.
     assert (span & ~moved & cream).sum() < 0.0025 * span.sum()
@@ -477,8 +485,7 @@ def test_a_white_tee_on_a_white_sweep_does_not_glow_onto_the_backdrop() -> None:
     # the mask to the photo's edges only blurred it over the filter's window: the new colour
     # faded out over a dozen pixels beyond the sleeve, a glow on the backdrop.
     small = photo("model/049205_0")
-    rgb = cv2.resize(small, (2 * small.shape[1], 2 * small.shape[0]),
-                     interpolation=cv2.INTER_LANCZOS4)
+    rgb = twice(small)
     result = recolor_image(rgb, target_color="#E65100", garment_type="t-shirt")
     save_log("recolor_white_on_white", rgb, result.rgb)
     de = np.linalg.norm(srgb8_to_oklab(result.rgb) - srgb8_to_oklab(rgb), axis=-1)
