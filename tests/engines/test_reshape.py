@@ -14,6 +14,7 @@ from tests.engines.conftest import FIXTURES, noop_progress, save_log
 from workers.engines import reshape
 from workers.engines.base import EngineError
 from workers.engines.imaging import garment as garment_mod
+from workers.engines.imaging import pose as pose_mod
 from workers.engines.imaging.color import srgb8_to_oklab
 from workers.engines.reshape import Edit, parse_change
 
@@ -285,6 +286,28 @@ def test_sleeves_removed_leave_no_fabric_and_no_cap(case: fid.Case) -> None:
         arms = fid.arm_figures(rgb, out, garment, skin, fid.sleeve_region(rgb, garment, worn))
         assert np.isfinite(arms["arm_streak"])  # an upper arm was drawn and measured
         assert arms["arm_streak"] <= fid.ARM_STREAK_MAX, arms
+
+
+@pytest.mark.parametrize("case", [c for c in fid.SLEEVE_CASES if c.name.startswith("model/")],
+                         ids=lambda c: c.name)
+def test_a_removed_sleeve_leaves_no_square_garment_corner_above_the_arm(case: fid.Case) -> None:
+    # The drawn arm starts at the garment's shoulder line. A round at the shoulder joint stood
+    # lower, and the backdrop filled the old sleeve's top between it and the garment's cut,
+    # which stood above the arm as a square corner (11-24 px at this size).
+    rgb, out, mask = fid.run_case(case)
+    garment, _, worn = fid._garment(rgb, case.garment)
+    p = pose_mod.detect_pose(rgb).points
+    sw = float(np.hypot(*(np.array(p["left_shoulder"]) - p["right_shoulder"])))
+    person = pose_mod.person_mask(rgb) > 0.5
+    backdrop = np.median(rgb[~person & ~garment], axis=0)
+    now_backdrop = np.abs(out.astype(int) - backdrop).max(axis=2) < 12
+    r = int(0.1 * sw)
+    beside = cv2.dilate(mask.astype(np.uint8), np.ones((2 * r + 1, 2 * r + 1), np.uint8)) > 0
+    rows = np.arange(rgb.shape[0])[:, None]
+    for side, sleeve in zip(("left", "right"), fid.sleeve_region(rgb, garment, worn),
+                            strict=True):
+        pocket = sleeve & ~mask & now_backdrop & beside & (rows < p[f"{side}_shoulder"][1])
+        assert pocket.sum() <= 2, f"{side}: {pocket.sum()} px of backdrop above the arm"
 
 
 @pytest.mark.parametrize("case", fid.HEM_CASES, ids=lambda c: c.name)

@@ -629,6 +629,40 @@ def _visible_body(
     return out
 
 
+# A garment edge lying on skin darkens it by this share right at the edge, falling off over
+# this share of the shoulders' width.
+CONTACT_SHADOW = 0.25
+CONTACT_REACH = 0.01
+
+
+# Skin texture bands, (inner, outer) Gaussian sigmas in px: pores and fine hair, then the
+# blotches a few pixels across. A drawn limb gets noise with the visible skin's own strength in
+# each band: lit-cylinder shading alone reads as plastic.
+SKIN_BANDS = ((0.7, 2.5), (2.5, 6))
+# The share of each band's measure that is drawn: the measure takes in the visible arm's light
+# changing along it (the elbow's fold, a vein, hair) as well as its grain.
+GRAIN_SHARE = 0.5
+
+
+def _skin_grain(lum: np.ndarray, sample: np.ndarray, fallback: float,
+                rng: np.random.Generator) -> np.ndarray:
+    """Noise over ``lum``'s shape with, in each of SKIN_BANDS, the strength (robust spread)
+    of ``lum``'s band-passed detail over ``sample``; with too little sample, a fine grain of
+    ``fallback``."""
+    out = np.zeros(lum.shape, np.float32)
+    for inner, outer in SKIN_BANDS:
+        if sample.sum() >= 40:
+            band = cv2.GaussianBlur(lum, (0, 0), inner) - cv2.GaussianBlur(lum, (0, 0), outer)
+            vals = band[sample]
+            want = 1.4826 * float(np.median(np.abs(vals - np.median(vals))))
+        else:
+            want = fallback if inner == SKIN_BANDS[0][0] else 0.0
+        noise = rng.normal(0, 1, lum.shape).astype(np.float32)
+        noise = cv2.GaussianBlur(noise, (0, 0), inner) - cv2.GaussianBlur(noise, (0, 0), outer)
+        out += noise * (GRAIN_SHARE * min(want, 6.0) / max(float(noise.std()), 1e-3))
+    return out
+
+
 def continue_arm(
     scene: Scene,
     region: np.ndarray,
@@ -642,8 +676,9 @@ def continue_arm(
     Its outline follows the pose's bones: as wide as the bare arm just below the old sleeve,
     widening a little up to the deltoid and ending round at the shoulder joint. Its colour is
     the bare arm's own skin, shaded as a lit cylinder fitted to the light across the visible
-    arm (its lit side, its falloff to the edges), with a fine even grain; it fades into the
-    real arm past the old sleeve's edge. An arm half hidden by a turned body keeps its outer
+    arm (its lit side, its falloff to the edges), with the visible arm's own grain; it fades
+    into the real arm past the old sleeve's edge. Its round at the shoulder rises to meet the
+    garment's shoulder line, and the cut garment edge casts a soft shadow on it. An arm half hidden by a turned body keeps its outer
     edge; the garment the sleeve lay over inside it stays garment (``keep``). None when the
     region holds nothing of this arm; EngineError (``implausible_fill``) when too little bare
     arm shows below the sleeve to read its width and skin."""
@@ -783,6 +818,7 @@ def continue_arm(
     seg = chain[k_seg + 1] - chain[k_seg]
     n = np.array([-seg[1], seg[0]]) / max(float(np.hypot(*seg)), 1.0)
     moved = [c + centre * n for c in chain]
+    s_old = s
     s, d, _, joints = _chain_coords(moved, xx, yy)
     f = _arm_taper(s, joints) / float(_arm_taper(np.array([s_r]), joints)[0])
     half = half_r * f
@@ -801,10 +837,19 @@ def continue_arm(
     half0 = float(half_r * _arm_taper(np.array([0.0]), joints)[0]) / float(
         _arm_taper(np.array([s_r]), joints)[0]
     )
+    # Where it starts above the joint (the garment's shoulder line runs higher than the
+    # round), the round moves up to meet that line, within half its radius: a round at the
+    # joint left the garment's cut standing above the arm as a square corner. The region
+    # reaches ``grow`` px past the sleeve (see fill_uncovered).
+    grow = max(2, int(0.006 * max(h, w)))
     top_sel = reg & (np.abs(across) < 0.5 * half0) & (t_lin < joints[1])
     if top_sel.any():
-        t_c = float(np.clip(float(t_lin[top_sel].min()) + half0, 0.0, 0.5 * joints[1]))
-        if t_c > 0.0:
+        t_c = float(np.clip(float(t_lin[top_sel].min()) + grow + half0, -0.5 * half0,
+                            0.5 * joints[1]))
+        if t_c != 0.0:
+            straight = (t_lin >= t_c) & (t_lin < 0.0)
+            alpha = np.where(straight, np.clip((half0 - np.abs(across)) / 1.2 + 0.5, 0.0, 1.0),
+                             alpha)
             cap = t_lin < t_c
             radial = np.hypot(t_c - t_lin, across)
             alpha = np.where(cap, np.clip((half0 - radial) / 1.2 + 0.5, 0.0, 1.0), alpha)
@@ -814,11 +859,11 @@ def continue_arm(
     # the outline reads as a rounded limb.
     edge = np.clip((np.abs(u) - 0.75) / 0.25, 0.0, 1.0)
     light = light * (1.0 - 0.12 * edge * edge)
-    rng = np.random.default_rng(7)
-    noise = cv2.GaussianBlur(rng.normal(0, 1, s.shape).astype(np.float32), (0, 0), 0.8)
-    # Half as strong as the visible skin's grain (that figure takes in some of its shading
-    # too), once the blur that makes it pore-sized is undone.
-    light = light + noise * (0.5 * grain / max(float(noise.std()), 1e-3))
+    # The visible arm's own texture (pores, blotches, fine hair), a little inside its edges.
+    lum_box = scene.rgb[sub].astype(np.float32).mean(axis=2)
+    inner_arm = cv2.erode((own & bare & (s_old >= s_edge + off)).astype(np.uint8),
+                          np.ones((2 * int(SKIN_BANDS[-1][1]) + 1,) * 2, np.uint8)) > 0
+    light = light + _skin_grain(lum_box, inner_arm, grain, np.random.default_rng(7))
     rgb = np.stack([m + k * (light - l_mean) for m, k in chroma], axis=-1)
     # Over the old sleeve's shadow just past its edge the drawn arm covers the real one, then
     # fades into it.
@@ -1390,11 +1435,19 @@ def fill_uncovered(
             shade = shaded.astype(np.float32) / np.maximum(scene.skin_rgb[None, None, :], 1)
             fill = np.clip(fill.astype(np.float32) * (0.55 + 0.45 * shade), 0, 255).astype(np.uint8)
         _composite(rgb, fill, on_body, 1.2)
+    sw = _shoulder_width(scene)
+    # A sleeve's new edge (where it was cut) lies on the drawn arm and casts a soft contact
+    # shadow on it. A leg draws its own shadow under the new hem (see continue_legs).
+    cut = scene.mask & (cv2.dilate(uncovered.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0)
+    shadow = CONTACT_SHADOW if "arm" in limbs else 0.0
     for lf in fills:
         y0, y1, x0, x1 = lf.box
         a = lf.alpha[..., None]
         patch = rgb[y0:y1, x0:x1].astype(np.float32)
-        rgb[y0:y1, x0:x1] = np.clip(patch * (1 - a) + lf.rgb * a + 0.5, 0, 255).astype(np.uint8)
+        apart = cv2.distanceTransform((~cut[y0:y1, x0:x1]).astype(np.uint8), cv2.DIST_L2, 3)
+        shade = 1.0 - shadow * np.exp(-apart / max(1.5, CONTACT_REACH * sw))
+        limb = lf.rgb * shade[..., None]
+        rgb[y0:y1, x0:x1] = np.clip(patch * (1 - a) + limb * a + 0.5, 0, 255).astype(np.uint8)
 
 
 # --- geometry helpers -------------------------------------------------------------------------
