@@ -360,6 +360,19 @@ def test_a_part_whose_mask_ends_across_one_fabric_is_refused(model: str, garment
     assert err.value.code == "garment_unclear"
 
 
+@pytest.mark.skipif(not HAS_POSE, reason="needs workers.engines.imaging.pose")
+@pytest.mark.parametrize("garment", ["skirt", "trousers", "dress"])
+def test_a_part_that_reads_as_skin_where_it_is_worn_is_refused(garment: str) -> None:
+    # A leopard skirt whose tan and brown read as the wearer's skin under a black mesh top
+    # (a full-size photo): the skirt's mask was the top's black hem and a sleeve, and those
+    # were recoloured instead of the skirt.
+    rgb = photo("refused/01008_00")
+    with pytest.raises(EngineError) as err:
+        recolor_image(rgb, target_color="#1F3A93", garment_type=garment)
+    assert err.value.code == "garment_unclear"
+    assert "skin" in err.value.message
+
+
 # Boxes well inside the bag a model holds in front of her clothes (x0, y0, x1, y1 on the
 # 384x512 copies), and the garment recoloured around it.
 HELD_BAGS = [

@@ -300,6 +300,14 @@ def test_a_part_of_a_dress_is_refused_not_cut_across(model: str, garment: str) -
     assert garment in err.value.message
 
 
+def test_a_skirt_that_reads_as_skin_where_it_is_worn_is_refused() -> None:
+    # The leopard skirt of Recolor's test: its mask was the black top's hem and a sleeve.
+    with pytest.raises(EngineError) as err:
+        refabric_image(photo("refused/01008_00"), fabric="denim", finish="matte",
+                       garment_type="skirt")
+    assert err.value.code == "garment_unclear"
+
+
 @pytest.mark.skipif(not HAS_POSE, reason="needs workers.engines.imaging.pose")
 @pytest.mark.parametrize("name", ["model/model_4", "model/02849_00"])
 def test_a_worn_pale_garment_takes_the_new_fabric_all_over(name: str) -> None:

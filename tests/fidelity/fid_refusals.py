@@ -51,6 +51,7 @@ HALF_LENGTH = [m for m in MODELS if m not in FULL_FIGURE]
 GARMENTS = sorted(p.relative_to(FIXTURES).as_posix() for p in (FIXTURES / "garment").iterdir())
 BAG = "accessory/bag_053514_0.jpg"
 SHOES = "shoes/shoes_049205_0.jpg"
+LEOPARD = "refused/01008_00.jpg"
 
 
 def png(rgb: np.ndarray) -> bytes:
@@ -161,6 +162,9 @@ def refusal_cases() -> list[Case]:
               "model": jpeg_of("model/01861_00.jpg")}, [photo("model/01861_00")]),
         Case("Rebody: a half-length portrait", "rebody", "no_torso",
              {"image": png(portrait), "target_bodytype": "Curvy Fit"}, [portrait]),
+        Case("Recolor: a leopard skirt whose colours read as the wearer's skin", "recolor",
+             "garment_unclear", {"image": jpeg_of(LEOPARD), "garment_type": "skirt",
+                                 "target_color": "#1F3A93"}, [photo(LEOPARD)]),
     ]
     for i, a in enumerate(MODELS):
         b = MODELS[(i + 1) % len(MODELS)]
