@@ -373,6 +373,18 @@ def test_a_part_that_reads_as_skin_where_it_is_worn_is_refused(garment: str) -> 
     assert "skin" in err.value.message
 
 
+@pytest.mark.skipif(not HAS_POSE, reason="needs workers.engines.imaging.pose")
+def test_a_top_s_sleeve_is_recoloured_to_the_cuff_when_the_bottom_s_print_has_its_colour() -> None:
+    # The black mesh top over a leopard skirt with black spots: near the waist the sleeve's
+    # black was taken for the skirt's, and the sleeve stayed black from mid-forearm down.
+    rgb = photo("refused/01008_00")
+    result = recolor_image(rgb, target_color="#8B1E3F", garment_type="top")
+    save_log("recolor_sleeve_over_print", rgb, result.rgb)
+    forearm = (slice(700, 800), slice(555, 580))  # the image-right sleeve above the cuff
+    de = delta_e2000(rgb[forearm], result.rgb[forearm])
+    assert float((de > 10.0).mean()) > 0.8
+
+
 # Boxes well inside the bag a model holds in front of her clothes (x0, y0, x1, y1 on the
 # 384x512 copies), and the garment recoloured around it.
 HELD_BAGS = [

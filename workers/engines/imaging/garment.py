@@ -431,7 +431,13 @@ def worn_mask(
         # Around the waist a pixel belongs to whichever outfit part it looks like.
         d_other = _nearest(lab, other)
         transition = (rows >= waist - 0.45 * torso) & (rows < waist + 0.45 * torso)
-        mask &= ~(transition & (d_other < d_own - 0.01))
+        # Except along the arms, where a colour both parts have (a leopard skirt's black spots,
+        # a black top's sleeve) is the top's: a sleeve hangs over the bottom, never under it.
+        theirs = transition & (d_other < d_own - 0.01)
+        if region == "upper":
+            theirs &= ~_sleeve_on(mask, transition, _arm_zone(pose, (h, w), torso),
+                                  (d_own < SLEEVE_FIT) & (d_own - d_other < SLEEVE_SHARED))
+        mask &= ~theirs
         # Away from the waist, the other part's band is out of bounds.
         if region == "upper":
             mask &= rows < waist + 0.45 * torso
@@ -456,7 +462,7 @@ def worn_mask(
     # What the outline may grow into: not skin, and not beyond the part's own rows.
     grow_ok = band & ~bare & (skin < 0.5)
     if other is not None:
-        grow_ok &= ~(transition & (d_other < d_own - 0.01))
+        grow_ok &= ~theirs
     snapped = np.zeros(mask8.shape, bool)
     if snap:
         mask8, snapped = snap_outline(rgb, lab, mask8, grow_ok)
@@ -464,6 +470,44 @@ def worn_mask(
     # has decided on the photo's own edges.
     m = mask8.astype(np.float32) * np.where(snapped, 1.0, np.clip(person * 1.25, 0, 1))
     return m, np.maximum(skin, bare.astype(np.float32))
+
+
+# Along the arms, a pixel this near (OKLab) to one of the top's colours, and nearer to one of
+# the bottom's by less than SLEEVE_SHARED (a colour both have), is the top's sleeve.
+SLEEVE_FIT = 0.05
+SLEEVE_SHARED = 0.02
+# The width of the zone along an arm's bones (shoulder, elbow, wrist) that a sleeve covers, as a
+# share of the torso's length.
+ARM_ZONE = 0.15
+
+
+def _sleeve_on(mask: np.ndarray, transition: np.ndarray, arms: np.ndarray, shared: np.ndarray
+               ) -> np.ndarray:
+    """The pixels of ``mask`` in the ``transition`` band along the ``arms`` of a colour both
+    parts have (``shared``) that carry on a sleeve from above the band: the top's."""
+    above = mask & arms & ~transition & (np.cumsum(transition, axis=0) == 0)
+    if not above.any():
+        return np.zeros(mask.shape, bool)
+    ok = mask & arms & transition & shared
+    # Joined through more than a pixel's touch: a print's spot beside the sleeve is not it.
+    body = cv2.morphologyEx((ok | above).astype(np.uint8), cv2.MORPH_OPEN,
+                            np.ones((3, 3), np.uint8))
+    _, labels = cv2.connectedComponents(body, connectivity=4)
+    joined = np.unique(labels[above & (body > 0)])
+    sleeve = np.isin(labels, joined[joined > 0])
+    return ok & (cv2.dilate(sleeve.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0)
+
+
+def _arm_zone(pose: Any | None, shape: tuple[int, int], torso: float) -> np.ndarray:
+    """Where the arms are: their bones drawn ARM_ZONE of the torso wide."""
+    out = np.zeros(shape, np.uint8)
+    pts = getattr(pose, "points", None) or {}
+    width = max(2, int(round(ARM_ZONE * torso)))
+    for a, b in LIMBS[:4]:
+        if a in pts and b in pts:
+            cv2.line(out, (int(round(pts[a][0])), int(round(pts[a][1]))),
+                     (int(round(pts[b][0])), int(round(pts[b][1]))), 1, width)
+    return out > 0
 
 
 # Half-width of the band around a worn garment's outline that `snap_outline` decides, as a
