@@ -865,6 +865,11 @@ def _draw_strap(out: np.ndarray, patch: _Patch, anchor: tuple[float, float], ppc
     return composite(out, strap_fg, layer[y0:y1, x0:x1], x0, y0)
 
 
+# The widest crease in the hand's mask (a share of the hand's size) that is closed over the
+# handle.
+CREASE = 0.08
+
+
 def _fingers_over(out: np.ndarray, base: np.ndarray, fingers: np.ndarray, hand: Hand,
                   patch: _Patch) -> np.ndarray:
     """The model's own hand put back over the handle, and the fingers' contact shadow on the
@@ -879,6 +884,10 @@ def _fingers_over(out: np.ndarray, base: np.ndarray, fingers: np.ndarray, hand: 
     x0, y0 = max(0, int(xs.min()) - pad), max(0, int(ys.min()) - pad)
     x1, y1 = min(W, int(xs.max()) + pad + 1), min(H, int(ys.max()) + pad + 1)
     f = fingers[y0:y1, x0:x1]
+    # The shaded crease between two fingers, or between the thumb and the hand, is hand too
+    # though darker than the skin test allows: left open, the handle's top showed through it.
+    k = 2 * max(1, round(CREASE * size)) + 1
+    f = cv2.morphologyEx(f, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     # Past half-way the mask is the hand: it is put back whole, and only its outer rim blends.
     f = np.clip((f - 0.2) / 0.3, 0.0, 1.0)
     shift = max(1, round(0.06 * size))
