@@ -310,6 +310,23 @@ def test_a_removed_sleeve_leaves_no_square_garment_corner_above_the_arm(case: fi
         assert pocket.sum() <= 2, f"{side}: {pocket.sum()} px of backdrop above the arm"
 
 
+def test_no_sliver_of_the_real_arm_is_left_beside_the_drawn_one() -> None:
+    # At twice the fixture's size: under the sleeve's slanted hem the real arm's shaded rim
+    # reached a pixel or two past the drawn arm's outline, above the old edge, and stayed
+    # there as a dark tick beside it (6 px on this photo).
+    rgb = fid.photo("model/049205_0")
+    rgb = cv2.resize(rgb, (2 * rgb.shape[1], 2 * rgb.shape[0]), interpolation=cv2.INTER_CUBIC)
+    out, _ = reshape.reshape(rgb, "t-shirt", [parse_change("sleeves", "removed")])
+    garment, skin, worn = fid._garment(rgb, "t-shirt")
+    same = np.abs(out.astype(int) - rgb.astype(int)).max(axis=2) < 8
+    for sleeve in fid.sleeve_region(rgb, garment, worn):
+        rows = np.nonzero(sleeve.any(axis=1))[0]
+        above_hem = np.zeros_like(sleeve)
+        above_hem[rows[0]:rows[-1] - 4] = True
+        rim = (cv2.dilate(sleeve.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0) & ~sleeve
+        assert int((rim & above_hem & same & skin & ~garment).sum()) == 0
+
+
 @pytest.mark.parametrize("case", fid.HEM_CASES, ids=lambda c: c.name)
 def test_shorter_hem_on_a_model_shows_her_own_legs(case: fid.Case) -> None:
     rgb, out, mask = fid.run_case(case)

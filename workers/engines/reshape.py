@@ -900,6 +900,12 @@ def continue_arm(
             & (np.abs(d) > half)
             & (np.linalg.norm(lab - back_lab, axis=-1) > 0.05)
         )
+    # Above the old edge the arm is drawn: a sliver of the real one (its shaded rim under a
+    # slanted hem) just past the drawn outline stood out as a dark tick; it goes to the
+    # backdrop fill too.
+    sliver = (region[sub] & own & ~scene.mask[sub] & (alpha * zone < 0.05) & (s < s_edge)
+              & (np.abs(d) > half))
+    scraps = sliver if scraps is None else scraps | sliver
     return LimbFill(
         box=(y0, y1, x0, x1),
         rgb=rgb.astype(np.float32),
