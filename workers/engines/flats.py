@@ -414,8 +414,10 @@ def _tidy_top(out: np.ndarray, under: np.ndarray, body: tryon.Body, alpha: np.nd
     hem = cv2.dilate(hem.astype(np.float32)[None, :], np.ones((1, 2 * span + 1), np.uint8))[0]
     top = cv2.erode(top.astype(np.float32)[None, :], np.ones((1, 2 * span + 1), np.uint8))[0]
     # The old garment as its mask reads it, or anything on the person there that is not skin
-    # (the mask misses a dress's darker side panel) and the photo still shows as it was.
-    old = old_garment(body, warp.UPPER) | (skin_of(body) < 0.5)
+    # (the mask misses a dress's darker side panel) and the photo still shows as it was; not
+    # the bottom worn under the top, whose side shows beside a longer top as it is (painted
+    # over, its print smeared into a blotch between the top and the arm).
+    old = old_garment(body, warp.UPPER) | ((skin_of(body) < 0.5) & ~old_garment(body, warp.LOWER))
     same = np.abs(res.astype(np.int16) - body.rgb.astype(np.int16)).max(axis=2) < 6
     near = cv2.dilate(covered.astype(np.uint8), np.ones((2 * span + 1, 2 * span + 1), np.uint8)) > 0
     strip = (old & same & near & ~covered & (body.mask > 0.5) & ~body.head
