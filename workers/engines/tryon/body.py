@@ -711,6 +711,12 @@ def _bare_skin(body: Body, category: str) -> np.ndarray:
     if key in body.extras:
         return body.extras[key]
     skin = (skin_of(body) > 0.5) & ~old_garment(body, category) & (body.mask > 0.5) & ~body.head
+    # Nor the other part of the outfit: a print's pink or beige beside a hanging arm (a
+    # geometric trouser under a new tee) went with the arm in front and cut teeth into the
+    # garment's side.
+    other = {warp.UPPER: warp.LOWER, warp.LOWER: warp.UPPER}.get(category)
+    if other is not None:
+        skin &= ~old_garment(body, other)
     arms = np.zeros((body.h, body.w), np.uint8)
     for name, limb in limbs_of(body).items():
         if name.startswith("arm"):
