@@ -678,8 +678,9 @@ def continue_arm(
     the bare arm's own skin, shaded as a lit cylinder fitted to the light across the visible
     arm (its lit side, its falloff to the edges), with the visible arm's own grain; it fades
     into the real arm past the old sleeve's edge. Its round at the shoulder rises to meet the
-    garment's shoulder line, and the cut garment edge casts a soft shadow on it. An arm half hidden by a turned body keeps its outer
-    edge; the garment the sleeve lay over inside it stays garment (``keep``). None when the
+    garment's shoulder line, and the cut garment edge casts a soft shadow on it. An arm half
+    hidden by a turned body keeps its outer edge; the garment the sleeve lay over inside it
+    stays garment (``keep``). None when the
     region holds nothing of this arm; EngineError (``implausible_fill``) when too little bare
     arm shows below the sleeve to read its width and skin."""
     h, w = region.shape
@@ -840,8 +841,8 @@ def continue_arm(
     # Where it starts above the joint (the garment's shoulder line runs higher than the
     # round), the round moves up to meet that line, within half its radius: a round at the
     # joint left the garment's cut standing above the arm as a square corner. The region
-    # reaches ``grow`` px past the sleeve (see fill_uncovered).
-    grow = max(2, int(0.006 * max(h, w)))
+    # reaches ``grow`` px past the sleeve.
+    grow = _fill_growth((h, w))
     top_sel = reg & (np.abs(across) < 0.5 * half0) & (t_lin < joints[1])
     if top_sel.any():
         t_c = float(np.clip(float(t_lin[top_sel].min()) + grow + half0, -0.5 * half0,
@@ -1369,6 +1370,11 @@ def _box(mask: np.ndarray, grow: float) -> tuple[int, int, int, int]:
     )
 
 
+def _fill_growth(shape: tuple[int, int]) -> int:
+    """How far (px) ``fill_uncovered`` grows what an edit uncovered into what is not garment."""
+    return max(2, int(0.006 * max(shape)))
+
+
 def fill_uncovered(
     scene: Scene, uncovered: np.ndarray, limbs: tuple[str, ...] = ()
 ) -> None:
@@ -1381,7 +1387,7 @@ def fill_uncovered(
         return
     h, w = uncovered.shape
     rgb = scene.rgb
-    r = max(2, int(0.006 * max(h, w)))
+    r = _fill_growth((h, w))
     grown = cv2.dilate(uncovered.astype(np.uint8), np.ones((2 * r + 1, 2 * r + 1), np.uint8)) > 0
     grown &= ~scene.mask
     # Arms and legs the edit uncovers are continued from where they show (may refuse).
