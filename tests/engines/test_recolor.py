@@ -573,3 +573,37 @@ def test_the_crease_between_a_sleeve_and_the_body_takes_the_new_colour() -> None
     assert dark.sum() > 200
     grey = np.hypot(lab1[..., 1], lab1[..., 2])[box][dark] < 0.03
     assert float(grey.mean()) < 0.15  # 0.69 when the crease was taken for a print
+
+
+# Boxes (x0, y0, x1, y1 on the 384x512 copies) on one side of the hem between a top and a
+# bottom, the garment recoloured, and whether the box is that garment's (True: it changes).
+ACROSS_THE_HEM = [
+    # the black trousers' lit hip below a black crop top's bare midriff
+    ("model/14627_00", "top", (205, 350, 228, 380), False),
+    # light jeans beside the forearm of a model in a white tank
+    ("model/model_3", "top", (118, 380, 135, 430), False),
+    ("model/model_3", "trousers", (118, 380, 135, 430), True),
+    # a grey acid-wash tee's dark wash above black trousers' belt, beside the hand on the hip
+    ("model/07966_00", "trousers", (140, 285, 165, 305), False),
+]
+
+
+@pytest.mark.skipif(not HAS_POSE, reason="needs workers.engines.imaging.pose")
+@pytest.mark.parametrize(("name", "garment_type", "box", "garment"), ACROSS_THE_HEM)
+def test_one_hem_parts_the_top_from_the_bottom(
+    name: str, garment_type: str, box: tuple[int, int, int, int], garment: bool
+) -> None:
+    # Near the waist each pixel went to whichever part's colours it was nearer: a bottom's lit
+    # side in the top's colours was recoloured with the top (all of each box; 44 % of the
+    # tee's wash with the trousers), and the light jeans beside the arm were left out of the
+    # trousers (35 % of the box recoloured).
+    rgb = photo_any(name)
+    target = "#E8B400" if garment_type == "top" else "#1F6FD8"
+    result = recolor_image(rgb, target_color=target, garment_type=garment_type)
+    save_log(f"recolor_hem_{name.split('/')[1]}_{garment_type}", rgb, result.rgb)
+    x0, y0, x1, y1 = box
+    changed = float((delta_e2000(rgb, result.rgb)[y0:y1, x0:x1] > 5).mean())
+    if garment:
+        assert changed > 0.7
+    else:
+        assert changed < 0.02

@@ -78,12 +78,14 @@ def recolor_image(
     garment_mod.garment_region(garment_type)  # refuse unknown types before any work
     check_outline = False
     skin = None
+    others = None
     held_bag = None
     if mask is None:
         found = garment_mod.garment_mask(rgb, garment_type, scene=scene)
         mask = found.mask
         check_outline = not found.worn
         skin = found.skin > 0.5 if found.worn else None
+        others = found.others
         held_bag = found.held
         garment_mod.refuse_unclear(found, garment_type)
     mask = _fill_small_holes(mask)
@@ -123,7 +125,7 @@ def recolor_image(
     # A garment mask of a worn outfit can miss a part of the garment (a sleeve against the
     # body, a side in shadow); left out, it would keep the old colour beside the new one.
     grown = _missed_parts(rgb, lab_full, alpha, base_groups, base, scale,
-                          garment_mod.garment_region(garment_type), skin)
+                          garment_mod.garment_region(garment_type), skin, others)
     if grown is not None:
         added = cv2.GaussianBlur(grown.astype(np.float32), (0, 0), 0.7 * scale)
         mask = np.maximum(mask, added)
@@ -268,12 +270,15 @@ def _fleck_kernel(L: np.ndarray, interior: np.ndarray, scale: float) -> int:
 
 def _missed_parts(rgb: np.ndarray, lab: np.ndarray, alpha: np.ndarray,
                   groups: dict[str, np.ndarray], base: np.ndarray, scale: float,
-                  region: str, skin: np.ndarray | None = None) -> np.ndarray | None:
+                  region: str, skin: np.ndarray | None = None,
+                  others: np.ndarray | None = None) -> np.ndarray | None:
     """Pixels just outside the mask that are plainly the garment: the base's own colour, not
     the backdrop's, joined to the garment, within the garment's rows (an upper garment never
     grows into trousers of the same colour below it, nor a lower one into a top above), and
     never into the model's skin (``skin``, when the mask's step found it): pale skin in the
-    light is within a white or cream base's distance, and arms, neck and chest would join it."""
+    light is within a white or cream base's distance, and arms, neck and chest would join it.
+    Nor into the outfit's other part where the mask's step found it (``others``): a grey top's
+    dark wash beside black trousers."""
     a, b = float(base[1]), float(base[2])
     if 0.005 < a < 0.09 and 0.01 < b < 0.11 and 0.4 < float(base[0]) < 0.92:
         return None  # a skin-like base (beige, tan, nude): arms and legs would join it
@@ -284,6 +289,8 @@ def _missed_parts(rgb: np.ndarray, lab: np.ndarray, alpha: np.ndarray,
     zone &= ~inside
     if skin is not None:
         zone &= ~skin
+    if others is not None:
+        zone &= ~others
     if region != "full":
         rows = np.nonzero(inside.any(axis=1))[0]
         zone[: rows.min()] = False

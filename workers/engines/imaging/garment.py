@@ -85,6 +85,9 @@ class GarmentMask:
     # Worn: the share of the body where the part surely is (its seed box), less what looks
     # like skin, that the mask covers (see ``found_share``); 1 on product shots.
     found: float = 1.0
+    # Worn: the outfit's other part (a top's bottom, a bottom's top) where it meets this one,
+    # bool, full size: a step that grows the mask later stays out of it.
+    others: np.ndarray | None = None
 
 
 def is_worn_pose(pose: Any | None) -> bool:
@@ -142,8 +145,8 @@ def garment_mask(
 
             person = pose_mod.person_mask(small).astype(np.float32)
         outfit = worn_outfit(small, scene.pose, person, scene.faces)
-        mask_s, skin_s = worn_mask(small, region, scene.pose, person, scene.faces,
-                                   outfit=outfit)
+        mask_s, skin_s, others_s = worn_mask(small, region, scene.pose, person, scene.faces,
+                                             outfit=outfit)
         runs_on = runs_past_its_part(outfit, region)
         found = found_share(outfit, region, mask_s, skin_s, person)
         held_s = held_in_hand(rgb, small, scene.pose, person, outfit.torso)
@@ -157,6 +160,7 @@ def garment_mask(
         found = 1.0
         held_s = None
         working = None
+        others_s = None
     if mask_s.sum() < 0.002 * mask_s.size:
         raise EngineError(
             "garment_not_found",
@@ -171,9 +175,13 @@ def garment_mask(
     if held_s is not None:
         held = upsample_mask(held_s.astype(np.float32), rgb)
         full = full * (1.0 - held)
+    others = None
+    if others_s is not None:
+        others = cv2.resize(others_s.astype(np.uint8), (rgb.shape[1], rgb.shape[0]),
+                            interpolation=cv2.INTER_NEAREST) > 0
     return GarmentMask(mask=full.astype(np.float32), skin=skin.astype(np.float32),
                        worn=scene.worn, runs_on=runs_on, held=held, working=working,
-                       found=found)
+                       found=found, others=others)
 
 
 # --- product shots ----------------------------------------------------------------------------
@@ -396,8 +404,9 @@ def worn_mask(
     *,
     outfit: WornOutfit | None = None,
     snap: bool = True,
-) -> tuple[np.ndarray, np.ndarray]:
-    """(garment mask, skin probability) on the working copy of a worn outfit. ``outfit``:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(garment mask, skin probability, the other part's fabric where the hem between them says
+    it is) on the working copy of a worn outfit. ``outfit``:
     ``worn_outfit`` of the same photo, when another region's mask already read it. ``snap``:
     the outline moved onto the photo's edges (`snap_outline`), for the tools that edit the
     garment in place; Try-on and Flats replace it and cover its outline, and skip the cost."""
@@ -424,6 +433,7 @@ def worn_mask(
         other = None
     if own is None:
         raise EngineError("garment_not_found", "The garment's area is not visible in the photo.")
+    others = np.zeros((h, w), bool)
 
     d_own = _nearest(lab, own)
     mask = clothed & band & (d_own < 0.16)
@@ -434,10 +444,19 @@ def worn_mask(
         # Except along the arms, where a colour both parts have (a leopard skirt's black spots,
         # a black top's sleeve) is the top's: a sleeve hangs over the bottom, never under it.
         theirs = transition & (d_other < d_own - 0.01)
+        arms = _arm_zone(pose, (h, w), torso)
         if region == "upper":
-            theirs &= ~_sleeve_on(mask, transition, _arm_zone(pose, (h, w), torso),
+            theirs &= ~_sleeve_on(mask, transition, arms,
                                   (d_own < SLEEVE_FIT) & (d_own - d_other < SLEEVE_SHARED))
+        # Across the torso, one hem parts them (`_hem`): a patch of the top's colours below it
+        # (a bottom's lit side, a print) is the bottom's, and the other way round. Not when
+        # their main colours are one: a dress has no hem there.
+        apart = _main_colours_apart(outfit)
+        if apart is not None and apart > ONE_COLOUR:
+            theirs = _across_hem(region, lab, own, other, clothed & (d_own < 0.16), theirs,
+                                 mask, transition, skin > 0.5, arms, pose, lm, torso)
         mask &= ~theirs
+        others = clothed & theirs & (d_other < 0.16)
         # Away from the waist, the other part's band is out of bounds.
         if region == "upper":
             mask &= rows < waist + 0.45 * torso
@@ -469,7 +488,7 @@ def worn_mask(
     # The person segmentation's doubt softens the mask, except along the outline the snap
     # has decided on the photo's own edges.
     m = mask8.astype(np.float32) * np.where(snapped, 1.0, np.clip(person * 1.25, 0, 1))
-    return m, np.maximum(skin, bare.astype(np.float32))
+    return m, np.maximum(skin, bare.astype(np.float32)), others
 
 
 # Along the arms, a pixel this near (OKLab) to one of the top's colours, and nearer to one of
@@ -498,16 +517,179 @@ def _sleeve_on(mask: np.ndarray, transition: np.ndarray, arms: np.ndarray, share
     return ok & (cv2.dilate(sleeve.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0)
 
 
-def _arm_zone(pose: Any | None, shape: tuple[int, int], torso: float) -> np.ndarray:
-    """Where the arms are: their bones drawn ARM_ZONE of the torso wide."""
+def _arm_zone(pose: Any | None, shape: tuple[int, int], torso: float,
+              covered: np.ndarray | None = None) -> np.ndarray:
+    """Where the arms are: their bones drawn ARM_ZONE of the torso wide. With ``covered`` (a
+    mask), only the arms whose elbow it mostly covers: the arms in a long sleeve."""
     out = np.zeros(shape, np.uint8)
     pts = getattr(pose, "points", None) or {}
     width = max(2, int(round(ARM_ZONE * torso)))
     for a, b in LIMBS[:4]:
+        elbow = pts.get(a if a.endswith("elbow") else b)
+        if covered is not None and (elbow is None or _share_around(
+                covered, elbow, width / 2) < 0.5):
+            continue
         if a in pts and b in pts:
             cv2.line(out, (int(round(pts[a][0])), int(round(pts[a][1]))),
                      (int(round(pts[b][0])), int(round(pts[b][1]))), 1, width)
     return out > 0
+
+
+# The hem between a top and a bottom: a jump of a pixel in it, from one column to the next,
+# costs as much as HEM_STEP_COST pixels given to the wrong part; it moves at most HEM_MAX_STEP
+# pixels a column, and strays at most HEM_BEND of the torso's length from the line it follows
+# between the hip joints. A bare midriff is skin across at least HEM_MIDRIFF of the hips' width.
+HEM_STEP_COST = 2.0
+HEM_MAX_STEP = 2
+HEM_BEND = 0.1
+HEM_MIDRIFF = 0.25
+# The half-width of the box the hem's colours are averaged over, as a share of the torso.
+HEM_BLUR = 0.02
+# Weighted OKLab distance by which a pixel is nearer one part's colours than the other's for
+# it to count fully as that part's.
+HEM_SURE = 0.04
+
+
+def _across_hem(region: Region, lab: np.ndarray, own: np.ndarray, other: np.ndarray,
+                 fabric: np.ndarray, theirs: np.ndarray, mask: np.ndarray,
+                 transition: np.ndarray, skin: np.ndarray, arms: np.ndarray, pose: Any | None,
+                 lm: dict[str, float], torso: float) -> np.ndarray:
+    """``theirs`` (the pixels of the waist's band that are the other part's, each by its own
+    colour) with the hem's word across the torso. Along the arms and hands, only that no
+    bottom is above it, and no top below it where no sleeve comes down (light jeans beside the
+    forearm of a model in a tank). The hem is read on the photo blurred over a print's
+    element: a print's white triangles beside a white tee are not the tee's, but their mix of
+    colours is the bottom's. Right at the hem, which the blur places to within its box, each
+    pixel keeps its own colour's word."""
+    h, w = mask.shape
+    limbs = arms | _hands(pose, (h, w), torso)
+    size = 2 * max(1, round(HEM_BLUR * torso)) + 1
+    blurred = cv2.blur(lab, (size, size))
+    below, span = _hem(fabric, _nearest(blurred, own), _nearest(blurred, other), transition,
+                       skin, limbs, lm, torso, upper=region == "upper")
+    edge = np.zeros((h, w), np.uint8)
+    edge[1:] = below[1:] != below[:-1]
+    span &= cv2.dilate(edge, np.ones((size, 1), np.uint8)) == 0
+    decided = span & ~limbs
+    if region == "upper":
+        sleeved = _arm_zone(pose, (h, w), torso, covered=mask)
+        decided |= span & limbs & below & ~_sleeve_on(mask, transition, sleeved, mask)
+    else:
+        decided |= span & limbs & ~below
+    return (theirs & ~decided) | (decided & (below if region == "upper" else ~below))
+
+
+def _hem(fabric: np.ndarray, d_own: np.ndarray, d_other: np.ndarray, transition: np.ndarray,
+         skin: np.ndarray, limbs: np.ndarray, lm: dict[str, float], torso: float, *,
+         upper: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Where the top ends and the bottom begins across the torso: (the pixels below the hem,
+    the pixels of the band in the columns it crosses). The hem is the path across the torso's
+    columns that leaves the fewest of the top's colours below it and of the bottom's above it,
+    moving smoothly from column to column (dynamic programming); where a bare midriff shows
+    above the hips, it runs through it. The ``limbs`` (arms, hands) do not count as midriff."""
+    h, w = fabric.shape
+    rows = np.nonzero(transition.any(axis=1))[0]
+    x0, x1 = lm.get("hx0", lm["x0"]), lm.get("hx1", lm["x1"])
+    pad = 0.6 * max(1.0, x1 - x0)  # the hip joints lie well inside the hips' outline
+    c0, c1 = max(0, int(x0 - pad)), min(w, int(np.ceil(x1 + pad)))
+    none = np.zeros((h, w), bool)
+    if len(rows) < 2 or c1 - c0 < 2:
+        return none, none
+    r0, r1 = int(rows[0]), int(rows[-1]) + 1
+    zone = (slice(r0, r1), slice(c0, c1))
+    d_top, d_bot = (d_own, d_other) if upper else (d_other, d_own)
+    # How surely each pixel is the top's or the bottom's: a colour both parts have (a white top
+    # over a zebra skirt's white) weighs little either way.
+    lean = np.where(fabric, (d_bot - d_top) / HEM_SURE, 0)[zone]
+    top = np.clip(lean, 0, 1).astype(np.float32)
+    bottom = np.clip(-lean, 0, 1).astype(np.float32)
+    # cost[k, x]: the hem at row r0 + k (the bottom's first row) in column c0 + x
+    zeros = np.zeros((1, c1 - c0), np.float32)
+    cost = (np.concatenate([zeros, np.cumsum(bottom, axis=0)]) +
+            np.concatenate([np.cumsum(top[::-1], axis=0)[::-1], zeros]))
+    # (above the hips: below them, bare legs under a short skirt are as wide)
+    midriff = _wide((skin & ~limbs)[zone] & (np.arange(r0, r1) < lm["hip_y"])[:, None],
+                    HEM_MIDRIFF * max(1.0, x1 - x0))
+    has = midriff.any(axis=0)
+    if has.any():
+        ks = np.arange(r1 - r0 + 1)[:, None]
+        first = np.argmax(midriff, axis=0)
+        last = (r1 - r0) - np.argmax(midriff[::-1], axis=0)
+        cost += np.where(has & ((ks < first) | (ks > last)), 1e6, 0).astype(np.float32)
+    seam = _cheapest_path(cost)
+    # To the sides it keeps near the line it follows in the middle: a bottom's lit side in the
+    # top's colours (light jeans under a white tank) does not draw it down.
+    mid = np.arange(max(0, int(x0) - c0), min(c1, int(np.ceil(x1))) - c0)
+    if len(mid) >= 5:
+        slope, at = np.polyfit(mid, seam[mid], 1)
+        line = slope * np.arange(c1 - c0) + at
+        off = np.abs(np.arange(r1 - r0 + 1)[:, None] - line[None, :]) > HEM_BEND * torso
+        seam = _cheapest_path(cost + np.where(off, 1e6, 0).astype(np.float32))
+    below = none.copy()
+    below[r0:r1, c0:c1] = np.arange(r1 - r0)[:, None] >= seam[None, :]
+    below[r1:, c0:c1] = True
+    span = none.copy()
+    span[zone] = True
+    return below, span & transition
+
+
+def _hands(pose: Any | None, shape: tuple[int, int], torso: float) -> np.ndarray:
+    """Where the hands are: from each wrist to its fingers' landmarks, a fifth of the torso's
+    length wide."""
+    out = np.zeros(shape, np.uint8)
+    pts = getattr(pose, "points", None) or {}
+    width = max(2, int(round(0.2 * torso)))
+    for side in ("left", "right"):
+        wrist = pts.get(f"{side}_wrist")
+        if wrist is None:
+            continue
+        for finger in ("index", "pinky", "thumb"):
+            tip = pts.get(f"{side}_{finger}", wrist)
+            cv2.line(out, (int(round(wrist[0])), int(round(wrist[1]))),
+                     (int(round(tip[0])), int(round(tip[1]))), 1, width)
+    return out > 0
+
+
+def _cheapest_path(cost: np.ndarray) -> np.ndarray:
+    """The row in each column of the path across ``cost`` (rows x columns) of least total, moving
+    at most HEM_MAX_STEP rows a column at HEM_STEP_COST a row."""
+    n, m = cost.shape
+    total = cost[:, 0].copy()
+    came = np.zeros((n, m), np.int8)
+    for x in range(1, m):
+        best = np.full(n, np.inf, np.float32)
+        step = np.zeros(n, np.int8)
+        for d in range(-HEM_MAX_STEP, HEM_MAX_STEP + 1):
+            shifted = np.full(n, np.inf, np.float32)
+            if d >= 0:
+                shifted[: n - d] = total[d:]
+            else:
+                shifted[-d:] = total[: n + d]
+            shifted += HEM_STEP_COST * abs(d)
+            better = shifted < best
+            best[better], step[better] = shifted[better], d
+        total = best + cost[:, x]
+        came[:, x] = step
+    path = np.zeros(m, np.int64)
+    path[-1] = int(np.argmin(total))
+    for x in range(m - 1, 0, -1):
+        path[x - 1] = path[x] + came[path[x], x]
+    return path
+
+
+def _wide(skin: np.ndarray, width: float) -> np.ndarray:
+    """The parts of a skin map at least ``width`` pixels across."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(skin.astype(np.uint8), 8)
+    keep = 1 + np.nonzero(stats[1:, cv2.CC_STAT_WIDTH] >= width)[0]
+    return np.isin(labels, keep)
+
+
+def _share_around(mask: np.ndarray, point: tuple[float, float], radius: float) -> float:
+    """The share of a disc of ``mask`` that is set."""
+    disc = np.zeros(mask.shape, np.uint8)
+    cv2.circle(disc, (int(round(point[0])), int(round(point[1]))), max(1, int(round(radius))),
+               1, -1)
+    return float(mask[disc > 0].mean()) if disc.any() else 0.0
 
 
 # Half-width of the band around a worn garment's outline that `snap_outline` decides, as a
@@ -663,6 +845,17 @@ def _backdrop_like(lab: np.ndarray, person: np.ndarray, own: np.ndarray,
 ONE_COLOUR = 0.04
 
 
+def _main_colours_apart(outfit: WornOutfit) -> float | None:
+    """How far apart (``_nearest``) the top's and the bottom's main colours are, read in their
+    seed boxes; None when too little of either shows."""
+    tops = outfit.lab[outfit.top_seed & outfit.clothed]
+    bottoms = outfit.lab[outfit.bottom_seed & outfit.clothed]
+    if len(tops) < 20 or len(bottoms) < 20:
+        return None
+    gap = _nearest(np.median(tops, axis=0)[None, None, :], np.median(bottoms, axis=0)[None, :])
+    return float(gap[0, 0])
+
+
 def runs_past_its_part(outfit: WornOutfit, region: Region) -> bool:
     """Whether the top's colour runs on below the hip as far as a top's mask may reach, or
     the bottom's above the waist: one garment from the shoulders down (a dress, a jumpsuit,
@@ -691,12 +884,8 @@ def runs_past_its_part(outfit: WornOutfit, region: Region) -> bool:
     # A print or a pattern sharing a colour with the other part (white in a patterned
     # trouser under a white tee) does not make one garment: the two parts' main colours must
     # be one.
-    tops = outfit.lab[outfit.top_seed & outfit.clothed]
-    bottoms = outfit.lab[outfit.bottom_seed & outfit.clothed]
-    if len(tops) < 20 or len(bottoms) < 20:
-        return False
-    gap = _nearest(np.median(tops, axis=0)[None, None, :], np.median(bottoms, axis=0)[None, :])
-    if float(gap[0, 0]) > ONE_COLOUR:
+    gap = _main_colours_apart(outfit)
+    if gap is None or gap > ONE_COLOUR:
         return False
     width_at = looks_own(rows(at))
     # Under a few pixels a row, the part does not reach the waist (a crop top): nothing to run.

@@ -599,8 +599,8 @@ def old_garment(body: Body, category: str) -> np.ndarray:
         if "worn_outfit" not in body.extras:
             body.extras["worn_outfit"] = worn_outfit(body.rgb, body.pose, body.mask, faces,
                                                      lab=oklab_of(body))
-        m, _ = worn_mask(body.rgb, region, body.pose, body.mask, faces,
-                         outfit=body.extras["worn_outfit"], snap=False)
+        m, _, _ = worn_mask(body.rgb, region, body.pose, body.mask, faces,
+                            outfit=body.extras["worn_outfit"], snap=False)
         old = m > 0.5
     except (ImportError, EngineError):
         old = np.zeros(body.mask.shape, bool)
