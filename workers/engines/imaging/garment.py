@@ -453,8 +453,10 @@ def worn_mask(
         # their main colours are one: a dress has no hem there.
         apart = _main_colours_apart(outfit)
         if apart is not None and apart > ONE_COLOUR:
-            theirs = _across_hem(region, lab, own, other, clothed & (d_own < 0.16), theirs,
-                                 mask, transition, skin > 0.5, arms, pose, lm, torso)
+            theirs = _across_hem(region, lab, own, other, clothed & (d_own < 0.16),
+                                 clothed & (d_own < HEM_OWN) & (person >= BACKDROP_UNSURE),
+                                 theirs, mask, transition,
+                                 skin > 0.5, arms, pose, lm, torso)
         mask &= ~theirs
         others = clothed & theirs & (d_other < 0.16)
         # Away from the waist, the other part's band is out of bounds.
@@ -546,16 +548,20 @@ HEM_MIDRIFF = 0.25
 # The half-width of the box the hem's colours are averaged over, as a share of the torso.
 HEM_BLUR = 0.02
 # Weighted OKLab distance by which a pixel is nearer one part's colours than the other's for
-# it to count fully as that part's.
+# it to count fully as that part's; within HEM_OWN of its own part's colours, a pixel on that
+# part's side of the hem is that part's whichever it is nearer.
 HEM_SURE = 0.04
+HEM_OWN = 0.08
 
 
 def _across_hem(region: Region, lab: np.ndarray, own: np.ndarray, other: np.ndarray,
-                 fabric: np.ndarray, theirs: np.ndarray, mask: np.ndarray,
-                 transition: np.ndarray, skin: np.ndarray, arms: np.ndarray, pose: Any | None,
-                 lm: dict[str, float], torso: float) -> np.ndarray:
+                 fabric: np.ndarray, near_own: np.ndarray, theirs: np.ndarray,
+                 mask: np.ndarray, transition: np.ndarray, skin: np.ndarray, arms: np.ndarray,
+                 pose: Any | None, lm: dict[str, float], torso: float) -> np.ndarray:
     """``theirs`` (the pixels of the waist's band that are the other part's, each by its own
-    colour) with the hem's word across the torso. Along the arms and hands, only that no
+    colour) with the hem's word across the torso: on the other part's side of it, all of them;
+    on this part's side, none ``near_own`` (a white top's shaded hem beside a zebra skirt's
+    white; the backdrop between the legs stays out). Along the arms and hands, only that no
     bottom is above it, and no top below it where no sleeve comes down (light jeans beside the
     forearm of a model in a tank). The hem is read on the photo blurred over a print's
     element: a print's white triangles beside a white tee are not the tee's, but their mix of
@@ -576,7 +582,8 @@ def _across_hem(region: Region, lab: np.ndarray, own: np.ndarray, other: np.ndar
         decided |= span & limbs & below & ~_sleeve_on(mask, transition, sleeved, mask)
     else:
         decided |= span & limbs & ~below
-    return (theirs & ~decided) | (decided & (below if region == "upper" else ~below))
+    beyond = below if region == "upper" else ~below
+    return (theirs & ~(decided & ~beyond & near_own)) | (decided & beyond)
 
 
 def _hem(fabric: np.ndarray, d_own: np.ndarray, d_other: np.ndarray, transition: np.ndarray,
