@@ -607,3 +607,20 @@ def test_one_hem_parts_the_top_from_the_bottom(
         assert changed > 0.7
     else:
         assert changed < 0.02
+
+
+@pytest.mark.skipif(not HAS_POSE, reason="needs workers.engines.imaging.pose")
+@pytest.mark.parametrize("box", [(200, 125, 228, 150),  # between the neck and the hair
+                                 (244, 175, 252, 215)])  # beside the shoulder, under the hair
+def test_a_white_top_on_a_light_backdrop_leaves_the_backdrop_seen_beside_it(
+    box: tuple[int, int, int, int]
+) -> None:
+    # A white top on a light grey backdrop: the person segmentation takes in the backdrop
+    # seen between the neck and the hair, of the top's colour, and it was recoloured with the
+    # top as a blob (86 % and 71 % of these boxes).
+    rgb = photo("model/02849_00")
+    result = recolor_image(rgb, target_color="#E8B400", garment_type="top")
+    save_log("recolor_backdrop_pocket", rgb, result.rgb)
+    x0, y0, x1, y1 = box
+    changed = float((delta_e2000(rgb, result.rgb)[y0:y1, x0:x1] > 5).mean())
+    assert changed < 0.2

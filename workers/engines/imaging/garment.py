@@ -470,6 +470,18 @@ def worn_mask(
     # unsurely: of the backdrop's colour where the segmentation hesitates. (A garment's shaded
     # side can take the backdrop's colour too, but the segmentation is sure of it.)
     mask &= ~(_backdrop_like(lab, person, own, d_own) & (person < BACKDROP_UNSURE))
+    # A light garment on a backdrop of its colour: the backdrop between an arm and the body,
+    # or between the neck and the hair, is told by the backdrop's own smooth shading.
+    # What they leave of the mask beside them in strips under 5 px wide goes with them: the
+    # soft edge of the hair or the neck around a pocket, not the garment's edge against it.
+    # (For the tools that edit the garment in place: Try-on and Flats cover and paint over
+    # what the mask holds, and a garment's edge left out would show.)
+    pockets = _backdrop_pockets(lab, person, mask) if snap else np.zeros((h, w), bool)
+    mask &= ~pockets
+    if pockets.any():
+        beside = cv2.dilate(pockets.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
+        kept = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+        mask &= ~beside | (kept > 0)
     mask8 = mask.astype(np.uint8)
     mask8 = cv2.morphologyEx(mask8, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask8 = _keep_touching(mask8, (top_seed if region == "upper" else bottom_seed)
@@ -479,9 +491,9 @@ def worn_mask(
     holes = (_fill_holes(mask8) > 0) & (mask8 == 0)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(holes.astype(np.uint8), 8)
     small = 1 + np.nonzero(stats[1:, cv2.CC_STAT_AREA] < 0.02 * max(1, mask8.sum()))[0]
-    mask8[np.isin(labels, small) | (holes & clothed & ~bare)] = 1
-    # What the outline may grow into: not skin, and not beyond the part's own rows.
-    grow_ok = band & ~bare & (skin < 0.5)
+    mask8[(np.isin(labels, small) | (holes & clothed & ~bare)) & ~pockets] = 1
+    # What the outline may grow into: not skin, the backdrop, nor beyond the part's own rows.
+    grow_ok = band & ~bare & (skin < 0.5) & ~pockets
     if other is not None:
         grow_ok &= ~theirs
     snapped = np.zeros(mask8.shape, bool)
@@ -845,6 +857,65 @@ def _backdrop_like(lab: np.ndarray, person: np.ndarray, own: np.ndarray,
         return np.zeros(person.shape, bool)
     d_back = _nearest(lab, back)
     return (d_back < BACKDROP_NEAR) & (d_back < d_own)
+
+
+# The backdrop's shading is fitted (a quadratic in x and y per OKLab channel) where the person
+# segmentation is sure nobody is; it is a plain backdrop when FIELD_FITS of those pixels lie
+# within FIELD_NEAR (OKLab) of the fit. A pixel on the person is the backdrop's when it lies as
+# near and its lightness is as flat (spread under FIELD_FLAT in a 5 px box) as the backdrop's,
+# in a pocket at least FIELD_MIN_AREA of the image joined to the outside or bordered less than
+# FIELD_ENCLOSED by the garment (a flat patch inside a shirt is the shirt).
+FIELD_NEAR = 0.012
+FIELD_FITS = 0.9
+FIELD_FLAT = 0.004
+FIELD_MIN_AREA = 0.0001
+FIELD_ENCLOSED = 0.6
+
+
+def _backdrop_pockets(lab: np.ndarray, person: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """The backdrop seen on the person's side of the segmentation, where it is a plain one."""
+    h, w = mask.shape
+    none = np.zeros((h, w), bool)
+    outside = person < BACKDROP_PERSON
+    if outside.sum() < 0.05 * h * w:
+        return none
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    xx /= w
+    yy /= h
+    terms = np.stack([np.ones_like(xx), xx, yy, xx * xx, yy * yy, xx * yy], axis=-1)
+    step = max(1, int(outside.sum() // 20000))
+    a, b = terms[outside][::step], lab[outside][::step]
+    coef = np.linalg.lstsq(a, b, rcond=None)[0]
+    # once more without the tenth that fits worst (a shadow on the floor, a stray object)
+    fit = np.linalg.norm(a @ coef - b, axis=-1)
+    keep = fit <= np.percentile(fit, 90)
+    coef = np.linalg.lstsq(a[keep], b[keep], rcond=None)[0]
+    away = np.linalg.norm(terms @ coef - lab, axis=-1)
+    if float((away[outside] < FIELD_NEAR).mean()) < FIELD_FITS:
+        return none  # not a plain backdrop: a room, a street
+    light = lab[..., 0]
+    mean = cv2.blur(light, (5, 5))
+    spread = np.sqrt(np.maximum(cv2.blur(light * light, (5, 5)) - mean * mean, 0))
+    like = (away < FIELD_NEAR) & (spread < FIELD_FLAT) & ~outside
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(like.astype(np.uint8), 8)
+    if n <= 1:
+        return none
+    out_ring = cv2.dilate(outside.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    ring = (cv2.dilate(like.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0) & ~like
+    found = none.copy()
+    for i in range(1, n):
+        if stats[i, cv2.CC_STAT_AREA] < FIELD_MIN_AREA * h * w:
+            continue
+        x, y, bw, bh = stats[i, :4]
+        box = (slice(max(0, y - 1), y + bh + 1), slice(max(0, x - 1), x + bw + 1))
+        part = labels[box] == i
+        if (part & out_ring[box]).any():
+            found[box] |= part
+            continue
+        rim = ring[box] & (cv2.dilate(part.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0)
+        if rim.any() and float(mask[box][rim].mean()) < FIELD_ENCLOSED:
+            found[box] |= part
+    return found
 
 
 # Weighted OKLab distance (``_nearest``) within which the top's and the bottom's main colours
