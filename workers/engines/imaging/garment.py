@@ -552,11 +552,12 @@ def _arm_zone(pose: Any | None, shape: tuple[int, int], torso: float,
 # The hem between a top and a bottom: a jump of a pixel in it, from one column to the next,
 # costs as much as HEM_STEP_COST pixels given to the wrong part; it moves at most HEM_MAX_STEP
 # pixels a column, and strays at most HEM_BEND of the torso's length from the line it follows
-# between the hip joints. A bare midriff is skin across at least HEM_MIDRIFF of the hips' width.
+# between the hip joints. A bare midriff is skin across at least HEM_MIDRIFF of the shoulders'
+# width (a hand in a pocket is not one).
 HEM_STEP_COST = 2.0
 HEM_MAX_STEP = 2
 HEM_BEND = 0.1
-HEM_MIDRIFF = 0.25
+HEM_MIDRIFF = 0.5
 # The half-width of the box the hem's colours are averaged over, as a share of the torso.
 HEM_BLUR = 0.02
 # Weighted OKLab distance by which a pixel is nearer one part's colours than the other's for
@@ -628,7 +629,7 @@ def _hem(fabric: np.ndarray, d_own: np.ndarray, d_other: np.ndarray, transition:
             np.concatenate([np.cumsum(top[::-1], axis=0)[::-1], zeros]))
     # (above the hips: below them, bare legs under a short skirt are as wide)
     midriff = _wide((skin & ~limbs)[zone] & (np.arange(r0, r1) < lm["hip_y"])[:, None],
-                    HEM_MIDRIFF * max(1.0, x1 - x0))
+                    HEM_MIDRIFF * max(1.0, lm["x1"] - lm["x0"]))
     has = midriff.any(axis=0)
     if has.any():
         ks = np.arange(r1 - r0 + 1)[:, None]
