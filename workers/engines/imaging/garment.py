@@ -465,7 +465,7 @@ def worn_mask(
             mask &= rows < waist + 0.45 * torso
         else:
             mask &= rows >= waist - 0.45 * torso
-    bare = _skin_at_outline(lab, mask, _body_skin(skin > 0.5, pose, neck_y), torso)
+    bare = _skin_at_outline(lab, mask, _body_skin(skin > 0.5, pose, neck_y), torso, own)
     mask &= ~bare
     # The backdrop seen between an arm and the body, which the person's outline takes in
     # unsurely: of the backdrop's colour where the segmentation hesitates. (A garment's shaded
@@ -1213,7 +1213,7 @@ SKIN_SHADE = 0.03
 
 
 def _skin_at_outline(lab: np.ndarray, mask: np.ndarray, skin: np.ndarray,
-                     torso: float) -> np.ndarray:
+                     torso: float, own: np.ndarray | None = None) -> np.ndarray:
     """The pixels of a garment mask that are the model's own skin beside it.
 
     Pale skin in the light (a chest above a white neckline, a shoulder beside a cream strap)
@@ -1222,7 +1222,8 @@ def _skin_at_outline(lab: np.ndarray, mask: np.ndarray, skin: np.ndarray,
     on either side of it instead, lightness included: the sure skin's colour around it and the
     garment's colour around it, whichever it is nearer. Only what joins the sure skin is skin:
     a beige garment's pixels lie nearer its own colour, and a strap or a hem too narrow to
-    show its own colour away from the skin keeps the mask's word.
+    show its own colour away from the skin keeps the mask's word. ``own``: the garment's
+    colours, each of which counts as the garment's too.
     """
     reach = max(3, round(SKIN_RIM * torso))
     grow = np.ones((3, 3), np.uint8)
@@ -1239,6 +1240,12 @@ def _skin_at_outline(lab: np.ndarray, mask: np.ndarray, skin: np.ndarray,
     wts = np.array([0.25, 1.0, 1.0], np.float32)
     d_skin = np.linalg.norm((lab - own_skin) * wts, axis=-1)
     d_fabric = np.linalg.norm((lab - own_fabric) * wts, axis=-1)
+    if own is not None:
+        # A print's colours average out around it (a zebra skirt's black and white to grey),
+        # and its white beside a hand would be nearer the skin than that grey: each of the
+        # garment's own colours counts too.
+        for c in np.asarray(own, np.float32):
+            np.minimum(d_fabric, np.linalg.norm((lab - c) * wts, axis=-1), out=d_fabric)
     bare = near & (d_skin < d_fabric) & (skin_support > 0.02) & (fabric_support > 0.02)
     # Only skin in the light loses its hue towards white; skin in shade keeps it and the skin
     # test has it already. A pixel darker than the skin beside it that looks like skin there is
