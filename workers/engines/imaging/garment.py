@@ -1238,19 +1238,22 @@ def _skin_at_outline(lab: np.ndarray, mask: np.ndarray, skin: np.ndarray,
     # keeps the fabric's hue. Lightness only breaks near ties (pale skin is a little darker
     # than white in the light).
     wts = np.array([0.25, 1.0, 1.0], np.float32)
-    d_skin = np.linalg.norm((lab - own_skin) * wts, axis=-1)
-    d_fabric = np.linalg.norm((lab - own_fabric) * wts, axis=-1)
+    px = lab[near]  # only the pixels beside the skin are judged
+    d_skin = np.linalg.norm((px - own_skin[near]) * wts, axis=-1)
+    d_fabric = np.linalg.norm((px - own_fabric[near]) * wts, axis=-1)
     if own is not None:
         # A print's colours average out around it (a zebra skirt's black and white to grey),
         # and its white beside a hand would be nearer the skin than that grey: each of the
         # garment's own colours counts too.
         for c in np.asarray(own, np.float32):
-            np.minimum(d_fabric, np.linalg.norm((lab - c) * wts, axis=-1), out=d_fabric)
-    bare = near & (d_skin < d_fabric) & (skin_support > 0.02) & (fabric_support > 0.02)
+            np.minimum(d_fabric, np.linalg.norm((px - c) * wts, axis=-1), out=d_fabric)
+    bare = np.zeros(near.shape, bool)
     # Only skin in the light loses its hue towards white; skin in shade keeps it and the skin
     # test has it already. A pixel darker than the skin beside it that looks like skin there is
     # the garment's side in shadow, warmed by the arm's reflected light.
-    bare &= lab[..., 0] > own_skin[..., 0] - SKIN_SHADE
+    bare[near] = ((d_skin < d_fabric) & (skin_support[near] > 0.02)
+                  & (fabric_support[near] > 0.02)
+                  & (px[:, 0] > own_skin[near][:, 0] - SKIN_SHADE))
     # Joined to the sure skin, a pixel at a time: a patch of fabric that only looks like skin
     # (a fold's shade) and is cut off from it by fabric stays garment.
     n, labels = cv2.connectedComponents(bare.astype(np.uint8), connectivity=8)
