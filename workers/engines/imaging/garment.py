@@ -456,8 +456,7 @@ def worn_mask(
             theirs = _across_hem(region, lab, own, other, clothed & (d_own < 0.16),
                                  clothed & (d_other < 0.16) & (d_other < d_own),
                                  clothed & (d_own < HEM_OWN) & (person >= BACKDROP_UNSURE),
-                                 theirs, mask, transition,
-                                 skin > 0.5, arms, pose, lm, torso)
+                                 theirs, mask, transition, skin > 0.5, arms, pose, lm, torso)
         mask &= ~theirs
         others = clothed & theirs & (d_other < 0.16)
         # Away from the waist, the other part's band is out of bounds.
@@ -570,19 +569,22 @@ HEM_OWN = 0.08
 
 def _across_hem(region: Region, lab: np.ndarray, own: np.ndarray, other: np.ndarray,
                  fabric: np.ndarray, other_fabric: np.ndarray, near_own: np.ndarray,
-                 theirs: np.ndarray,
-                 mask: np.ndarray, transition: np.ndarray, skin: np.ndarray, arms: np.ndarray,
-                 pose: Any | None, lm: dict[str, float], torso: float) -> np.ndarray:
+                 theirs: np.ndarray, mask: np.ndarray, transition: np.ndarray,
+                 skin: np.ndarray, arms: np.ndarray, pose: Any | None, lm: dict[str, float],
+                 torso: float) -> np.ndarray:
     """``theirs`` (the pixels of the waist's band that are the other part's, each by its own
     colour) with the hem's word across the torso: on the other part's side of it, all of them;
     on this part's side, none ``near_own`` (a white top's shaded hem beside a zebra skirt's
-    white; the backdrop between the legs stays out). Along the arms and hands, only that no
-    bottom is above it, and, where no sleeve comes down (its elbow covered by the top's
-    mask or the ``other_fabric``), no top below it (light jeans beside the forearm of a model
-    in a tank). The hem is read on the photo blurred over a print's
-    element: a print's white triangles beside a white tee are not the tee's, but their mix of
-    colours is the bottom's. Right at the hem, which the blur places to within its box, each
-    pixel keeps its own colour's word."""
+    white; the backdrop between the legs stays out).
+
+    Along the arms and hands, only that no bottom is above it and, where no sleeve comes down
+    (its elbow covered by the top's ``mask``, or for a bottom by the ``other_fabric``), no top
+    below it (light jeans beside the forearm of a model in a tank).
+
+    The hem is read on the photo blurred over a print's element: a print's white triangles
+    beside a white tee are not the tee's, but their mix of colours is the bottom's. Right at
+    the hem, which the blur places to within its box, each pixel keeps its own colour's word.
+    """
     h, w = mask.shape
     limbs = arms | _hands(pose, (h, w), torso)
     size = 2 * max(1, round(HEM_BLUR * torso)) + 1
