@@ -16,6 +16,7 @@ from typing import Any, TypedDict
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections, connection
+from psycopg import pq
 
 from config.metrics import JOBS_FAILED, JOBS_STARTED, JOBS_SUCCEEDED, RUN_SECONDS
 from jobs.kinds import job_limits
@@ -224,12 +225,25 @@ def job_execute(*, job_id: str) -> tuple[str, Job | None]:
         # The limit fired after the engine returned, outside the paths that handle it (while
         # a failure was being recorded, say): end the job under its lease (a no-op if it has
         # ended) rather than leave it running for the reconciler to run again.
+        connection_after_interrupt()
         soft, _ = job_limits(job)
         job_fail(job_id=job_id, lease=lease, code="time_limit",
                  message=f"The job ran longer than its time limit of {soft} seconds.")
         outcome, code = "failed", "time_limit"
     _count_end(job.tool, outcome, code, time.monotonic() - began)
     return outcome, job
+
+
+def connection_after_interrupt() -> None:
+    """After a time limit's exception, which lands wherever the run is: a PostgreSQL
+    connection it left in the middle of a statement (a progress write) cannot open the
+    transaction that ends the job, so it is closed; the next query opens a new one."""
+    raw = connection.connection
+    info = getattr(raw, "info", None)  # psycopg's; SQLite's connection has none
+    if connection.in_atomic_block or info is None:
+        return
+    if info.transaction_status != pq.TransactionStatus.IDLE:
+        connection.close()
 
 
 def _count_end(tool: str, outcome: str, code: str, seconds: float) -> None:
@@ -258,6 +272,7 @@ def _run(job_id: str, job: Job, lease: uuid.UUID) -> tuple[str, str]:
         except JobAborted:
             return "aborted", ""
         except SoftTimeLimitExceeded:
+            connection_after_interrupt()
             job_fail(job_id=job_id, lease=lease, code="time_limit",
                      message=f"The job ran longer than its time limit of {soft} seconds.",
                      **made_by(engine, job))
@@ -278,6 +293,7 @@ def _run(job_id: str, job: Job, lease: uuid.UUID) -> tuple[str, str]:
         # The limit fired while the outputs were being stored: job_succeed removed what it
         # had written; end the job under its lease rather than leave it running for the
         # reconciler to take for a lost worker and run again.
+        connection_after_interrupt()
         job_fail(job_id=job_id, lease=lease, code="time_limit",
                  message=f"The job ran longer than its time limit of {soft} seconds while "
                          "its results were being stored; nothing was delivered.",

@@ -153,3 +153,42 @@ def test_each_tool_runs_as_its_own_task_for_flower(partner: Any) -> None:
     assert run_task_name("no-longer-a-tool") == "jobs.run"
     assert {f"jobs.run.{slug}" for slug in TOOLS} | {"jobs.run"} == set(RUN_TASKS)
     assert {"jobs.run", "jobs.run.recolor", "jobs.run.diagnostics.sleep"} <= set(app.tasks)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_time_limit_in_the_middle_of_a_statement_still_ends_the_job(partner: Any) -> None:
+    # The soft time limit's exception lands wherever the run is. Once it landed while a
+    # progress write was running on PostgreSQL: the connection was left in the middle of the
+    # statement, the transaction that fails the job could not begin, and the job stayed
+    # running until the reconciler found it.
+    import signal
+
+    from celery.exceptions import SoftTimeLimitExceeded
+    from django.db import connection
+
+    from jobs.services import job_fail, job_start
+
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite statements are not interrupted this way")
+    job = submit(partner)
+    taken = job_start(job_id=job.pk)
+    assert taken is not None and taken.lease is not None
+
+    def limit(*_: Any) -> None:
+        raise SoftTimeLimitExceeded()
+
+    before = signal.signal(signal.SIGALRM, limit)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.2)
+        with pytest.raises(SoftTimeLimitExceeded), connection.cursor() as cursor:
+            cursor.execute("SELECT pg_sleep(3)")
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
+    broken = connection.connection.info.transaction_status
+    assert broken != 0  # left mid-statement: what the fix has to handle
+
+    runner.connection_after_interrupt()
+    assert job_fail(job_id=job.pk, lease=taken.lease, code="time_limit", message="late")
+    job.refresh_from_db()
+    assert (job.status, job.error_code) == (JobStatus.FAILED, "time_limit")
