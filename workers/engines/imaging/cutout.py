@@ -461,20 +461,22 @@ def refine_matte(
     # Only the rim's estimates are read: the object's colour is needed there alone.
     rim = (alpha > 0) & ~inner
     fg = spread_colours(rgb, inner, rim)
-    bg = np.asarray(background, np.float32).reshape(1, 1, 3)
-    fb = fg - bg
-    # Channel by channel: the same sums as over the last axis, in the same order.
-    diff = rgb.astype(np.float32) - bg
-    denom = fb[..., 0] * fb[..., 0]
-    dot = diff[..., 0] * fb[..., 0]
+    bg = np.asarray(background, np.float32).reshape(1, 3)
+    # The rim's pixels alone, channel by channel: the same sums as over the last axis, in the
+    # same order.
+    fb = fg[rim] - bg
+    diff = rgb[rim].astype(np.float32) - bg
+    denom = fb[:, 0] * fb[:, 0]
+    dot = diff[:, 0] * fb[:, 0]
     for i in (1, 2):
-        denom += fb[..., i] * fb[..., i]
-        dot += diff[..., i] * fb[..., i]
-    est = dot / np.maximum(denom, 1.0)
-    est = np.clip(1.25 * est, 0.0, 1.0)
-    rim &= denom > 30.0**2
+        denom += fb[:, i] * fb[:, i]
+        dot += diff[:, i] * fb[:, i]
+    est = np.clip(1.25 * (dot / np.maximum(denom, 1.0)), 0.0, 1.0)
     out = alpha.astype(np.float32).copy()
-    out[rim] = np.minimum(out[rim], est[rim])
+    sure = denom > 30.0**2
+    ys, xs = np.nonzero(rim)
+    ys, xs = ys[sure], xs[sure]
+    out[ys, xs] = np.minimum(out[ys, xs], est[sure])
     return out
 
 
@@ -525,9 +527,9 @@ def drop_cast_shadow(rgb: np.ndarray, alpha: np.ndarray, background: np.ndarray)
     near = solid & (depth <= reach)
     if not near.any():
         return alpha
-    px = rgb.astype(np.float32)
-    shade = _shadow_distance(px, background) <= SHADOW_TOLERANCE
-    cand = near & shade
+    # Only the pixels near the outline are judged, so only theirs are worked out.
+    cand = near.copy()
+    cand[near] = _shadow_distance(rgb[near].astype(np.float32), background) <= SHADOW_TOLERANCE
     if not cand.any():
         return alpha
     # The fabric just past the widest shadow, carried out to the rim.
@@ -535,7 +537,7 @@ def drop_cast_shadow(rgb: np.ndarray, alpha: np.ndarray, background: np.ndarray)
     if inside.sum() < 16:
         return alpha
     fabric = spread_colours(rgb, inside, cand)
-    cand &= _shadow_distance(fabric, background) > SHADOW_CONTRAST
+    cand[cand] = _shadow_distance(fabric[cand], background) > SHADOW_CONTRAST
     # Reached from outside through shadow alone: a patch of backdrop colour inside the garment
     # (a print, a trim with fabric round it) is not a shadow.
     open_ = (~solid | cand).astype(np.uint8)
