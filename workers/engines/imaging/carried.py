@@ -15,7 +15,7 @@ strap the colour of the skin, a bag in the crook of an arm with no strap on the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -118,7 +118,11 @@ def _strap(rgb: np.ndarray, mask: np.ndarray, pose: Pose, ppcm: float) -> Strap 
     # Colours a strap is not: the skin's, or a sleeve's (an arm hanging beside the body is a
     # band between the garment and the backdrop).
     skip = _limb_colours(lab, pose, ppcm)
-    best: tuple[float, Strap] | None = None
+    # Every candidate band's line is laid out first; the bands are then read and judged in
+    # batches of the same length (one remap and one set of array operations each, rather
+    # than a few dozen small ones per band: 2,600 bands on a 1024 px photo).
+    straps: list[Strap] = []
+    bands: list[_Band] = []
     for side, near, far in (("left", ls, rs), ("right", rs, ls)):
         outward = float(np.sign(near[0] - far[0])) or 1.0
         top = _shoulder_top_row(mask, near, ppcm)
@@ -133,17 +137,21 @@ def _strap(rgb: np.ndarray, mask: np.ndarray, pose: Pose, ppcm: float) -> Strap 
                 start = np.array([sx, top + 1.0 * ppcm])
                 end = np.array([ex, y_end])
                 for bow in STRAP_BOWS:
-                    got = _band_score(lab, body, near_body, start, end, ppcm, bow,
-                                      near[1] + STRAP_SKIP_CM * ppcm,
-                                      near[1] + STRAP_REACH * torso_len, skip)
-                    if got is None:
-                        continue
-                    score, width = got
                     across = (ex - 0.5 * (ls[0] + rs[0])) * outward < 0
-                    strap = Strap(side, bool(across), (float(start[0]), float(start[1])),
-                                  (float(end[0]), float(end[1])), width)
-                    if best is None or score > best[0]:
-                        best = (score, strap)
+                    straps.append(Strap(side, bool(across), (float(start[0]), float(start[1])),
+                                        (float(end[0]), float(end[1])), 0.0))
+                    bands.append((start, end, bow, near[1] + STRAP_SKIP_CM * ppcm,
+                                  near[1] + STRAP_REACH * torso_len))
+    lines = _band_lines(near_body, bands, ppcm)
+    found = [(i, line) for i, line in enumerate(lines) if line is not None]
+    scores = _band_scores(lab, body, [line for _, line in found], ppcm, skip)
+    best: tuple[float, Strap] | None = None
+    for (i, _), got in zip(found, scores):
+        if got is None:
+            continue
+        score, width = got
+        if best is None or score > best[0]:  # the first of equal scores, in search order
+            best = (score, replace(straps[i], width_cm=width))
     return None if best is None else best[1]
 
 
@@ -177,81 +185,148 @@ def _limb_colours(lab: np.ndarray, pose: Pose, ppcm: float) -> list[np.ndarray]:
     return out
 
 
-def _band_score(lab: np.ndarray, body: np.ndarray, near_body: np.ndarray, start: np.ndarray,
-                end: np.ndarray, ppcm: float, bow: float, from_y: float, reach_y: float,
-                skip: list[np.ndarray]) -> tuple[float, float] | None:
-    """How much a band along start→end stands out as a strap, over its length from `start`
-    down to row `reach_y`, at the best of the strap widths: (score, width in cm), or None when
-    it is not a strap there at any width."""
-    d = end - start
-    if d[1] <= 0:
-        return None
-    # The strap runs down: a belt or a neckline runs across.
-    if abs(d[0]) > 1.2 * d[1]:
-        return None
-    # A quadratic curve: a strap bows off the straight line from shoulder to bag.
-    chord = float(np.linalg.norm(d))
-    ctrl = start + 0.5 * d + 2.0 * bow * chord * np.array([-d[1], d[0]]) / chord
-    t = np.linspace(0.0, 1.0, max(8, int(chord / (STEP_CM * ppcm))))[:, None]
-    curve = (1 - t) ** 2 * start + 2 * (1 - t) * t * ctrl + t**2 * end
-    keep = curve[:, 1] <= reach_y
-    if keep.sum() < 8 or curve[keep][-1, 1] < reach_y - 2 * STEP_CM * ppcm:
-        return None
-    centre = curve[keep]
-    n = len(centre)
+# A candidate band: start, end, bow, the row it is judged from and the row it must reach.
+_Band = tuple[np.ndarray, np.ndarray, float, float, float]
+
+
+@dataclass(frozen=True)
+class _BandLine:
+    """A candidate band's centre line, sampled every STEP_CM from the shoulder down to the
+    row it must reach: the points, the unit normals, the points judged (below the shoulder's
+    curve) and those on or near the person."""
+
+    centre: np.ndarray  # (n, 2)
+    normal: np.ndarray  # (n, 2)
+    judged: np.ndarray  # (n,) bool
+    on_body: np.ndarray  # (n,) bool
+
+
+def _band_lines(near_body: np.ndarray, bands: list[_Band], ppcm: float) -> list[_BandLine | None]:
+    """For each candidate band (start, end, bow, from_y, reach_y), its centre line along
+    start→end bowed by ``bow``, from ``start`` down to row ``reach_y`` (judged from row
+    ``from_y`` on); None when no strap could run there (across rather than down, short of the
+    row, or off the person). Bands sampled at the same number of points are laid out together.
+    """
+    out: list[_BandLine | None] = [None] * len(bands)
+    by_points: dict[int, list[int]] = {}
+    chords: dict[int, float] = {}
+    for i, (start, end, _bow, _from_y, _reach_y) in enumerate(bands):
+        d = end - start
+        # The strap runs down: a belt or a neckline runs across.
+        if d[1] <= 0 or abs(d[0]) > 1.2 * d[1]:
+            continue
+        chords[i] = chord = float(np.linalg.norm(d))
+        by_points.setdefault(max(8, int(chord / (STEP_CM * ppcm))), []).append(i)
     h, w = near_body.shape
-    cx = np.clip(np.round(centre[:, 0]).astype(int), 0, w - 1)
-    cy = np.clip(np.round(centre[:, 1]).astype(int), 0, h - 1)
-    on_body = near_body[cy, cx]
-    judged = centre[:, 1] >= from_y
-    if judged.sum() < 8 or on_body[judged].mean() < STRAP_SHOWN:
-        return None  # off the person for too long to be shown as a strap on her
-    tangent = 2 * (1 - t[keep]) * (ctrl - start) + 2 * t[keep] * (end - ctrl)
-    normal = np.stack([-tangent[:, 1], tangent[:, 0]], axis=1)
-    normal /= np.maximum(1e-6, np.linalg.norm(normal, axis=1, keepdims=True))
-    # For every width, four strips along the band, three samples across each, all read in one
-    # remap: the band's two inner halves, and a flank on each side past a gap for its soft
-    # edge and shadow.
+    for points, members in by_points.items():
+        start = np.stack([bands[i][0] for i in members])[:, None, :]  # (m, 1, 2)
+        end = np.stack([bands[i][1] for i in members])[:, None, :]
+        bow = np.array([bands[i][2] for i in members])[:, None, None]
+        chord = np.array([chords[i] for i in members])[:, None, None]
+        d = end - start
+        # A quadratic curve: a strap bows off the straight line from shoulder to bag.
+        ctrl = start + 0.5 * d + 2.0 * bow * chord * np.concatenate(
+            [-d[..., 1:], d[..., :1]], axis=-1) / chord
+        t = np.linspace(0.0, 1.0, points)[:, None]
+        curve = (1 - t) ** 2 * start + 2 * (1 - t) * t * ctrl + t**2 * end  # (m, points, 2)
+        tangent = 2 * (1 - t) * (ctrl - start) + 2 * t * (end - ctrl)
+        normal = np.stack([-tangent[..., 1], tangent[..., 0]], axis=-1)
+        normal /= np.maximum(1e-6, np.linalg.norm(normal, axis=-1, keepdims=True))
+        cx = np.clip(np.round(curve[..., 0]).astype(int), 0, w - 1)
+        cy = np.clip(np.round(curve[..., 1]).astype(int), 0, h - 1)
+        on_body = near_body[cy, cx]
+        for k, i in enumerate(members):
+            _, _, _, from_y, reach_y = bands[i]
+            keep = curve[k, :, 1] <= reach_y
+            if keep.sum() < 8 or curve[k][keep][-1, 1] < reach_y - 2 * STEP_CM * ppcm:
+                continue
+            centre = curve[k][keep]
+            judged = centre[:, 1] >= from_y
+            shown = on_body[k][keep]
+            if judged.sum() < 8 or shown[judged].mean() < STRAP_SHOWN:
+                continue  # off the person for too long to be shown as a strap on her
+            out[i] = _BandLine(centre, normal[k][keep], judged, shown)
+    return out
+
+
+# Sample rows (band points) read in one remap: bounded memory, and under OpenCV's map size
+# limits.
+_BATCH_POINTS = 16384
+
+
+def _band_scores(lab: np.ndarray, body: np.ndarray, lines: list[_BandLine], ppcm: float,
+                 skip: list[np.ndarray]) -> list[tuple[float, float] | None]:
+    """For each band line, how much the band along it stands out as a strap at the best of
+    the strap widths: (score, width in cm), or None when it is not a strap there at any
+    width. Lines of the same length are judged together."""
+    out: list[tuple[float, float] | None] = [None] * len(lines)
+    by_length: dict[int, list[int]] = {}
+    for i, line in enumerate(lines):
+        by_length.setdefault(len(line.centre), []).append(i)
+    # For every width, four strips along the band, three samples across each: the band's two
+    # inner halves, and a flank on each side past a gap for its soft edge and shadow.
     half = 0.5 * _WIDTHS_CM[:, None] * ppcm
     gap, flank = FLANK_GAP_CM * ppcm, FLANK_CM * ppcm
     spans = np.stack([np.hstack([-0.8 * half, -0.1 * half]), np.hstack([0.1 * half, 0.8 * half]),
                       np.hstack([-(half + gap + flank), -(half + gap)]),
                       np.hstack([half + gap, half + gap + flank])], axis=1)  # (widths, 4, 2)
     offs = (spans[..., :1] + (spans[..., 1:] - spans[..., :1]) * _ACROSS).reshape(-1)
-    xy = centre[:, None, :] + offs[None, :, None] * normal[:, None, :]
-    mx, my = xy[..., 0].astype(np.float32), xy[..., 1].astype(np.float32)
-    nw = len(_WIDTHS_CM)
+    for n, members in by_length.items():
+        step = max(1, _BATCH_POINTS // n)
+        for k in range(0, len(members), step):
+            batch = members[k:k + step]
+            for i, got in zip(batch, _judge_bands(lab, body, [lines[j] for j in batch], n,
+                                                   offs, skip)):
+                out[i] = got
+    return out
+
+
+def _judge_bands(lab: np.ndarray, body: np.ndarray, lines: list[_BandLine], n: int,
+                 offs: np.ndarray, skip: list[np.ndarray]) -> list[tuple[float, float] | None]:
+    """``_band_scores`` for lines of ``n`` points each, as arrays over (line, width, point)."""
+    g, nw = len(lines), len(_WIDTHS_CM)
+    centre = np.stack([ln.centre for ln in lines])  # (g, n, 2)
+    normal = np.stack([ln.normal for ln in lines])
+    judged = np.stack([ln.judged for ln in lines])  # (g, n)
+    on_body = np.stack([ln.on_body for ln in lines])
+    xy = centre[:, :, None, :] + offs[None, None, :, None] * normal[:, :, None, :]
+    mx = xy[..., 0].astype(np.float32).reshape(g * n, -1)
+    my = xy[..., 1].astype(np.float32).reshape(g * n, -1)
     vals = cv2.remap(lab, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    vals = vals.reshape(n, nw, 4, 3, 3).mean(axis=3).transpose(1, 2, 0, 3)  # (widths, 4, n, 3)
-    inner_l, inner_r, left, right = vals[:, 0], vals[:, 1], vals[:, 2], vals[:, 3]
-    band = 0.5 * (inner_l + inner_r)
-    colour = np.median(band, axis=1)  # (widths, 3)
+    # (g, widths, 4 strips, n, 3)
+    vals = vals.reshape(g, n, nw, 4, 3, 3).mean(axis=4).transpose(0, 2, 3, 1, 4)
+    inner_l, inner_r, left, right = vals[:, :, 0], vals[:, :, 1], vals[:, :, 2], vals[:, :, 3]
+    band = 0.5 * (inner_l + inner_r)  # (g, widths, n, 3)
+    colour = np.median(band, axis=2)  # (g, widths, 3)
     # An arm is shaded round: its hue is what tells it (as along the strap).
-    ok = np.ones(nw, bool)
+    ok = np.ones((g, nw), bool)
     for c in skip:
-        ok &= np.linalg.norm((colour - c) * SHADE_WEIGHTS, axis=1) >= STRAP_SAME
-    if not ok.any():
-        return None
+        ok &= np.linalg.norm((colour - c) * SHADE_WEIGHTS, axis=-1) >= STRAP_SAME
     # A band with the person on one side and the backdrop on the other for most of its length
     # is the silhouette's edge: an arm beside the body, between the garment and the backdrop,
     # was one. (A strap crosses the gap between an arm and the waist for a short way.)
     sides = cv2.remap(body, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    sides = sides.reshape(n, nw, 4, 3).mean(axis=3)[:, :, 2:] > 0.5  # (n, widths, 2)
-    outline = (sides[..., 0] != sides[..., 1]).T  # (widths, n)
-    ok &= outline[:, judged].mean(axis=1) <= MAX_OUTLINE
-    contrast = np.minimum(np.linalg.norm(band - left, axis=2), np.linalg.norm(band - right, axis=2))
-    split = np.linalg.norm(inner_l - inner_r, axis=2)
+    sides = sides.reshape(g, n, nw, 4, 3).mean(axis=4)[..., 2:] > 0.5  # (g, n, widths, 2)
+    outline = (sides[..., 0] != sides[..., 1]).transpose(0, 2, 1)  # (g, widths, n)
+    counted = judged.sum(axis=1)[:, None]  # (g, 1)
+    ok &= (outline & judged[:, None, :]).sum(axis=2) / counted <= MAX_OUTLINE
+    contrast = np.minimum(np.linalg.norm(band - left, axis=-1),
+                          np.linalg.norm(band - right, axis=-1))  # (g, widths, n)
+    split = np.linalg.norm(inner_l - inner_r, axis=-1)
     # Along its length a strap's shade changes (it turns over the shoulder, into the light),
     # its hue much less.
-    same = np.linalg.norm((band - colour[:, None, :]) * SHADE_WEIGHTS, axis=2)
+    same = np.linalg.norm((band - colour[:, :, None, :]) * SHADE_WEIGHTS, axis=-1)
     shown = ((contrast > STRAP_CONTRAST) & (split < STRAP_SAME) & (same < STRAP_SAME)
-             & on_body)[:, judged]
-    share = shown.mean(axis=1)
+             & on_body[:, None, :] & judged[:, None, :])
+    share = shown.sum(axis=2) / counted
     ok &= share >= STRAP_SHOWN
-    if not ok.any():
-        return None
-    judged_contrast = contrast[:, judged]
-    scores = [float(share[i] + judged_contrast[i][shown[i]].mean()) if ok[i] else -np.inf
-              for i in range(nw)]
-    best = int(np.argmax(scores))
-    return scores[best], float(_WIDTHS_CM[best])
+    out: list[tuple[float, float] | None] = []
+    for b in range(g):
+        if not ok[b].any():
+            out.append(None)
+            continue
+        scores = [float(share[b, i] + contrast[b, i][shown[b, i]].mean()) if ok[b, i]
+                  else -np.inf for i in range(nw)]
+        best = int(np.argmax(scores))
+        out.append((scores[best], float(_WIDTHS_CM[best])))
+    return out
