@@ -187,6 +187,30 @@ def test_shoes_on_feet_the_pose_cannot_place_are_refused_not_guessed() -> None:
     assert refused.value.code == "shoes_unfit"
 
 
+@pytest.mark.parametrize("legs", [True, False], ids=["legs", "no-legs"])
+def test_the_trousers_hem_over_the_old_shoes_stays_when_new_shoes_go_on(legs: bool) -> None:
+    # Long printed trousers over flats: the old shoes were painted out from a little above the
+    # ankle's row, so the trousers' hem was cut off and smeared down onto the new shoes (its
+    # lowest rows changed at 44-89 % of their pixels).
+    body = tryon.analyse_body(fid_flats.photo("model/049447_0.jpg"))
+    shoes = flats._cutout(flats.analyse_items(fid_flats.look_params(None, top=False),
+                                              Steps())[0].view("FRONT"))
+    boxes: list[tuple[int, int, int, int]] = []
+    worn = flats._place_shoes(body.rgb.copy(), body, shoes, boxes,
+                              legs=flats.legs_now(body, body.rgb) if legs else None)
+    save_log(f"flats_hem_over_shoes_{legs}", np.hstack([body.rgb, worn]))
+    moved = np.abs(worn.astype(int) - body.rgb.astype(int)).max(axis=2) > 40
+    for (ankle, _), (x, y, w, _) in zip(flats.feet_of(body) or [], boxes, strict=True):
+        # The rows from where the old shoe's region starts to the new shoe's top, across the
+        # new shoe's width: the hem (and the ankle below it) as the photo shows them.
+        top = int(ankle[1] - 0.02 * body.torso_len)
+        share = float(moved[top:y, x:x + w].mean())
+        if legs:
+            assert share < 0.1, (top, y, share)
+        else:
+            assert share > 0.3, (top, y, share)  # the old paint-out, for comparison
+
+
 def test_small_holes_in_the_silhouette_are_under_the_top() -> None:
     """A small gap the person closes round (under the armpit of a loose sleeve) is covered by
     the top: put back to the photo, it showed through the sleeve as a round pale spot. A large

@@ -267,10 +267,12 @@ def _shoe_for(foot: dict[str, np.ndarray], rise: float, length: float,
 
 
 def _place_shoes(out: np.ndarray, body: tryon.Body, shoes: Cutout,
-                 boxes: list[tuple[int, int, int, int]] | None = None) -> np.ndarray:
+                 boxes: list[tuple[int, int, int, int]] | None = None,
+                 legs: np.ndarray | None = None) -> np.ndarray:
     """The pair worn at the model's feet: each shoe sized from the body (the torso's length),
     the view that suits its foot (side or toe), standing on the model's own sole line and
-    centred on the foot; the model's own shoes are painted out to the floor and the leg.
+    centred on the foot; the model's own shoes are painted out to the floor and the leg, all
+    but what ``legs`` (``legs_now``) says carries the leg on down into the new shoe.
     Nothing is placed when the photo is not full-length (see ``feet_of``); a foot the pose
     cannot place (neither heel nor toe found) is refused (``shoes_unfit``)."""
     feet = feet_of(body)
@@ -297,13 +299,21 @@ def _place_shoes(out: np.ndarray, body: tryon.Body, shoes: Cutout,
     # The old shoes go back to the floor and the leg, all of them at once and under the new
     # ones too: what is painted in is read off the backdrop and the leg round the old shoes,
     # never off another old shoe. Above the ankle only what the shin is not.
-    fill = np.zeros((h, w), np.uint8)
-    for (ankle, _), (_, _, _, _, region) in zip(feet, old, strict=False):
+    fill = np.zeros((h, w), bool)
+    leg = np.zeros((h, w), bool)
+    for (ankle, _), (_, _, _, _, region), (r, _, _, y) in zip(feet, old, plan, strict=True):
         band = region.copy()
         band[:max(0, int(ankle[1] - 0.02 * t))] = False
-        fill |= band.astype(np.uint8)
+        # The old shoe's antialiased rim goes too, but not above the band's first row: that is
+        # where it was cut off from the leg, not the shoe's edge.
+        grown = cv2.dilate(band.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+        rows = np.flatnonzero(band.any(axis=1))
+        grown[:int(rows[0]) if len(rows) else h] = False
+        if legs is not None:
+            leg |= _leg_above_the_shoe(out, legs, grown, y + int(LEG_INTO_SHOE * r.shape[0]))
+        fill |= grown
+    fill &= ~leg
     if fill.any():
-        fill = cv2.dilate(fill, np.ones((5, 5), np.uint8))
         out = _paint_out(out, fill, max(3, int(0.04 * t)))
     for r, a, x, y in sorted(plan, key=lambda q: q[3] + q[0].shape[0]):
         out = tryon._shadow(out, a, x, y + int(0.04 * a.shape[0]), 0.05 * a.shape[1], 0.3)
@@ -311,6 +321,65 @@ def _place_shoes(out: np.ndarray, body: tryon.Body, shoes: Cutout,
     if boxes is not None:
         boxes += [(x, y, r.shape[1], r.shape[0]) for r, _, x, y in plan]
     return out
+
+
+# What comes down to the old shoe from above (a trouser's hem, a bare ankle) stays as the
+# dressed photo shows it, down to this share of the new shoe's height from its top (into its
+# collar); further down the new shoe covers the foot, and what it leaves of the old shoe is
+# painted out.
+LEG_INTO_SHOE = 0.35
+# A pixel within this of one of the old shoe's colours (CIELAB on OpenCV's 8-bit scale) is the
+# shoe's, whatever the masks of the legs say.
+SHOE_NEAR = 14.0
+
+
+def legs_now(body: tryon.Body, dressed: np.ndarray) -> np.ndarray:
+    """What is or covers the legs in ``dressed`` (``body``'s photo with the look's garments
+    on): a garment the look put on (the pixels the dressing changed), the trousers or skirt
+    the model wears where the dressing left them, and her bare skin (bool)."""
+    changed = (dressed != body.rgb).any(axis=2)
+    return changed | old_garment(body, warp.LOWER) | (skin_of(body) > 0.5)
+
+
+def _leg_above_the_shoe(out: np.ndarray, legs: np.ndarray, band: np.ndarray,
+                        until: int) -> np.ndarray:
+    """The pixels of an old shoe's region ``band`` down to row ``until`` that carry on the
+    legs (``legs_now``) from the band's first rows: a trouser's hem or a bare ankle above the
+    shoe, not in the old shoe's own colours. Painting them out cut the hem off and smeared it
+    down onto the new shoe."""
+    none = np.zeros(band.shape, bool)
+    rows = np.flatnonzero(band.any(axis=1))
+    if len(rows) < 4:
+        return none
+    leg = legs & band
+    leg[until:] = False
+    # The old shoe's colours, read in the lower half of the band where nothing is the leg's:
+    # the masks of the legs reach a little past the ankle, onto a shoe's collar.
+    lower = band & ~legs
+    lower[:(int(rows[0]) + int(rows[-1])) // 2] = False
+    if lower.sum() >= 16:
+        lab = cv2.cvtColor(out, cv2.COLOR_RGB2LAB).astype(np.float32)
+        shoe = _colours(lab[lower], k=5)
+        leg &= np.min([np.linalg.norm(lab - c, axis=-1) for c in shoe], axis=0) >= SHOE_NEAR
+    # A print's spot in the shoe's colour is closed over (a hem is one piece), and only what
+    # hangs from the band's first rows is the leg's: a patch lower down that the skin test
+    # takes (a tan shoe's upper) is the old shoe.
+    leg = (cv2.morphologyEx(leg.astype(np.uint8), cv2.MORPH_CLOSE,
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))) > 0) & band
+    leg[until:] = False
+    n, labels = cv2.connectedComponents(leg.astype(np.uint8), connectivity=8)
+    first = int(rows[0])
+    joined = np.unique(labels[first:first + 2][leg[first:first + 2]])
+    return np.isin(labels, joined[joined > 0])
+
+
+def _colours(px: np.ndarray, k: int = 3) -> np.ndarray:
+    """A few main colours of ``px`` (N, 3): k-means centres, fewer for few pixels."""
+    k = max(1, min(k, len(px) // 8))
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 0.5)
+    _, _, centres = cv2.kmeans(np.ascontiguousarray(px, np.float32), k, None, crit, 1,
+                               cv2.KMEANS_PP_CENTERS)
+    return centres
 
 
 def _paint_out(img: np.ndarray, hole: np.ndarray, radius: int) -> np.ndarray:
@@ -438,7 +507,10 @@ def _dress_all(body: tryon.Body, items: list[Item], view: str) -> np.ndarray:
     out = body.rgb.copy()
     out[rows, cols] = _dress_garments(crop, by_cat, view)
     if "shoes" in by_cat:
-        out = _place_shoes(out, body, _cutout(by_cat["shoes"].view("FRONT" if view == "FRONT" else "BACK", "SIDE")))
+        legs = np.zeros(out.shape[:2], bool)
+        legs[rows, cols] = legs_now(crop, out[rows, cols])
+        out = _place_shoes(out, body, _cutout(by_cat["shoes"].view("FRONT" if view == "FRONT" else "BACK", "SIDE")),
+                           legs=legs)
     return out
 
 
