@@ -588,9 +588,17 @@ def _across_hem(region: Region, lab: np.ndarray, own: np.ndarray, other: np.ndar
     h, w = mask.shape
     limbs = arms | _hands(pose, (h, w), torso)
     size = 2 * max(1, round(HEM_BLUR * torso)) + 1
-    blurred = cv2.blur(lab, (size, size))
-    below, span = _hem(fabric, _nearest(blurred, own), _nearest(blurred, other), transition,
-                       skin, limbs, lm, torso, upper=region == "upper")
+    # Only the band's rows are read (``_hem``): the blur and the distances are worked out on
+    # them and the blur's reach around them, the same figures as over the whole photo.
+    d_own, d_other = np.zeros((h, w), np.float32), np.zeros((h, w), np.float32)
+    rows = np.flatnonzero(transition.any(axis=1))
+    if len(rows):
+        r0, r1 = int(rows[0]), int(rows[-1]) + 1
+        s0, s1 = max(0, r0 - size), min(h, r1 + size)
+        blurred = cv2.blur(lab[s0:s1], (size, size))[r0 - s0:r1 - s0]
+        d_own[r0:r1], d_other[r0:r1] = _nearest(blurred, own), _nearest(blurred, other)
+    below, span = _hem(fabric, d_own, d_other, transition, skin, limbs, lm, torso,
+                       upper=region == "upper")
     edge = np.zeros((h, w), np.uint8)
     edge[1:] = below[1:] != below[:-1]
     span &= cv2.dilate(edge, np.ones((size, 1), np.uint8)) == 0
