@@ -347,30 +347,39 @@ def _leg_above_the_shoe(out: np.ndarray, legs: np.ndarray, band: np.ndarray,
     legs (``legs_now``) from the band's first rows: a trouser's hem or a bare ankle above the
     shoe, not in the old shoe's own colours. Painting them out cut the hem off and smeared it
     down onto the new shoe."""
-    none = np.zeros(band.shape, bool)
+    found = np.zeros(band.shape, bool)
     rows = np.flatnonzero(band.any(axis=1))
-    if len(rows) < 4:
-        return none
-    leg = legs & band
-    leg[until:] = False
+    if len(rows) < 4 or until <= rows[0]:
+        return found
+    # Worked out on the band's box and a margin for the closing below: the rest is never read.
+    h, w = band.shape
+    cols = np.flatnonzero(band.any(axis=0))
+    first, last = int(rows[0]), int(rows[-1])
+    y0, y1 = max(0, first - 3), min(h, last + 4)
+    x0, x1 = max(0, int(cols[0]) - 3), min(w, int(cols[-1]) + 4)
+    box = (slice(y0, y1), slice(x0, x1))
+    inside, legs = band[box], legs[box]
+    leg = legs & inside
+    leg[until - y0:] = False
     # The old shoe's colours, read in the lower half of the band where nothing is the leg's:
     # the masks of the legs reach a little past the ankle, onto a shoe's collar.
-    lower = band & ~legs
-    lower[:(int(rows[0]) + int(rows[-1])) // 2] = False
+    lower = inside & ~legs
+    lower[:(first + last) // 2 - y0] = False
     if lower.sum() >= 16:
-        lab = cv2.cvtColor(out, cv2.COLOR_RGB2LAB).astype(np.float32)
+        lab = cv2.cvtColor(np.ascontiguousarray(out[box]), cv2.COLOR_RGB2LAB).astype(np.float32)
         shoe = _colours(lab[lower], k=5)
         leg &= np.min([np.linalg.norm(lab - c, axis=-1) for c in shoe], axis=0) >= SHOE_NEAR
     # A print's spot in the shoe's colour is closed over (a hem is one piece), and only what
     # hangs from the band's first rows is the leg's: a patch lower down that the skin test
     # takes (a tan shoe's upper) is the old shoe.
     leg = (cv2.morphologyEx(leg.astype(np.uint8), cv2.MORPH_CLOSE,
-                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))) > 0) & band
-    leg[until:] = False
-    n, labels = cv2.connectedComponents(leg.astype(np.uint8), connectivity=8)
-    first = int(rows[0])
-    joined = np.unique(labels[first:first + 2][leg[first:first + 2]])
-    return np.isin(labels, joined[joined > 0])
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))) > 0) & inside
+    leg[until - y0:] = False
+    _, labels = cv2.connectedComponents(leg.astype(np.uint8), connectivity=8)
+    top = slice(first - y0, first - y0 + 2)
+    joined = np.unique(labels[top][leg[top]])
+    found[box] = np.isin(labels, joined[joined > 0])
+    return found
 
 
 def _colours(px: np.ndarray, k: int = 3) -> np.ndarray:
