@@ -15,7 +15,7 @@ strap the colour of the skin, a bag in the crook of an arm with no strap on the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -121,7 +121,7 @@ def _strap(rgb: np.ndarray, mask: np.ndarray, pose: Pose, ppcm: float) -> Strap 
     # Every candidate band's line is laid out first; the bands are then read and judged in
     # batches of the same length (one remap and one set of array operations each, rather
     # than a few dozen small ones per band: 2,600 bands on a 1024 px photo).
-    straps: list[Strap] = []
+    sides: list[tuple[str, bool]] = []  # each band's shoulder and whether it crosses the body
     bands: list[_Band] = []
     for side, near, far in (("left", ls, rs), ("right", rs, ls)):
         outward = float(np.sign(near[0] - far[0])) or 1.0
@@ -136,23 +136,24 @@ def _strap(rgb: np.ndarray, mask: np.ndarray, pose: Pose, ppcm: float) -> Strap 
             for ex in ends:
                 start = np.array([sx, top + 1.0 * ppcm])
                 end = np.array([ex, y_end])
+                across = bool((ex - 0.5 * (ls[0] + rs[0])) * outward < 0)
                 for bow in STRAP_BOWS:
-                    across = (ex - 0.5 * (ls[0] + rs[0])) * outward < 0
-                    straps.append(Strap(side, bool(across), (float(start[0]), float(start[1])),
-                                        (float(end[0]), float(end[1])), 0.0))
+                    sides.append((side, across))
                     bands.append((start, end, bow, near[1] + STRAP_SKIP_CM * ppcm,
                                   near[1] + STRAP_REACH * torso_len))
     lines = _band_lines(near_body, bands, ppcm)
     found = [(i, line) for i, line in enumerate(lines) if line is not None]
     scores = _band_scores(lab, body, [line for _, line in found], ppcm, skip)
-    best: tuple[float, Strap] | None = None
+    best: tuple[float, int, float] | None = None  # score, band, width
     for (i, _), got in zip(found, scores):
-        if got is None:
-            continue
-        score, width = got
-        if best is None or score > best[0]:  # the first of equal scores, in search order
-            best = (score, replace(straps[i], width_cm=width))
-    return None if best is None else best[1]
+        if got is not None and (best is None or got[0] > best[0]):  # the first of equal scores
+            best = (got[0], i, got[1])
+    if best is None:
+        return None
+    _, i, width = best
+    start, end = bands[i][0], bands[i][1]
+    return Strap(*sides[i], (float(start[0]), float(start[1])), (float(end[0]), float(end[1])),
+                 width)
 
 
 def _shoulder_top_row(mask: np.ndarray, shoulder: np.ndarray, ppcm: float) -> float:

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from workers.engines.base import EngineError, SizedImage
-from workers.engines.imaging.resize import limit_side
+from workers.engines.imaging.resize import limit_side, on_reduced_copy
 
 # Pixels above which we refuse to decode: far below Pillow's bomb limit, far above any photo
 # a catalogue sends us (a 24 MP camera frame).
@@ -402,11 +402,8 @@ def wide_blur(img: np.ndarray, sigma: float) -> np.ndarray:
     of the cost: the kernel's size grows with sigma)."""
     if sigma <= 3.0:
         return cv2.GaussianBlur(img, (0, 0), sigma)
-    h, w = img.shape[:2]
     f = max(1, int(sigma / 1.5))
-    small = cv2.resize(img, (max(1, w // f), max(1, h // f)), interpolation=cv2.INTER_AREA)
-    small = cv2.GaussianBlur(small, (0, 0), sigma / f)
-    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    return on_reduced_copy(img, f, lambda small: cv2.GaussianBlur(small, (0, 0), sigma / f))
 
 
 def spread_colours(rgb: np.ndarray, solid: np.ndarray,
@@ -474,9 +471,8 @@ def refine_matte(
     est = np.clip(1.25 * (dot / np.maximum(denom, 1.0)), 0.0, 1.0)
     out = alpha.astype(np.float32).copy()
     sure = denom > 30.0**2
-    ys, xs = np.nonzero(rim)
-    ys, xs = ys[sure], xs[sure]
-    out[ys, xs] = np.minimum(out[ys, xs], est[sure])
+    rim[rim] = sure
+    out[rim] = np.minimum(out[rim], est[sure])
     return out
 
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from workers.engines.imaging.resize import on_reduced_copy
+
 
 def box(img: np.ndarray, r: int) -> np.ndarray:
     return cv2.boxFilter(img, -1, (2 * r + 1, 2 * r + 1), normalize=True,
@@ -110,10 +112,8 @@ SPREAD_REDUCED_SIGMA = 3.0
 def _local_blur(img: np.ndarray, sigma: float) -> np.ndarray:
     """Gaussian blur to 2.5 sigma (plenty for a local mean); a wide one on a reduced copy."""
     f = int(sigma / SPREAD_REDUCED_SIGMA) if sigma > SPREAD_EXACT_SIGMA else 1
-    h, w = img.shape[:2]
-    if f > 1 and min(h, w) >= 4 * f:
-        small = cv2.resize(img, (w // f, h // f), interpolation=cv2.INTER_AREA)
-        return cv2.resize(_local_blur(small, sigma / f), (w, h), interpolation=cv2.INTER_LINEAR)
+    if f > 1 and min(img.shape[:2]) >= 4 * f:
+        return on_reduced_copy(img, f, lambda small: _local_blur(small, sigma / f))
     k = 2 * int(np.ceil(2.5 * sigma)) + 1
     return cv2.GaussianBlur(img, (k, k), sigma)
 

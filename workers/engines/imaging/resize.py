@@ -7,6 +7,8 @@ never under ``min_side``; an image already within the limit is returned as it is
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 
@@ -19,6 +21,16 @@ def limit_side(img: np.ndarray, side: float, *, min_side: int = 1) -> tuple[np.n
         return img, 1.0
     size = (max(min_side, round(w * s)), max(min_side, round(h * s)))
     return cv2.resize(img, size, interpolation=cv2.INTER_AREA), s
+
+
+def on_reduced_copy(img: np.ndarray, factor: int,
+                    op: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """``op`` run on ``img`` reduced ``factor`` times, its result enlarged back to ``img``'s
+    size (bilinear): for a smooth operation, a wide blur, whose cost grows with the pixels."""
+    h, w = img.shape[:2]
+    small = cv2.resize(img, (max(1, w // factor), max(1, h // factor)),
+                       interpolation=cv2.INTER_AREA)
+    return cv2.resize(op(small), (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def limit_pixels(
