@@ -211,7 +211,7 @@ def recolor_image(
     print_core = interior & (share < 0.05) & ~(doubt & (raw >= 0.1))
     # A pale print or one in the base's own shade lies within the base's colour distance, and
     # would read as doubtful pixels all across a thin letter: it was found by its own rule.
-    print_core |= interior & (shade | tinted)
+    print_core |= (interior & tinted) | shade
     if held_bag is not None:
         edge &= held_bag < 0.5
     edge &= ~print_core | (cv2.dilate(base_core.astype(np.uint8), np.ones((3, 3), np.uint8),
@@ -441,15 +441,18 @@ def _shade_prints(lab: np.ndarray, groups: dict[str, np.ndarray], base: np.ndarr
     """Regions the colour membership took for the base that are a print in a shade of the
     base's own hue: darker or lighter than the base, bounded all round by a crisp step, thick
     enough not to be a seam, and away from the garment's outline (a region cut off by the
-    outline has no closed boundary of its own)."""
+    outline has no closed boundary of its own). And the small dark objects on it
+    (``_small_dark_objects``: buttons, rivets), wherever they are."""
     h, w = lab.shape[:2]
     out = np.zeros((h, w), bool)
     share = np.zeros((h, w), np.float32)
-    share[interior] = _base_membership(lab[interior], groups["base"], groups["other"], base)
+    garment = interior | (alpha > 0.5)
+    share[garment] = _base_membership(lab[garment], groups["base"], groups["other"], base)
     body = interior & (share > 0.9)
     if body.sum() < 50:
         return out
     Ls, crisp = _crisp_steps(lab, body, scale)
+    out |= _small_dark_objects(Ls, crisp, share, alpha > 0.5, float(base[0]), scale)
     lb = float(np.median(Ls[body]))
     rim = ~(cv2.erode((alpha > 0.5).astype(np.uint8), np.ones((3, 3), np.uint8),
                       iterations=max(3, round(6 * scale))) > 0)
@@ -475,6 +478,59 @@ def _shade_prints(lab: np.ndarray, groups: dict[str, np.ndarray], base: np.ndarr
                 edge = piece & ~(cv2.erode(p8, small) > 0)
                 if float(crisp[sub][edge].mean()) >= CRISP_SHARE:
                     out[sub] |= piece
+    return out
+
+
+# A button, a rivet or a snap on the garment is darker than the cloth round it by OBJECT_STEP
+# (OKLab L) at least, and narrower than a closing of OBJECT_REACH px (at 512) fills over.
+OBJECT_REACH = 7
+OBJECT_STEP = 0.08
+# Least area and half-breadth (px at 512): no speck of JPEG noise or weave.
+OBJECT_MIN_AREA = 12
+OBJECT_MIN_BREADTH = 2.0
+# Round or oval: its area at most this many times that of the largest disc it holds (a disc 1, a
+# button seen aslant about 1.8); a crease or a seam's shadow is long and thin, far more.
+OBJECT_ROUND = 2.5
+# Its median lightness under this share of the base's: a fold's deep shade on a white shirt
+# reaches down to about half of it, but softly; this darker and crisp all round is no fold.
+OBJECT_DARK = 0.75
+# Share of its outline that steps crisply (`_crisp_steps`): a print's or a button's edge is
+# crisp nearly all round (0.83-1.0 on our buttons), a shadow's hardly anywhere (under 0.5).
+OBJECT_CRISP = 0.6
+
+
+def _small_dark_objects(Ls: np.ndarray, crisp: np.ndarray, share: np.ndarray,
+                        garment: np.ndarray, base_l: float, scale: float) -> np.ndarray:
+    """Buttons, rivets and snaps on the garment (bool): small, roundish, much darker than the
+    base and crisp all round. On a white or grey base the colour membership takes a brown
+    button for one of the base's deep shades (they are as neutral as a fold's shadow), and a
+    recolour to navy turned the buttons black. Found on or off the outline (a placket's top
+    button sits on the neckline's edge), where `_shade_prints` looks only inside."""
+    out = np.zeros(Ls.shape, bool)
+    d = 2 * max(1, round(OBJECT_REACH * scale)) + 1
+    closing = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d))
+    # Outside the garment reads as black: the closing never bridges across the outline.
+    L = np.where(garment, Ls, 0.0).astype(np.float32)
+    below = cv2.morphologyEx(L, cv2.MORPH_CLOSE, closing) - L
+    cand = ((below > OBJECT_STEP) & garment).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(cand, connectivity=8)
+    small = np.ones((3, 3), np.uint8)
+    for i in range(1, n):
+        x, y, bw, bh, a = stats[i]
+        if a < OBJECT_MIN_AREA * scale * scale:
+            continue
+        sub = (slice(max(0, y - 1), y + bh + 1), slice(max(0, x - 1), x + bw + 1))
+        piece = labels[sub] == i
+        p8 = piece.astype(np.uint8)
+        breadth = float(cv2.distanceTransform(p8, cv2.DIST_L2, 3).max())
+        if breadth < OBJECT_MIN_BREADTH * scale or a > OBJECT_ROUND * np.pi * breadth ** 2:
+            continue
+        if (float(share[sub][piece].mean()) <= 0.5
+                or float(np.median(Ls[sub][piece])) >= OBJECT_DARK * base_l):
+            continue
+        edge = piece & ~(cv2.erode(p8, small) > 0)
+        if float(crisp[sub][edge].mean()) >= OBJECT_CRISP:
+            out[sub] |= piece
     return out
 
 
