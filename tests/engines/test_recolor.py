@@ -617,7 +617,7 @@ def test_one_hem_parts_the_top_from_the_bottom(
 
 @pytest.mark.skipif(not HAS_POSE, reason="needs workers.engines.imaging.pose")
 @pytest.mark.parametrize("box", [(200, 125, 228, 150),  # between the neck and the hair
-                                 (244, 175, 252, 215)])  # beside the shoulder, under the hair
+                                 (248, 175, 258, 215)])  # beside the shoulder, under the hair
 def test_a_white_top_on_a_light_backdrop_leaves_the_backdrop_seen_beside_it(
     box: tuple[int, int, int, int]
 ) -> None:
@@ -629,6 +629,18 @@ def test_a_white_top_on_a_light_backdrop_leaves_the_backdrop_seen_beside_it(
     save_log("recolor_backdrop_pocket", rgb, result.rgb)
     changed = changed_share(rgb, result.rgb, box)
     assert changed < 0.2
+
+
+@pytest.mark.skipif(not HAS_POSE, reason="needs workers.engines.imaging.pose")
+def test_a_white_top_on_a_light_backdrop_is_recoloured_to_its_sleeves_edge() -> None:
+    # The person segmentation doubts a white sleeve's edge against a light grey sweep (0.01
+    # OKLab lighter), and the pocket of backdrop beside it took the edge with it: 20 % of this
+    # strip along the sleeve (4 px wide, all fabric) was recoloured. What stands off the
+    # backdrop's shading there, lighter as the top is, is the top's.
+    rgb = photo("model/02849_00")
+    result = recolor_image(rgb, target_color="#E8B400", garment_type="top")
+    save_log("recolor_sleeve_edge_on_light_backdrop", rgb, result.rgb)
+    assert changed_share(rgb, result.rgb, (244, 180, 248, 212)) > 0.7
 
 
 @pytest.mark.skipif(not HAS_POSE, reason="needs workers.engines.imaging.pose")

@@ -476,7 +476,8 @@ def worn_mask(
     # soft edge of the hair or the neck around a pocket, not the garment's edge against it.
     # (For the tools that edit the garment in place: Try-on and Flats cover and paint over
     # what the mask holds, and a garment's edge left out would show.)
-    pockets = _backdrop_pockets(lab, person, mask) if snap else np.zeros((h, w), bool)
+    field = _backdrop_field(lab, person) if snap else None
+    pockets = _backdrop_pockets(lab, person, mask, field)
     mask &= ~pockets
     if pockets.any():
         beside = cv2.dilate(pockets.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
@@ -499,6 +500,14 @@ def worn_mask(
     snapped = np.zeros(mask8.shape, bool)
     if snap:
         mask8, snapped = snap_outline(rgb, lab, mask8, grow_ok)
+    if field is not None:
+        # A light garment on a backdrop of nearly its colour: the segmentation hesitates along
+        # its outline, and a shoulder's taper was cut off with it. What stands off the
+        # backdrop's shading there, on the garment's side of it, is the garment's.
+        off = _off_the_backdrop(lab, mask8 > 0, field, own, d_own,
+                                grow_ok & (person >= BACKDROP_PERSON))
+        mask8[off] = 1
+        snapped |= off
     # The person segmentation's doubt softens the mask, except along the outline the snap
     # has decided on the photo's own edges.
     m = mask8.astype(np.float32) * np.where(snapped, 1.0, np.clip(person * 1.25, 0, 1))
@@ -887,13 +896,20 @@ FIELD_MIN_AREA = 0.0001
 FIELD_ENCLOSED = 0.6
 
 
-def _backdrop_pockets(lab: np.ndarray, person: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """The backdrop seen on the person's side of the segmentation, where it is a plain one."""
-    h, w = mask.shape
-    none = np.zeros((h, w), bool)
+Field = tuple[np.ndarray, np.ndarray, np.ndarray]
+# The reach (px at 512) over which the backdrop's own departures from the fit are its grain.
+GRAIN_REACH = 7
+
+
+def _backdrop_field(lab: np.ndarray, person: np.ndarray) -> Field | None:
+    """A plain backdrop's shading fitted over the photo: each pixel's OKLab distance to it, the
+    largest such distance of the backdrop itself within GRAIN_REACH (its grain there), and the
+    fit's lightness. None when the backdrop is no plain one (a room, a street) or too little of
+    it shows."""
+    h, w = person.shape
     outside = person < BACKDROP_PERSON
     if outside.sum() < 0.05 * h * w:
-        return none
+        return None
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     xx /= w
     yy /= h
@@ -905,9 +921,25 @@ def _backdrop_pockets(lab: np.ndarray, person: np.ndarray, mask: np.ndarray) -> 
     fit = np.linalg.norm(a @ coef - b, axis=-1)
     keep = fit <= np.percentile(fit, 90)
     coef = np.linalg.lstsq(a[keep], b[keep], rcond=None)[0]
-    away = np.linalg.norm(terms @ coef - lab, axis=-1)
+    fit = terms @ coef
+    away = np.linalg.norm(fit - lab, axis=-1)
     if float((away[outside] < FIELD_NEAR).mean()) < FIELD_FITS:
-        return none  # not a plain backdrop: a room, a street
+        return None
+    k = np.ones((2 * GRAIN_REACH + 1, 2 * GRAIN_REACH + 1), np.uint8)
+    grain = cv2.dilate(np.where(outside, away, 0.0).astype(np.float32), k)
+    return away, grain, fit[..., 0]
+
+
+def _backdrop_pockets(lab: np.ndarray, person: np.ndarray, mask: np.ndarray,
+                      field: Field | None) -> np.ndarray:
+    """The backdrop seen on the person's side of the segmentation, where it is a plain one
+    (``field``: ``_backdrop_field``)."""
+    h, w = mask.shape
+    none = np.zeros((h, w), bool)
+    if field is None:
+        return none
+    away = field[0]
+    outside = person < BACKDROP_PERSON
     light = lab[..., 0]
     mean = cv2.blur(light, (5, 5))
     spread = np.sqrt(np.maximum(cv2.blur(light * light, (5, 5)) - mean * mean, 0))
@@ -931,6 +963,36 @@ def _backdrop_pockets(lab: np.ndarray, person: np.ndarray, mask: np.ndarray) -> 
         if rim.any() and float(mask[box][rim].mean()) < FIELD_ENCLOSED:
             found[box] |= part
     return found
+
+
+# A pixel beside a garment's mask on a plain backdrop is the garment's when it stands off the
+# backdrop's fitted shading by OFF_FIELD times the backdrop's own grain nearby (at least
+# OFF_FIELD_FLOOR, OKLab), towards the garment's lightness (a white tee is lighter than its grey
+# sweep; a shadow cast on the sweep is darker), within OFF_OWN of the garment's colours
+# (``_nearest``); reached from the mask over at most OFF_REACH px of such pixels (at 512).
+OFF_FIELD = 2.0
+OFF_FIELD_FLOOR = 0.004
+OFF_OWN = 0.05
+OFF_REACH = 4
+
+
+def _off_the_backdrop(lab: np.ndarray, mask: np.ndarray, field: Field, own: np.ndarray,
+                      d_own: np.ndarray, allowed: np.ndarray) -> np.ndarray:
+    """The pixels ``allowed`` next to ``mask`` (bool) that the garment's outline holds though
+    the person segmentation doubted them: see OFF_FIELD."""
+    away, grain, back_l = field
+    own_l = float(np.median(np.asarray(own)[:, 0]))
+    toward = (lab[..., 0] - back_l) * (own_l - back_l) > 0
+    cand = allowed & toward & (d_own < OFF_OWN) & (away > np.maximum(OFF_FIELD_FLOOR,
+                                                                     OFF_FIELD * grain))
+    grown = mask.copy()
+    k = np.ones((3, 3), np.uint8)
+    for _ in range(OFF_REACH):
+        more = (cv2.dilate(grown.astype(np.uint8), k) > 0) & cand & ~grown
+        if not more.any():
+            break
+        grown |= more
+    return grown & ~mask
 
 
 # Weighted OKLab distance (``_nearest``) within which the top's and the bottom's main colours
