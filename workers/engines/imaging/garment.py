@@ -453,10 +453,12 @@ def worn_mask(
         # their main colours are one: a dress has no hem there.
         apart = _main_colours_apart(outfit)
         if apart is not None and apart > ONE_COLOUR:
+            seeds = (top_seed, bottom_seed) if region == "upper" else (bottom_seed, top_seed)
             theirs = _across_hem(region, lab, own, other, clothed & (d_own < 0.16),
                                  clothed & (d_other < 0.16) & (d_other < d_own),
                                  clothed & (d_own < HEM_OWN) & (person >= BACKDROP_UNSURE),
-                                 theirs, mask, transition, skin > 0.5, arms, pose, lm, torso)
+                                 theirs, mask, transition, skin > 0.5, arms, pose, lm, torso,
+                                 tuple(sd & clothed for sd in seeds))
         mask &= ~theirs
         others = clothed & theirs & (d_other < 0.16)
         # Away from the waist, the other part's band is out of bounds.
@@ -580,7 +582,7 @@ def _across_hem(region: Region, lab: np.ndarray, own: np.ndarray, other: np.ndar
                  fabric: np.ndarray, other_fabric: np.ndarray, near_own: np.ndarray,
                  theirs: np.ndarray, mask: np.ndarray, transition: np.ndarray,
                  skin: np.ndarray, arms: np.ndarray, pose: Any | None, lm: dict[str, float],
-                 torso: float) -> np.ndarray:
+                 torso: float, seeds: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
     """``theirs`` (the pixels of the waist's band that are the other part's, each by its own
     colour) with the hem's word across the torso: on the other part's side of it, all of them;
     on this part's side, none ``near_own`` (a white top's shaded hem beside a zebra skirt's
@@ -591,8 +593,10 @@ def _across_hem(region: Region, lab: np.ndarray, own: np.ndarray, other: np.ndar
     below it (light jeans beside the forearm of a model in a tank).
 
     The hem is read on the photo blurred over a print's element: a print's white triangles
-    beside a white tee are not the tee's, but their mix of colours is the bottom's. Right at
-    the hem, which the blur places to within its box, each pixel keeps its own colour's word.
+    beside a white tee are not the tee's, but their mix of colours is the bottom's; and a
+    print's colours, as the hem reads them, are those of its seed box (``seeds``: this part's
+    and the other's) blurred alike (`_as_blurred`). Right at the hem, which the blur places to
+    within its box, each pixel keeps its own colour's word.
     """
     h, w = mask.shape
     limbs = arms | _hands(pose, (h, w), torso)
@@ -605,7 +609,13 @@ def _across_hem(region: Region, lab: np.ndarray, own: np.ndarray, other: np.ndar
         r0, r1 = int(rows[0]), int(rows[-1]) + 1
         s0, s1 = max(0, r0 - size), min(h, r1 + size)
         blurred = cv2.blur(lab[s0:s1], (size, size))[r0 - s0:r1 - s0]
-        d_own[r0:r1], d_other[r0:r1] = _nearest(blurred, own), _nearest(blurred, other)
+        # (For the top's mask only: a bottom's mask read so moved its own print's colours in
+        # the recolour, a zebra skirt's black stripes half greyed.)
+        read = (own, other)
+        if region == "upper":
+            read = tuple(_as_blurred(lab, seed, size, c) for seed, c in zip(seeds, read,
+                                                                            strict=True))
+        d_own[r0:r1], d_other[r0:r1] = _nearest(blurred, read[0]), _nearest(blurred, read[1])
     below, span = _hem(fabric, d_own, d_other, transition, skin, limbs, lm, torso,
                        upper=region == "upper")
     edge = np.zeros((h, w), np.uint8)
@@ -620,6 +630,29 @@ def _across_hem(region: Region, lab: np.ndarray, own: np.ndarray, other: np.ndar
         decided |= span & limbs & (~below | ~sleeved)
     beyond = below if region == "upper" else ~below
     return (theirs & ~(decided & ~beyond & near_own)) | (decided & beyond)
+
+
+# A part whose colours' lightness spans this much (OKLab) is a print of far-apart colours (a
+# zebra's black and white): blurred, it is none of them.
+PRINT_SPREAD = 0.3
+
+
+def _as_blurred(lab: np.ndarray, seed: np.ndarray, size: int, colours: np.ndarray
+                ) -> np.ndarray:
+    """A part's colours as the photo blurred over ``size`` px shows them: for a print of
+    far-apart colours, the main colours of its seed box blurred so; a plain garment's own.
+    Unblurred, a zebra skirt's white is a white top's shaded hem, and the skirt took the top's
+    corner beside the arm."""
+    if float(np.ptp(colours[:, 0])) < PRINT_SPREAD or seed.sum() < 50:
+        return colours
+    ys, xs = np.nonzero(seed)
+    h, w = seed.shape
+    y0, y1 = max(0, int(ys.min()) - size), min(h, int(ys.max()) + size + 1)
+    x0, x1 = max(0, int(xs.min()) - size), min(w, int(xs.max()) + size + 1)
+    blurred = cv2.blur(lab[y0:y1, x0:x1], (size, size))
+    px = blurred[seed[y0:y1, x0:x1]]
+    mix = _clusters(px[:: max(1, len(px) // 4000)])
+    return colours if mix is None else mix
 
 
 def _hem(fabric: np.ndarray, d_own: np.ndarray, d_other: np.ndarray, transition: np.ndarray,
