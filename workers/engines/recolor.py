@@ -457,26 +457,20 @@ def _shade_prints(lab: np.ndarray, groups: dict[str, np.ndarray], base: np.ndarr
     rim = ~(cv2.erode((alpha > 0.5).astype(np.uint8), np.ones((3, 3), np.uint8),
                       iterations=max(3, round(6 * scale))) > 0)
     min_area = SHADE_MIN_AREA * scale * scale
-    small = np.ones((3, 3), np.uint8)
     for sign in (1.0, -1.0):
         gap = (lb - Ls) * sign
         for t in SHADE_LEVELS:
             cand = ((gap > t) & interior).astype(np.uint8)
             n, labels, stats, _ = cv2.connectedComponentsWithStats(cand, connectivity=8)
             for i in range(1, n):
-                x, y, bw, bh, a = stats[i]
-                if a < min_area:
+                if stats[i, cv2.CC_STAT_AREA] < min_area:
                     continue
-                sub = (slice(max(0, y - 1), y + bh + 1), slice(max(0, x - 1), x + bw + 1))
-                piece = labels[sub] == i
+                sub, piece = _component(labels, stats, i)
                 if (piece & rim[sub]).any() or float(share[sub][piece].mean()) < 0.5:
                     continue
-                p8 = piece.astype(np.uint8)
-                if float(cv2.distanceTransform(p8, cv2.DIST_L2, 3).max()) < \
-                        SHADE_MIN_BREADTH * scale:
+                if _breadth(piece) < SHADE_MIN_BREADTH * scale:
                     continue
-                edge = piece & ~(cv2.erode(p8, small) > 0)
-                if float(crisp[sub][edge].mean()) >= CRISP_SHARE:
+                if _crisp_outline(piece, crisp[sub]) >= CRISP_SHARE:
                     out[sub] |= piece
     return out
 
@@ -514,24 +508,40 @@ def _small_dark_objects(Ls: np.ndarray, crisp: np.ndarray, share: np.ndarray,
     below = cv2.morphologyEx(L, cv2.MORPH_CLOSE, closing) - L
     cand = ((below > OBJECT_STEP) & garment).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(cand, connectivity=8)
-    small = np.ones((3, 3), np.uint8)
     for i in range(1, n):
-        x, y, bw, bh, a = stats[i]
+        a = stats[i, cv2.CC_STAT_AREA]
         if a < OBJECT_MIN_AREA * scale * scale:
             continue
-        sub = (slice(max(0, y - 1), y + bh + 1), slice(max(0, x - 1), x + bw + 1))
-        piece = labels[sub] == i
-        p8 = piece.astype(np.uint8)
-        breadth = float(cv2.distanceTransform(p8, cv2.DIST_L2, 3).max())
+        sub, piece = _component(labels, stats, i)
+        breadth = _breadth(piece)
         if breadth < OBJECT_MIN_BREADTH * scale or a > OBJECT_ROUND * np.pi * breadth ** 2:
             continue
         if (float(share[sub][piece].mean()) <= 0.5
                 or float(np.median(Ls[sub][piece])) >= OBJECT_DARK * base_l):
             continue
-        edge = piece & ~(cv2.erode(p8, small) > 0)
-        if float(crisp[sub][edge].mean()) >= OBJECT_CRISP:
+        if _crisp_outline(piece, crisp[sub]) >= OBJECT_CRISP:
             out[sub] |= piece
     return out
+
+
+def _component(labels: np.ndarray, stats: np.ndarray, i: int
+               ) -> tuple[tuple[slice, slice], np.ndarray]:
+    """Component ``i`` of a labelling: its box grown by a pixel, and its pixels in that box."""
+    x, y, bw, bh = stats[i, :4]
+    sub = (slice(max(0, y - 1), y + bh + 1), slice(max(0, x - 1), x + bw + 1))
+    return sub, labels[sub] == i
+
+
+def _breadth(piece: np.ndarray) -> float:
+    """The half-breadth of a piece's thickest part (px): the radius of the largest disc in it."""
+    return float(cv2.distanceTransform(piece.astype(np.uint8), cv2.DIST_L2, 3).max())
+
+
+def _crisp_outline(piece: np.ndarray, crisp: np.ndarray) -> float:
+    """The share of a piece's outline where the lightness steps crisply (``crisp``, on the same
+    box: `_crisp_steps`)."""
+    edge = piece & ~(cv2.erode(piece.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0)
+    return float(crisp[edge].mean())
 
 
 # On a grey, white or black base no fold gives colour: a piece of the garment tinted by at least

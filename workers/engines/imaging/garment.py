@@ -14,7 +14,7 @@ the whole step stays well under a second.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import cv2
 import numpy as np
@@ -453,13 +453,12 @@ def worn_mask(
         # their main colours are one: a dress has no hem there.
         apart = _main_colours_apart(outfit)
         if apart is not None and apart > ONE_COLOUR:
-            seeds = (top_seed, bottom_seed) if region == "upper" else (bottom_seed, top_seed)
             theirs = _across_hem(region, lab, own, other, clothed & (d_own < 0.16),
                                  clothed & (d_other < 0.16) & (d_other < d_own),
                                  clothed & (d_own < (HEM_OWN_IN_PLACE if snap else HEM_OWN))
                                  & (person >= BACKDROP_UNSURE),
                                  theirs, mask, transition, skin > 0.5, arms, pose, lm, torso,
-                                 tuple(sd & clothed for sd in seeds))
+                                 (top_seed & clothed, bottom_seed & clothed))
         mask &= ~theirs
         others = clothed & theirs & (d_other < 0.16)
         # Away from the waist, the other part's band is out of bounds.
@@ -601,8 +600,8 @@ def _across_hem(region: Region, lab: np.ndarray, own: np.ndarray, other: np.ndar
 
     The hem is read on the photo blurred over a print's element: a print's white triangles
     beside a white tee are not the tee's, but their mix of colours is the bottom's; and a
-    print's colours, as the hem reads them, are those of its seed box (``seeds``: this part's
-    and the other's) blurred alike (`_as_blurred`). Right at the hem, which the blur places to
+    print's colours, as the top's hem reads them, are those of its seed box (``seeds``: the
+    top's and the bottom's) blurred alike (`_as_blurred`). Right at the hem, which the blur places to
     within its box, each pixel keeps its own colour's word.
     """
     h, w = mask.shape
@@ -936,7 +935,14 @@ FIELD_MIN_AREA = 0.0001
 FIELD_ENCLOSED = 0.6
 
 
-Field = tuple[np.ndarray, np.ndarray, np.ndarray]
+class Field(NamedTuple):
+    """A plain backdrop's shading fitted over the photo (``_backdrop_field``)."""
+
+    away: np.ndarray  # each pixel's OKLab distance to the fit
+    grain: np.ndarray  # the backdrop's own largest distance to it nearby
+    light: np.ndarray  # the fit's lightness
+
+
 # The reach (px at 512) over which the backdrop's own departures from the fit are its grain.
 GRAIN_REACH = 7
 
@@ -967,7 +973,7 @@ def _backdrop_field(lab: np.ndarray, person: np.ndarray) -> Field | None:
         return None
     k = np.ones((2 * GRAIN_REACH + 1, 2 * GRAIN_REACH + 1), np.uint8)
     grain = cv2.dilate(np.where(outside, away, 0.0).astype(np.float32), k)
-    return away, grain, fit[..., 0]
+    return Field(away, grain, fit[..., 0])
 
 
 def _backdrop_pockets(lab: np.ndarray, person: np.ndarray, mask: np.ndarray,
@@ -978,7 +984,7 @@ def _backdrop_pockets(lab: np.ndarray, person: np.ndarray, mask: np.ndarray,
     none = np.zeros((h, w), bool)
     if field is None:
         return none
-    away = field[0]
+    away = field.away
     outside = person < BACKDROP_PERSON
     light = lab[..., 0]
     mean = cv2.blur(light, (5, 5))
@@ -1020,7 +1026,7 @@ def _off_the_backdrop(lab: np.ndarray, mask: np.ndarray, field: Field, own: np.n
                       d_own: np.ndarray, allowed: np.ndarray) -> np.ndarray:
     """The pixels ``allowed`` next to ``mask`` (bool) that the garment's outline holds though
     the person segmentation doubted them: see OFF_FIELD."""
-    away, grain, back_l = field
+    away, grain, back_l = field.away, field.grain, field.light
     own_l = float(np.median(np.asarray(own)[:, 0]))
     toward = (lab[..., 0] - back_l) * (own_l - back_l) > 0
     cand = allowed & toward & (d_own < OFF_OWN) & (away > np.maximum(OFF_FIELD_FLOOR,
