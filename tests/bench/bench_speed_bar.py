@@ -8,11 +8,13 @@ fixtures hold none, drawn at 1024 px too). One core and one OpenCV thread; the f
 more calls. Beside it, the two baselines of every engine figure measured in the same run on the
 item's main photo (engine_timing.Baselines), and the load average before and after: the 2 s
 bar is an absolute time, so a busy machine shows in the load, not in a ratio. Flats is one
-item of three outputs (front, back, flat lay).
+item of three outputs (front, back, flat lay), with each product's back view the same photo as
+its front (prepared once) and, as partners' looks come, a back view of its own.
 """
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -76,17 +78,22 @@ def cases() -> dict[str, tuple[bytes, Callable[[], object]]]:
              "changes": [{"place": "sleeves", "instruction": "removed"}]}
     body = {"image": photo("model/model_8.png"), "target_bodytype": "Hourglass"}
 
-    def item(name: str) -> dict[str, bytes]:
+    def item(name: str, own_back: bool = False) -> dict[str, bytes]:
         data = photo(name)
-        return {"FRONT": data, "BACK": data}
+        # The fixtures hold no back shots: the same photo (prepared once) or, as a look with
+        # back shots of its own costs, the photo mirrored (prepared again).
+        return {"FRONT": data, "BACK": _mirrored(data) if own_back else data}
 
-    look: dict[str, Any] = {
-        "top": item("garment/050191_1.jpg"),
-        "bottom": item("garment/051827_1.jpg"),
-        "overlayer": item("garment/049805_1.jpg"),
-        "shoes": item("shoes/shoes_049205_0.jpg"),
-        "model": photo("model/049205_0.jpg"),
-    }
+    def look_of(own_back: bool) -> dict[str, Any]:
+        return {
+            "top": item("garment/050191_1.jpg", own_back),
+            "bottom": item("garment/051827_1.jpg", own_back),
+            "overlayer": item("garment/049805_1.jpg", own_back),
+            "shoes": item("shoes/shoes_049205_0.jpg", own_back),
+            "model": photo("model/049205_0.jpg"),
+        }
+
+    look, look_backs = look_of(False), look_of(True)
     return {
         "Earfit": (earring["model_image"], lambda: earfit.run(earring, _noop)),
         "Baghold": (bag["model_image"], lambda: baghold.run(bag, _noop)),
@@ -95,7 +102,14 @@ def cases() -> dict[str, tuple[bytes, Callable[[], object]]]:
         "Reshape": (shape["image"], lambda: reshape.run(shape, _noop)),
         "Rebody": (body["image"], lambda: rebody.run(body, _noop)),
         "Flats (3 outputs)": (look["model"], lambda: flats.run(look, _noop)),
+        "Flats (3 outputs, back shots of its own)": (look_backs["model"],
+                                                     lambda: flats.run(look_backs, _noop)),
     }
+
+
+def _mirrored(data: bytes) -> bytes:
+    rgb = np.asarray(Image.open(io.BytesIO(data)).convert("RGB"))
+    return encode_jpeg(np.ascontiguousarray(rgb[:, ::-1]))
 
 
 def _load() -> str:
