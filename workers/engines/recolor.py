@@ -556,12 +556,11 @@ TINT_MIN_AREA = 12
 
 
 def _tinted_print(chroma: np.ndarray, base: np.ndarray, body: np.ndarray, interior: np.ndarray,
-                  scale: float, *, lab: np.ndarray | None = None,
-                  skin: np.ndarray | None = None) -> np.ndarray:
+                  scale: float, *, lab: np.ndarray, skin: np.ndarray | None) -> np.ndarray:
     """The pale prints on a neutral base: coherent pieces plainly tinted (see TINT), with what
     is tinted half as much and joined to them, down to half the tint of the print beside it.
-    ``skin`` (a worn garment's, with the photo in OKLab ``lab``): a piece that is the skin's
-    light on the garment beside it is no print (`_skin_bounce`)."""
+    ``skin`` (a worn garment's; ``lab``: the photo in OKLab): a piece that is the skin's light on
+    the garment beside it is no print (`_skin_bounce`)."""
     c0 = float(np.hypot(base[1], base[2]))
     out = np.zeros(chroma.shape, bool)
     if c0 > GREY_CHROMA or body.sum() < 50:
@@ -576,7 +575,7 @@ def _tinted_print(chroma: np.ndarray, base: np.ndarray, body: np.ndarray, interi
     n, labels, stats, _ = cv2.connectedComponentsWithStats(tinted, connectivity=8)
     keep = np.nonzero(stats[:, cv2.CC_STAT_AREA] >= TINT_MIN_AREA * scale * scale)[0]
     keep = keep[keep > 0]
-    if lab is not None and skin is not None and len(keep):
+    if skin is not None and len(keep):
         keep = _skin_bounce(labels, stats, keep, lab, skin, scale)
     if not len(keep):
         return out
@@ -615,22 +614,19 @@ def _skin_bounce(labels: np.ndarray, stats: np.ndarray, keep: np.ndarray, lab: n
         x, y, bw, bh = (int(v) for v in stats[i, :4])
         box = (slice(max(0, y - 2 * reach), min(h, y + bh + 2 * reach)),
                slice(max(0, x - 2 * reach), min(w, x + bw + 2 * reach)))
+        if not skin[box].any():  # no skin near: a print (most pieces; no distances needed)
+            kept.append(i)
+            continue
         piece = labels[box] == i
         away = cv2.distanceTransform((~piece).astype(np.uint8), cv2.DIST_L2, 3)
         beside = skin[box] & (away <= 2 * reach)
         if beside.sum() < 10 or not (skin[box] & (away <= reach)).any():
             kept.append(i)
             continue
-        hue = _hue(np.median(lab[box][piece][:, 1:], axis=0))
-        skin_hue = _hue(np.median(lab[box][beside][:, 1:], axis=0))
-        if abs((hue - skin_hue + 180.0) % 360.0 - 180.0) > BOUNCE_HUE:
+        if hue_gap_degrees(np.median(lab[box][piece], axis=0),
+                           np.median(lab[box][beside], axis=0)) > BOUNCE_HUE:
             kept.append(i)
     return np.asarray(kept, keep.dtype)
-
-
-def _hue(ab: np.ndarray) -> float:
-    """The hue angle (degrees) of an OKLab (a, b) pair."""
-    return float(np.degrees(np.arctan2(ab[1], ab[0])))
 
 
 def _holes_in_print(share: np.ndarray, lab: np.ndarray, base: np.ndarray,
